@@ -1,0 +1,94 @@
+"Identities and external oracles for tree feature contributions (seed 000 Eq. 2-6)."
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, ExtraTreesClassifier, ExtraTreesRegressor,
+                              GradientBoostingClassifier, GradientBoostingRegressor)
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from deepforest_interp.contributions import contributions, contributions_reference
+from deepforest_interp.core import model_output
+
+shap = pytest.importorskip("shap")
+from treeinterpreter import treeinterpreter as ti
+
+HSET = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+@st.composite
+def forests(draw, classifier=True):
+    seed = draw(st.integers(0, 10_000))
+    rng = np.random.default_rng(seed)
+    n, K = draw(st.integers(20, 120)), draw(st.integers(1, 6))
+    X = rng.normal(size=(n, K)).round(draw(st.sampled_from([1, 3])))     # rounding creates ties
+    kind = draw(st.sampled_from(['rf', 'et', 'dt']))
+    params = dict(max_depth=draw(st.sampled_from([None, 1, 2, 4, 8])), random_state=seed,
+                  max_features=draw(st.sampled_from([None, 'sqrt', 0.5])))
+    if kind != 'dt':
+        params.update(n_estimators=draw(st.integers(1, 12)), bootstrap=draw(st.booleans()))
+    if classifier:
+        C = draw(st.integers(2, 5))
+        y = rng.integers(0, C, n); y[:C] = np.arange(C)
+        cls = {'rf': RandomForestClassifier, 'et': ExtraTreesClassifier, 'dt': DecisionTreeClassifier}[kind]
+    else:
+        y = X[:, 0] * rng.normal() + rng.normal(size=n)
+        cls = {'rf': RandomForestRegressor, 'et': ExtraTreesRegressor, 'dt': DecisionTreeRegressor}[kind]
+    return cls(**params).fit(X, y), X
+
+def _shap_saabas(model, X, C):
+    sv = np.asarray(shap.TreeExplainer(model).shap_values(X, approximate=True))
+    if C and sv.shape != (X.shape[0], X.shape[1], C): sv = np.moveaxis(sv, 0, -1)
+    return sv
+
+@HSET
+@given(forests(classifier=True))
+def test_classifier_identity_and_oracles(mX):
+    m, X = mX
+    e = contributions(m, X)
+    np.testing.assert_allclose(e.output, m.predict_proba(X), atol=1e-9)
+    np.testing.assert_allclose(e.values, contributions_reference(m, X).values, atol=1e-9)
+    np.testing.assert_allclose(e.values, _shap_saabas(m, X, len(m.classes_)), atol=1e-9)
+    _, bias, contrib = ti.predict(m, X)
+    np.testing.assert_allclose(e.values, contrib, atol=1e-9)
+    np.testing.assert_allclose(e.bias, bias, atol=1e-9)
+
+@HSET
+@given(forests(classifier=False))
+def test_regressor_identity_and_shap(mX):
+    m, X = mX
+    e = contributions(m, X)
+    np.testing.assert_allclose(e.output, m.predict(X), atol=1e-9)
+    np.testing.assert_allclose(e.values, contributions_reference(m, X).values, atol=1e-9)
+    np.testing.assert_allclose(e.values, _shap_saabas(m, X, None), atol=1e-9)
+
+@pytest.mark.parametrize('cls', [GradientBoostingClassifier, GradientBoostingRegressor])
+@pytest.mark.parametrize('n_classes', [2, 3])
+def test_boosting_raw_scores(cls, n_classes):
+    rng = np.random.default_rng(n_classes)
+    X = rng.normal(size=(150, 4)); y = rng.integers(0, n_classes, 150) if cls is GradientBoostingClassifier else X[:, 0] + rng.normal(size=150)
+    m = cls(n_estimators=15, max_depth=3, random_state=0).fit(X, y)
+    e = contributions(m, X)
+    np.testing.assert_allclose(e.output, model_output(m, X), atol=1e-9)
+    np.testing.assert_allclose(e.values, contributions_reference(m, X).values, atol=1e-9)
+
+def test_fixed_case_stump():
+    X = np.array([[0.], [1.], [2.], [3.]]); y = np.array([0., 0., 1., 3.])
+    m = DecisionTreeRegressor(max_depth=1).fit(X, y)   # best split at 2.5 (SSE 2/3 vs 2 at 1.5): means 1/3 and 3, root 1
+    e = contributions(m, X)
+    np.testing.assert_allclose(e.bias, 1.0)
+    np.testing.assert_allclose(e.values[:, 0], [-2 / 3, -2 / 3, -2 / 3, 2])
+
+def test_row_weights_oob_like():
+    "walk_contributions with row weights equals a per-tree masked sum."
+    from deepforest_interp.contributions import FlatForest, walk_contributions
+    from deepforest_interp.core import ensemble_trees
+    rng = np.random.default_rng(0); X = rng.normal(size=(80, 3)); y = X[:, 0] + rng.normal(size=80)
+    m = RandomForestRegressor(n_estimators=7, random_state=0).fit(X, y)
+    W = rng.uniform(size=(7, 80))
+    g = walk_contributions(FlatForest(ensemble_trees(m)), X.astype(np.float32), row_weights=W)
+    ref = sum(W[t][:, None] * contributions(tr, X, check_additivity=False).values for t, tr in enumerate(m.estimators_)) / 7
+    np.testing.assert_allclose(g[..., 0], ref, atol=1e-12)
+
+def test_no_nan_and_chunk_independence():
+    rng = np.random.default_rng(1); X = rng.normal(size=(1000, 5)); y = rng.integers(0, 3, 1000)
+    m = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, y)
+    a = contributions(m, X).values; b = np.concatenate([contributions(m, X[i:i + 97]).values for i in range(0, 1000, 97)])
+    assert np.isfinite(a).all(); np.testing.assert_array_equal(a, b)
