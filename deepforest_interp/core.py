@@ -31,6 +31,7 @@ class Explanation:
     data: np.ndarray|None = None            # (n, K) the explained rows
     output_names: list|None = None          # C class labels / target names; None for single-output regression
     bootstrap: np.ndarray|None = None       # (n,) or (n, C): forest-floor bootstrap increment, None unless set
+    info: dict = field(default_factory=dict) # extra facts an explainer reports (e.g. the training mean mu0)
 
     def __post_init__(self):
         self.values, self.bias = np.asarray(self.values, dtype=float), np.asarray(self.bias, dtype=float)
@@ -64,7 +65,7 @@ class Explanation:
         rows = np.atleast_1d(np.arange(len(self))[rows])
         sel = lambda a: None if a is None else a[rows]
         return Explanation(self.values[rows], self.bias[rows], self.feature_names, sel(self.data),
-                           self.output_names, sel(self.bootstrap))
+                           self.output_names, sel(self.bootstrap), dict(self.info))
 
     def to_frame(self)->pd.DataFrame:
         "Tidy long table: one row per (sample, feature[, output]) with the feature value and its contribution."
