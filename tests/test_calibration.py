@@ -1,0 +1,110 @@
+"Deep-forest identities (seed 000 Sec. 5-6): local accuracy for every calibration and layer, Eq. 20 at every node, Prop. 1."
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+from deepforest_interp.cascade import CascadeForestClassifier, CascadeForestRegressor
+from deepforest_interp.calibration import (deep_forest_contributions, deep_forest_mdi, deep_forest_local_mdi, cascade_pass,
+                                           _node_sums_nb, _table_nb, CALIBRATIONS, partial_additive_calibration,
+                                           additive_calibration, multiplicative_calibration)
+from deepforest_interp.estimation import training_layer_input, inbag_rows, cascade_contributions_reference
+from deepforest_interp.contributions import contributions
+from deepforest_interp.importance import encode_target
+from deepforest_interp.core import tree_arrays, inbag_counts
+
+HSET = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CALS = ['multiplicative', 'additive', 'partial']
+
+def _data(seed, n, K, C):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(size=(n, K)).round(2)
+    if C:
+        y = (X[:, 0] * C).astype(int) % C; y[rng.uniform(size=n) < 0.2] = rng.integers(0, C, n)[rng.uniform(size=n) < 0.2][:1]
+        y[:C * 3] = np.repeat(np.arange(C), 3)
+    else:
+        y = np.sin(4 * X[:, 0]) + X[:, -1] + 0.1 * rng.normal(size=n)
+    return X, y, rng.uniform(size=(15, K))
+
+def _fit(seed, n, K, C, depth, scheme):
+    X, y, Xn = _data(seed, n, K, C)
+    Est = CascadeForestClassifier if C else CascadeForestRegressor
+    m = Est(n_forests=2, n_estimators=4, max_depth=depth, max_layers=3, n_tolerant_rounds=3, fold_scheme=scheme,
+            random_state=seed).fit(X, y)
+    return m, X, y, Xn
+
+def _out(m, X, layer):
+    return m.predict_proba(X, layer=layer) if hasattr(m, 'classes_') else m.predict(X, layer=layer)
+
+@HSET
+@given(seed=st.integers(0, 9999), n=st.integers(40, 90), K=st.integers(1, 4), C=st.sampled_from([0, 2, 3]),
+       depth=st.sampled_from([2, 4, None]), scheme=st.sampled_from(['per_layer', 'fixed']))
+def test_local_accuracy_every_layer_and_calibration(seed, n, K, C, depth, scheme):
+    m, X, y, Xn = _fit(seed, n, K, C, depth, scheme)
+    for cal in CALS:
+        for l, e in enumerate(deep_forest_contributions(m, Xn, calibration=cal, all_layers=True)):
+            np.testing.assert_allclose(e.output, _out(m, Xn, l), atol=1e-9)
+            assert np.isfinite(e.values).all()
+        for l, e in enumerate(deep_forest_contributions(m, X, calibration=cal, oof=True, all_layers=True)):
+            oof = m.oof_outputs_[l].mean(1)
+            np.testing.assert_allclose(e.output, oof if C else oof[:, 0], atol=1e-9)
+        # Proposition 1 against plain Saabas contributions of the last-layer fold models over all K + K' inputs
+        mdi_df = deep_forest_mdi(m, X, y, calibration=cal)
+        l = m.n_layers_ - 1; Z = training_layer_input(m, l); Y = encode_target(m, y); Yc = Y - Y.mean(0)
+        rhs = 0.0
+        for f, folds in enumerate(m.layers_[l]):
+            v = np.zeros((len(Z), Z.shape[1], Y.shape[1]))
+            for (tr, va), fm in zip(m.folds_[l], folds):
+                ev = contributions(fm, Z[va]).values; v[va] = ev if ev.ndim == 3 else ev[..., None]
+            rhs += np.einsum('ikc,ic->', v, Yc) / len(Z)
+        assert mdi_df.sum() == pytest.approx(rhs / len(m.layers_[l]), abs=1e-9)
+
+@HSET
+@given(seed=st.integers(0, 9999), C=st.sampled_from([0, 3]), cal=st.sampled_from(CALS))
+def test_eq20_at_every_node(seed, C, cal):
+    "Sum over features of every node's cumulative table == the node's value minus the root value (Eq. 20 chained)."
+    m, X, y, Xn = _fit(seed, 70, 3, C, 4, 'per_layer')
+    res = cascade_pass(m, calibration=cal)
+    K = m.n_features_in_; Cc = C or 1; method = CALIBRATIONS[cal]
+    for l in range(1, m.n_layers_):
+        Ztr = np.ascontiguousarray(training_layer_input(m, l), dtype=np.float32); prev = res[l - 1].train
+        for f, folds in enumerate(m.layers_[l]):
+            for (tr, va), fm in zip(m.folds_[l], folds):
+                counts = inbag_counts(fm, len(tr))
+                for t, tree in enumerate(fm.estimators_):
+                    ta = tree_arrays(tree); rows, w = inbag_rows(fm, t, tr, counts)
+                    S = _node_sums_nb(ta.n_nodes, ta.parent, tree.apply(Ztr[rows]), w, np.ascontiguousarray(prev[rows]))
+                    table = _table_nb(ta.left, ta.right, ta.feature, np.ascontiguousarray(ta.value), ta.weight, K, Cc, S, method)
+                    np.testing.assert_allclose(table.sum(1), ta.value - ta.value[0], atol=1e-10)
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 9999), C=st.sampled_from([0, 2]))
+def test_fast_equals_reference(seed, C):
+    m, X, y, Xn = _fit(seed, 60, 3, C, 3, 'per_layer')
+    for cal, g in [(None, None), ('multiplicative', multiplicative_calibration), ('additive', additive_calibration),
+                   ('partial', partial_additive_calibration)]:
+        for a, b in zip(cascade_pass(m, Xn, calibration=cal), cascade_contributions_reference(m, Xn, node_map=g)):
+            np.testing.assert_allclose(a.new, b['new'], atol=1e-10); np.testing.assert_allclose(a.train, b['train'], atol=1e-10)
+
+@HSET
+@given(K=st.integers(1, 8), C=st.integers(1, 4), seed=st.integers(0, 9999), cal=st.sampled_from(CALS))
+def test_calibration_maps_eq20_and_finite(K, C, seed, cal):
+    rng = np.random.default_rng(seed)
+    est = rng.normal(size=(K, C)) * (rng.uniform(size=(K, C)) < 0.6)
+    if rng.uniform() < 0.2: est[:] = 0
+    dmu = rng.normal(size=C) * (rng.uniform(size=C) < 0.7)
+    g = {'multiplicative': multiplicative_calibration, 'additive': additive_calibration, 'partial': partial_additive_calibration}[cal]
+    out = g(est, dmu)
+    assert np.isfinite(out).all()
+    np.testing.assert_allclose(out.sum(0), dmu, atol=1e-12)
+    if cal == 'partial':      # no sign flips whenever S(t) is non-empty (the fallback is Eq. 24, which may flip)
+        for c in range(C):
+            s = np.sign(dmu[c])
+            if s != 0 and np.any(np.sign(est[:, c]) == s): assert (out[:, c] * est[:, c] >= 0).all()
+
+def test_local_mdi_and_errors():
+    m, X, y, Xn = _fit(1, 90, 3, 3, 4, 'per_layer')
+    lm = deep_forest_local_mdi(m, X, y)
+    assert lm.shape == (3, 3) and np.isfinite(lm.to_numpy()).all()
+    with pytest.raises(ValueError, match='unknown calibration'): deep_forest_contributions(m, Xn, calibration='x')
+    with pytest.raises(ValueError, match='out of range'): deep_forest_contributions(m, Xn, layer=9)
+    with pytest.raises(ValueError, match='training data'): deep_forest_contributions(m, Xn, oof=True)
+    with pytest.raises(TypeError, match='CascadeForest'): deep_forest_mdi(object(), X, y)
