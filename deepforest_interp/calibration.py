@@ -17,7 +17,7 @@ from .estimation import inbag_rows, training_layer_input, cascade_contributions_
 
 # %% auto #0
 __all__ = ['CALIBRATIONS', 'multiplicative_calibration', 'additive_calibration', 'partial_additive_calibration', 'cascade_pass',
-           'deep_forest_contributions', 'deep_forest_mdi', 'deep_forest_local_mdi']
+           'deep_forest_contributions', 'deep_forest_mdi', 'deep_forest_local_mdi', 'deep_forest_explain']
 
 # %% ../nbs/06_calibration.ipynb #c006
 CALIBRATIONS = {None: 0, 'none': 0, 'multiplicative': 1, 'additive': 2, 'partial': 3}
@@ -82,10 +82,16 @@ def partial_additive_calibration(est, dmu)->np.ndarray:
 
 # %% ../nbs/06_calibration.ipynb #c014
 @numba.njit(cache=True, nogil=True)
-def _node_sums_nb(n_nodes, parent, leaf, w, P):
-    S = np.zeros((n_nodes,) + P.shape[1:])
-    for r in range(leaf.shape[0]): S[leaf[r]] += w[r] * P[r]
-    for node in range(n_nodes - 1, 0, -1): S[parent[node]] += S[node]
+def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
+    "S[t] = sum of w_r * P2[rows[r]] over the in-bag rows r in node t; P2 is (n_train, D) flat, S is (n_nodes, D)."
+    D = P2.shape[1]
+    S = np.zeros((n_nodes, D))
+    for r in range(leaf.shape[0]):                           # rows into their leaves ...
+        lf, i, wr = leaf[r], rows[r], w[r]
+        for d in range(D): S[lf, d] += wr * P2[i, d]
+    for node in range(n_nodes - 1, 0, -1):                   # ... then children into parents (ids are depth-first)
+        p = parent[node]
+        for d in range(D): S[p, d] += S[node, d]
     return S
 
 @numba.njit(cache=True, nogil=True)
@@ -93,24 +99,30 @@ def _table_nb(left, right, feature, value, weight, K, C, S, method):
     "Algorithm 1: cumulative calibrated contributions of every node, (n_nodes, K, C)."
     n = left.shape[0]
     table = np.zeros((n, K, C))
+    est = np.empty(K)
     for p in range(n):
         if left[p] < 0: continue
+        f = feature[p]
         for side in range(2):
             ch = left[p] if side == 0 else right[p]
             table[ch] = table[p]
-            dmu = value[ch] - value[p]
-            f = feature[p]
-            if f < K:
-                table[ch, f] += dmu                                   # line 7: original feature
-            else:
-                g = (f - K) // C
-                est = S[ch, g] / weight[ch] - S[p, g] / weight[p]     # Eq. (16)
-                table[ch] += _calibrate(est, dmu, method)             # lines 9-10, Eq. (19)
+            if f < K:                                                 # line 7: original feature
+                for c in range(C): table[ch, f, c] += value[ch, c] - value[p, c]
+                continue
+            g = (f - K) // C                                          # lines 9-10: new feature of forest g
+            for c in range(C):
+                for k in range(K): est[k] = S[ch, g, k, c] / weight[ch] - S[p, g, k, c] / weight[p]   # Eq. (16)
+                cal = _calibrate_col(est, value[ch, c] - value[p, c], method)                       # Eq. (19)
+                for k in range(K): table[ch, k, c] += cal[k]
     return table
 
 @numba.njit(cache=True, nogil=True)
-def _gather_add(out, rows, leaf, table, scale):
-    for r in range(rows.shape[0]): out[rows[r]] += scale * table[leaf[r]]
+def _gather_add(out2, rows, leaf, table2, scale):
+    "out2[rows[r]] += scale * table2[leaf[r]] on flat (n, K*C) / (n_nodes, K*C) arrays."
+    D = table2.shape[1]
+    for r in range(rows.shape[0]):
+        i, lf = rows[r], leaf[r]
+        for d in range(D): out2[i, d] += scale * table2[lf, d]
 
 # %% ../nbs/06_calibration.ipynb #c015
 def _check_cascade(model):
@@ -135,26 +147,30 @@ def _layer_index(model, layer):
 def _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method):
     "One forest of layer l: OOF contributions of the training rows, and contributions of new rows."
     n = Ztr.shape[0]
-    tr_v, tr_b = np.zeros((n, K, C)), np.zeros((n, C))
-    nw_v = None if Znew is None else np.zeros((len(Znew), K, C)); nw_b = None if Znew is None else np.zeros((len(Znew), C))
+    tr_v, tr_b = np.zeros((n, K * C)), np.zeros((n, C))
+    nw_v = None if Znew is None else np.zeros((len(Znew), K * C)); nw_b = None if Znew is None else np.zeros((len(Znew), C))
+    all_new = None if Znew is None else np.arange(len(Znew))
+    P2 = None if prev is None else prev.reshape(n, -1)          # (n, F*K*C) view, no copy
     J = len(model.folds_[l])
     for j, (tr, va) in enumerate(model.folds_[l]):
         fm = model.layers_[l][f][j]; M = len(fm.estimators_); counts = inbag_counts(fm, len(tr))
         va = np.asarray(va); Zva = Ztr[va]
         for m, tree in enumerate(fm.estimators_):
-            ta = tree_arrays(tree)
+            ta = tree_arrays(tree); leaf_tr = None
             if l > 0 and (ta.feature >= K).any():
                 rows, w = inbag_rows(fm, m, tr, counts)
-                S = _node_sums_nb(ta.n_nodes, ta.parent, tree.apply(Ztr[rows], check_input=False), w,
-                                  np.ascontiguousarray(prev[rows]))
+                leaf_tr = tree.apply(Ztr, check_input=False)           # one pass gives in-bag and validation leaves
+                S = _node_sums_nb(ta.n_nodes, ta.parent, leaf_tr[rows], rows, w, P2)
+                S = S.reshape(ta.n_nodes, -1, K, C)
             else: S = np.zeros((1, 1, K, C))
             table = _table_nb(ta.left, ta.right, ta.feature, np.ascontiguousarray(ta.value), ta.weight, K, C, S, method)
-            _gather_add(tr_v, va, tree.apply(Zva, check_input=False), table, 1.0 / M)
+            table2 = table.reshape(ta.n_nodes, K * C)
+            _gather_add(tr_v, va, leaf_tr[va] if leaf_tr is not None else tree.apply(Zva, check_input=False), table2, 1.0 / M)
             tr_b[va] += ta.value[0] / M
             if Znew is not None:
-                _gather_add(nw_v, np.arange(len(Znew)), tree.apply(Znew, check_input=False), table, 1.0 / (M * J))
+                _gather_add(nw_v, all_new, tree.apply(Znew, check_input=False), table2, 1.0 / (M * J))
                 nw_b += ta.value[0] / (M * J)
-    return tr_v, tr_b, nw_v, nw_b
+    return tr_v.reshape(n, K, C), tr_b, None if Znew is None else nw_v.reshape(-1, K, C), nw_b
 
 def cascade_pass(model, X=None, *, calibration='partial', layer=None, n_jobs=None)->list:
     "Algorithm 1 over layers 0..layer; per layer a Bunch(train, train_bias, new, new_bias) of per-forest arrays."
@@ -239,3 +255,22 @@ def deep_forest_local_mdi(model, X, y, *, calibration:str|None='partial', oof:bo
     e = deep_forest_contributions(model, X, calibration=calibration, layer=layer, oof=oof, n_jobs=n_jobs)
     Y = encode_target(model, check_y(y, len(e)))
     return pd.DataFrame(local_mdi_from_contributions(e.values, Y), index=list(model.classes_), columns=e.feature_names)
+
+# %% ../nbs/06_calibration.ipynb #c027
+def deep_forest_explain(
+    model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
+    X=None,                         # new rows to explain as well (optional)
+    *,
+    calibration:str|None='partial',
+    layer:int|None=None,            # last layer (default: the model's best layer)
+    n_jobs:int|None=None,
+)->Bunch:                           # train / new: lists of Explanation per layer; mdi: list of pd.Series per layer
+    "One pass of Algorithm 1: OOF training explanations, explanations of X and MDI(DF) for every layer (Eq. 27-31)."
+    _check_cascade(model)
+    names = check_X(model._fit_X[:1], model)[1]
+    if X is not None: X, _ = check_X(X, model)
+    res = cascade_pass(model, X, calibration=calibration, layer=layer, n_jobs=n_jobs)
+    train = _explanations(model, res, 'train', model._fit_X, names, True)
+    Y = encode_target(model, model._fit_y)
+    return Bunch(train=train, new=None if X is None else _explanations(model, res, 'new', X, names, False),
+                 mdi=[pd.Series(_mdi_from(e.values, Y), index=names) for e in train])

@@ -71,7 +71,8 @@ def test_eq20_at_every_node(seed, C, cal):
                 counts = inbag_counts(fm, len(tr))
                 for t, tree in enumerate(fm.estimators_):
                     ta = tree_arrays(tree); rows, w = inbag_rows(fm, t, tr, counts)
-                    S = _node_sums_nb(ta.n_nodes, ta.parent, tree.apply(Ztr[rows]), w, np.ascontiguousarray(prev[rows]))
+                    S = _node_sums_nb(ta.n_nodes, ta.parent, tree.apply(Ztr[rows]), rows, w, prev.reshape(len(prev), -1))
+                    S = S.reshape(ta.n_nodes, -1, K, Cc)
                     table = _table_nb(ta.left, ta.right, ta.feature, np.ascontiguousarray(ta.value), ta.weight, K, Cc, S, method)
                     np.testing.assert_allclose(table.sum(1), ta.value - ta.value[0], atol=1e-10)
 
