@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 FULL ?= 0
 
-.PHONY: reproduce test install export clean-nbs bench lab
+.PHONY: reproduce test install export bench lab readme
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -47,3 +47,11 @@ bench: $(STAMP)
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab --allow-root nbs
+
+## README.md from nbs/index.ipynb without quarto (markdown cells verbatim, code cells fenced, `#| hide` cells dropped).
+readme:
+	python3 -c "import json; nb = json.load(open('nbs/index.ipynb')); cells = [''.join(c['source']) for c in nb['cells']]; \
+	kinds = [c['cell_type'] for c in nb['cells']]; \
+	out = [s if k == 'markdown' else '\`\`\`python\n' + s + '\n\`\`\`' for s, k in zip(cells, kinds) if not s.startswith('#| hide')]; \
+	txt = '\n\n'.join(out).replace('> ', '', 1) + '\n'; \
+	open('README.md', 'w').write('<!-- generated from nbs/index.ipynb by make readme: edit the notebook, not this file -->\n' + txt)"

@@ -293,7 +293,7 @@ def assemble_results()->Path:
 # %% ../nbs/00_core.ipynb #c026
 def md_table(df:pd.DataFrame, floatfmt:str='.3f')->str:
     "Render a DataFrame as a GitHub markdown table (no `tabulate` dependency)."
-    fmt = lambda v: format(v, floatfmt) if isinstance(v, (float, np.floating)) else str(v)
+    fmt = lambda v: ('—' if np.isnan(v) else format(v, floatfmt)) if isinstance(v, (float, np.floating)) else str(v)
     cols = [str(c) for c in df.columns]
     rows = ['| ' + ' | '.join(cols) + ' |', '|' + '---|' * len(cols)]
     rows += ['| ' + ' | '.join(fmt(v) for v in r) + ' |' for r in df.itertuples(index=False)]
