@@ -238,6 +238,9 @@ def _boosting_offset(model, n_out):
 # %% ../nbs/00_core.ipynb #c019
 def model_output(model, X)->np.ndarray:
     "The model output explanations reproduce: `predict_proba` (classifiers), `decision_function` (boosting), `predict`."
+    names = getattr(model, 'feature_names_in_', None)
+    if names is not None and not isinstance(X, pd.DataFrame):    # validated arrays lose their names: restore them
+        X = pd.DataFrame(np.asarray(X), columns=names)
     if isinstance(model, BOOSTING_TYPES) and is_classifier(model):
         return model.decision_function(X)
     return model.predict_proba(X) if is_classifier(model) else model.predict(X)
