@@ -13,3 +13,4 @@ from .estimation import *
 from .calibration import *
 from .forest_floor import *
 from .ssfi import *
+from .hidf import *
