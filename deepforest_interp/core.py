@@ -17,9 +17,9 @@ from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, Ext
                               ExtraTreesRegressor, GradientBoostingClassifier, GradientBoostingRegressor)
 
 # %% auto #0
-__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'Explanation', 'check_model', 'check_X', 'check_y', 'TreeArrays',
-           'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output', 'inbag_counts', 'oob_mask', 'figures_dir',
-           'save_figure', 'write_results', 'assemble_results', 'md_table']
+__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_SEED', 'Explanation', 'check_model', 'check_X', 'check_y',
+           'check_int', 'check_n_jobs', 'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output',
+           'inbag_counts', 'oob_mask', 'figures_dir', 'save_figure', 'write_results', 'assemble_results', 'md_table']
 
 # %% ../nbs/00_core.ipynb #c005
 @dataclass
@@ -144,6 +144,27 @@ def check_y(y, n_samples:int, *, name='y')->np.ndarray:
     if y.shape[0] != n_samples: raise ValueError(f"{name} has {y.shape[0]} rows but X has {n_samples}")
     if y.dtype.kind == 'f' and not np.isfinite(y).all(): raise ValueError(f"{name} contains NaN or infinite values")
     return y
+
+# %% ../nbs/00_core.ipynb #c012a
+MAX_SEED = np.iinfo(np.int32).max   # sub-estimator seeds are drawn from [0, MAX_SEED)
+
+def check_int(value, name:str, minimum:int|None=None, maximum:int|None=None)->int:
+    "Return `value` as an `int` if it is an integer (not a bool) in `[minimum, maximum]`; raise `TypeError`/`ValueError` naming `name`."
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
+    if minimum is not None and value < minimum: raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if maximum is not None and value > maximum: raise ValueError(f"{name} must be <= {maximum}, got {value}")
+    return int(value)
+
+
+# %% ../nbs/00_core.ipynb #c012b
+def check_n_jobs(n_jobs, name:str='n_jobs')->int|None:
+    "Validate a joblib-style `n_jobs` (None, or a non-zero int; negative counts back from the number of cores)."
+    if n_jobs is None: return None
+    n_jobs = check_int(n_jobs, name)
+    if n_jobs == 0: raise ValueError(f"{name} must be a non-zero int or None (joblib convention: -1 = all cores), got 0")
+    return n_jobs
+
 
 # %% ../nbs/00_core.ipynb #c015
 @dataclass
