@@ -26,9 +26,9 @@ reproduce: $(STAMP)
 	mkdir -p _out figures
 	for nb in nbs/1[0-9]_experiments_*.ipynb; do \
 	  echo "== $$nb"; \
-	  FULL=$(FULL) MPLBACKEND=Agg $(BIN)/papermill --log-level WARNING --cwd nbs "$$nb" "_out/$$(basename $$nb)" || exit 1; \
+	  FULL=$(FULL) DFI_FIGURES=$(CURDIR)/figures MPLBACKEND=Agg $(BIN)/papermill --log-level WARNING --cwd nbs "$$nb" "_out/$$(basename $$nb)" || exit 1; \
 	done
-	$(BIN)/python -c "from deepforest_interp.core import assemble_results; print(assemble_results())"
+	$(BIN)/python -c "from deepforest_interp.experiments import assemble_results; print(assemble_results('figures'))"
 
 ## Library in sync with notebooks, notebook tests, then pytest.
 test: $(STAMP)

@@ -14,3 +14,4 @@ from .calibration import *
 from .forest_floor import *
 from .ssfi import *
 from .hidf import *
+from .experiments import *
