@@ -177,7 +177,7 @@ def knn_loo(
     f,                 # (n,) or (n, C) values to fit (contributions)
     k:int|None=None,   # neighbours; default round(sqrt(n)/2)
 )->np.ndarray:         # (n,) / (n, C) leave-one-out predictions g_hat
-    "Exact leave-one-out Gaussian-kernel kNN fit of `f` from `Z` (forestFloor's kknn setup; the g_hat of Eq. 17)."
+    "Exact leave-one-out Gaussian-kernel kNN fit g_hat of `f` from `Z`, as forestFloor's kknn (paper Eq. 17)."
     Z, f2 = _as_2d(Z), _as_2d(f)
     n = len(Z)
     if len(f2) != n: raise ValueError(f"f has {len(f2)} rows but the context has {n}")
@@ -265,10 +265,10 @@ def _r2(f:np.ndarray, g:np.ndarray)->float:
     if vg <= 1e-300: return 0.0
     return float((f * g).sum() ** 2 / (vf * vg))
 
-MULTICLASS = ('mean', 'per_class', 'pooled')
+_MULTICLASS = ('mean', 'per_class', 'pooled')
 
 def _check_multiclass(multiclass:str)->str:
-    if multiclass not in MULTICLASS: raise ValueError(f"multiclass must be one of {MULTICLASS}, got {multiclass!r}")
+    if multiclass not in _MULTICLASS: raise ValueError(f"multiclass must be one of {_MULTICLASS}, got {multiclass!r}")
     return multiclass
 
 def _gov(f:np.ndarray, g:np.ndarray, multiclass:str):
@@ -307,6 +307,9 @@ def goodness_of_visualization(
         return pd.DataFrame(np.vstack(list(out.values())), index=list(out), columns=cols)
     return pd.Series(out, name='GOV')
 
+# %% ../nbs/08_forest_floor.ipynb #c025b
+GRADIENT_COLORS = ('#d7191c', '#1a9641', '#2b83ba')       # low (red) -> middle (green) -> high (blue)
+
 # %% ../nbs/08_forest_floor.ipynb #c025a
 def _hex_rgb(h:str)->np.ndarray: return np.array([int(h[i:i + 2], 16) for i in (1, 3, 5)]) / 255
 
@@ -325,8 +328,6 @@ def _hsv_rgb(h, s, v)->np.ndarray:
     return table[i, np.arange(len(h))]
 
 # %% ../nbs/08_forest_floor.ipynb #c026
-GRADIENT_COLORS = ('#d7191c', '#1a9641', '#2b83ba')       # low (red) -> middle (green) -> high (blue)
-
 def feature_colors(
     X,                       # (n, K) array / DataFrame, or an Explanation (uses its data and names)
     features=None,           # feature(s) to colour by (names or indices); default all
@@ -377,7 +378,7 @@ def rank_interactions(
     multiclass:str='mean',   # 'mean' of per-class GOV (forestFloor) or 'pooled'
     X=None, k:int|None=None,
 )->pd.DataFrame:             # feature, partner, gov_one_way, gov_two_way, gain, weighted_gain (sorted)
-    "Rank feature pairs by how much a partner raises a contribution's GOV (two-way minus one-way, paper Eq. 17)."
+    "Rank feature pairs by how much a partner raises a contribution's GOV, two-way minus one-way (paper Eq. 17)."
     _check_explanation(e)
     if _check_multiclass(multiclass) == 'per_class': raise ValueError("rank_interactions needs one number per pair: multiclass must be 'mean' or 'pooled'")
     names = e.feature_names
