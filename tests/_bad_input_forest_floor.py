@@ -20,6 +20,7 @@ y = X[:, 0] ** 2 + X[:, 1] * X[:, 2]
 yc = np.digitize(X[:, 0] + X[:, 1], [-0.5, 0.5])                       # 3 classes
 RF = RandomForestRegressor(n_estimators=25, oob_score=True, random_state=0).fit(X, y)
 RFC = RandomForestClassifier(n_estimators=25, oob_score=True, random_state=0).fit(X, yc)
+RFC2 = RandomForestClassifier(n_estimators=10, random_state=0).fit(X, np.c_[X[:, 0] > 0, X[:, 1] > 0].astype(int))
 E = oob_contributions(RF, X, y)
 EC = oob_contributions(RFC, X, yc)
 XNAN = X.copy(); XNAN[3, 1] = np.nan
@@ -75,7 +76,9 @@ BAD = [
     Bad('oob/n_jobs-str', lambda: oob_contributions(RF, X, n_jobs='two'), TypeError, 'n_jobs must be an int'),
     Bad('oob/n_jobs-zero', lambda: oob_contributions(RF, X, n_jobs=0), ValueError, 'non-zero'),
     Bad('oob/string-X', lambda: oob_contributions(RF, np.array([['a'] * 3] * 120)), TypeError, 'strings'),
+    Bad('oob/multi-output-classifier', lambda: oob_contributions(RFC2, X), ValueError, 'multi-output classifiers are not supported'),
     # heldout_contributions
+    Bad('heldout/multi-output-classifier', lambda: heldout_contributions(RFC2, X), ValueError, 'multi-output classifiers'),
     Bad('heldout/not-a-model', lambda: heldout_contributions(E, X), TypeError, 'unsupported model type'),
     Bad('heldout/wrong-width', lambda: heldout_contributions(RF, X[:, :1]), ValueError, 'has 1 features'),
     Bad('heldout/nan-X', lambda: heldout_contributions(RF, XNAN), ValueError, 'NaN'),
