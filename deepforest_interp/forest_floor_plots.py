@@ -226,6 +226,7 @@ def plot_aligned(
     gov:bool=True,           # GOV in the titles
     multiclass:str='mean',   # how the title's GOV combines the classes: 'mean' (forestFloor) or 'pooled'
     ncols:int=3, jitter:float=0.0, s:float=3, alpha:float=0.3,
+    test:Explanation|None=None,   # contributions of new rows (heldout_contributions): hollow markers in the class colours
     X=None, fig=None, figsize=None,
 ):                           # the Figure
     "Aligned multiclass forest floor: every class's contribution on one axis per feature (seed 003 Fig. cmc.mainAlign)."
@@ -235,6 +236,7 @@ def plot_aligned(
     if e.values.ndim != 3: raise ValueError("plot_aligned needs a multi-output (classification) explanation; use plot_forest_floor")
     if multiclass not in ('mean', 'pooled'): raise ValueError(f"multiclass must be 'mean' or 'pooled' for a title, got {multiclass!r}")
     V, labels = _output_values(e)
+    T, XT = _check_test(e, test, None)
     C = V.shape[2]
     cols = list(class_colors or CLASS_COLORS)
     if len(cols) < C: raise ValueError(f"class_colors has {len(cols)} colours for {C} classes")
@@ -254,6 +256,9 @@ def plot_aligned(
         x = _jitter(Xc[:, j], jitter, rng)
         for c in range(C):
             ax.scatter(x, V[:, j, c], color=cols[c], s=s, alpha=alpha, linewidths=0, label=str(labels[c]))
+            if T is not None:
+                ax.scatter(_jitter(XT[:, j], jitter, rng), T[:, j, c], s=s * 4, facecolors='none', edgecolors=cols[c],
+                           linewidths=0.6, label='new rows' if c == C - 1 else None)
             if fit:
                 u = np.unique(Xc[:, j]); xs = u if len(u) <= 200 else np.linspace(u[0], u[-1], 200)
                 ax.plot(xs, knn_smooth(Xc[:, j], V[:, j, c], xs[:, None]), color=cols[c], lw=1.3)
