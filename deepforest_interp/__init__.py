@@ -12,6 +12,7 @@ from .cascade import *
 from .estimation import *
 from .calibration import *
 from .forest_floor import *
+from .forest_floor_plots import *
 from .ssfi import *
 from .hidf import *
 from .experiments import *
