@@ -14,7 +14,7 @@ setuptools.setup(
                 + ['Programming Language :: Python :: ' + o for o in py_versions[py_versions.index(cfg['min_python']):]],
     packages=setuptools.find_packages(include=[cfg['lib_name'], cfg['lib_name'] + '.*']),
     include_package_data=True, zip_safe=False,
-    package_data={cfg['lib_name']: ['data/*.csv', 'data/*.md']},
+    package_data={cfg['lib_name']: ['data/*.csv', 'data/*.md', 'data/keel/*.gz', 'data/uci/*/*']},
     install_requires=shlex.split(cfg.get('requirements', '')),
     extras_require={'dev': (cfg.get('dev_requirements') or '').split(),
                     'oracles': 'shap treeinterpreter lime'.split()},
