@@ -94,12 +94,13 @@ def encode_target(model, y)->np.ndarray:
 # %% ../nbs/03_mdi_covariance.ipynb #c015b
 def _reproduces_trees(model, X, Y, W, rtol:float=1e-6)->bool:
     "True when every tree's in-bag weighted leaf totals and means equal its stored `weighted_n_node_samples` and `value`."
-    leaves = model.apply(X) if isinstance(model, FOREST_TYPES) else model.apply(X)[:, None]
+    X32 = np.ascontiguousarray(X, dtype=np.float32)                  # the trees' own split precision
     for m, t in enumerate(_trees(model)):
         ta = tree_arrays(t); nn = ta.n_nodes; lv = np.flatnonzero(ta.is_leaf)
-        w = np.bincount(leaves[:, m], weights=W[m], minlength=nn)
+        leaf = t.tree_.apply(X32)
+        w = np.bincount(leaf, weights=W[m], minlength=nn)
         if not np.allclose(w[lv], ta.weight[lv], rtol=rtol, atol=rtol * ta.weight[0]): return False
-        s = np.stack([np.bincount(leaves[:, m], weights=W[m] * Y[:, c], minlength=nn) for c in range(Y.shape[1])], 1)
+        s = np.stack([np.bincount(leaf, weights=W[m] * Y[:, c], minlength=nn) for c in range(Y.shape[1])], 1)
         mean = s[lv] / np.where(w[lv] > 0, w[lv], 1)[:, None]
         if not np.allclose(mean, ta.value[lv], rtol=0, atol=rtol * max(1.0, float(np.abs(ta.value).max()))): return False
     return True
