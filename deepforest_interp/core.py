@@ -62,7 +62,9 @@ class Explanation:
 
     def __getitem__(self, rows)->Explanation:
         "Select rows (an int, slice, boolean mask or index array), keeping every field aligned."
-        rows = np.atleast_1d(np.arange(len(self))[rows])
+        try: rows = np.atleast_1d(np.arange(len(self))[rows])
+        except IndexError: raise ValueError(f"rows {rows!r} out of range for an Explanation of {len(self)} rows") from None
+        except TypeError: raise TypeError(f"rows must be an int, slice, boolean mask or index array, got {type(rows).__name__}") from None
         sel = lambda a: None if a is None else a[rows]
         return Explanation(self.values[rows], self.bias[rows], self.feature_names, sel(self.data),
                            self.output_names, sel(self.bootstrap), dict(self.info))
@@ -106,12 +108,19 @@ def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
 def check_X(X, model=None, *, name='X', allow_nan:bool=False)->tuple[np.ndarray, list]:
     "Validate `X` as a finite 2-D numeric array matching `model` (NaN allowed only with `allow_nan`); return `(array, feature_names)`."
     if isinstance(X, pd.Series): X = X.to_frame().T
+    if hasattr(X, 'toarray') and hasattr(X, 'nnz'):          # scipy sparse: trees see the same values densified
+        X = X.toarray()
     if isinstance(X, pd.DataFrame):
+        if not X.columns.is_unique:
+            dup = X.columns[X.columns.duplicated()].unique().tolist()
+            raise ValueError(f"{name} has duplicate column names {dup[:5]}: every feature needs its own name")
         bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))]
         if bad: raise TypeError(f"{name} has non-numeric columns {bad[:5]}: encode them as numbers first")
         names, arr = [str(c) for c in X.columns], X.to_numpy(dtype=float)
     else:
-        arr = np.asarray(X)
+        try: arr = np.asarray(X)
+        except ValueError as err:
+            raise ValueError(f"{name} must be a rectangular 2-D array (n_samples, n_features); got ragged rows: {err}") from None
         if arr.dtype.kind in 'OUSV':
             try: arr = arr.astype(float)
             except (TypeError, ValueError) as err:
@@ -139,7 +148,9 @@ def check_X(X, model=None, *, name='X', allow_nan:bool=False)->tuple[np.ndarray,
 # %% ../nbs/00_core.ipynb #c012
 def check_y(y, n_samples:int, *, name='y')->np.ndarray:
     "Validate a label/target vector (or 2-D multi-output target) of length `n_samples`."
-    y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
+    try: y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
+    except ValueError as err: raise ValueError(f"{name} must be a rectangular 1-D or 2-D array: {err}") from None
+    if y.dtype.kind == 'O' and pd.isna(y).any(): raise ValueError(f"{name} contains missing values (None/NaN)")
     if y.ndim == 0 or y.ndim > 2: raise ValueError(f"{name} must be 1-D or 2-D, got shape {y.shape}")
     if y.shape[0] != n_samples: raise ValueError(f"{name} has {y.shape[0]} rows but X has {n_samples}")
     if y.dtype.kind == 'f' and not np.isfinite(y).all(): raise ValueError(f"{name} contains NaN or infinite values")
@@ -188,6 +199,12 @@ class TreeArrays:
 
 def tree_arrays(tree)->TreeArrays:
     "Extract the node arrays of a fitted sklearn `DecisionTree*` (or a boosting stage's regressor)."
+    if hasattr(tree, 'estimators_'):
+        raise TypeError(f"tree_arrays takes one fitted tree, got the ensemble {type(tree).__name__}: "
+                        "pass one of its estimators_ (or use ensemble_trees)")
+    if isinstance(tree, BaseDecisionTree): check_is_fitted(tree)
+    elif not hasattr(tree, 'children_left'):
+        raise TypeError(f"tree_arrays takes a fitted sklearn decision tree, got {type(tree).__name__}")
     t = tree.tree_ if hasattr(tree, 'tree_') else tree
     left, right = t.children_left.astype(np.intp), t.children_right.astype(np.intp)
     n = len(left)

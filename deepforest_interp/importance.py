@@ -8,14 +8,15 @@ import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.utils import Bunch, check_random_state
+from sklearn.utils.class_weight import compute_sample_weight, compute_class_weight
 from sklearn.inspection import permutation_importance
-from .core import (check_model, check_X, check_y, tree_arrays, ensemble_trees, inbag_counts, oob_mask,
-                                    TREE_TYPES, FOREST_TYPES)
+from .core import (check_model, check_X, check_y, check_n_jobs, tree_arrays, ensemble_trees,
+                                    inbag_counts, oob_mask, TREE_TYPES, FOREST_TYPES)
 from .contributions import FlatForest, walk_contributions, contributions
 
 # %% auto #0
-__all__ = ['mdi_tree', 'mdi', 'impurity_reductions', 'encode_target', 'mdi_covariance', 'mdi_oob', 'local_mdi_from_contributions',
-           'local_mdi', 'mda', 'oob_permutation_importance', 'plot_importances']
+__all__ = ['mdi_tree', 'mdi', 'impurity_reductions', 'encode_target', 'fit_weights', 'mdi_covariance', 'mdi_oob',
+           'local_mdi_from_contributions', 'local_mdi', 'mda', 'oob_permutation_importance', 'plot_importances']
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005
 def mdi_tree(tree)->np.ndarray:
@@ -28,25 +29,39 @@ def mdi_tree(tree)->np.ndarray:
     np.add.at(out, ta.feature[inner], dec / ta.weight[0])     # n(t)/n * Delta(t), summed per split feature
     return out
 
+def _trees(model)->list:
+    "The fitted trees of a tree or forest."
+    return list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
+
+def _feature_names(model)->list:
+    "The model's fitted feature names, else x0 .. x{p-1}."
+    names = getattr(model, 'feature_names_in_', None)
+    return [str(f) for f in names] if names is not None else [f'x{j}' for j in range(model.n_features_in_)]
+
 def mdi(
     model,                   # fitted DecisionTree* / RandomForest* / ExtraTrees*
     normalize:bool=False,    # True: scikit-learn's `feature_importances_` (per-tree normalised, then averaged)
-)->np.ndarray:               # (n_features,)
+)->pd.Series:                # one value per feature, indexed by feature name
     "Mean Decrease Impurity of a tree or forest, unnormalised by default (paper Eq. 7-10)."
     check_model(model, TREE_TYPES + FOREST_TYPES)
-    per_tree = np.array([mdi_tree(t) for t in ensemble_trees(model).trees])
-    if not normalize: return per_tree.mean(0)                  # Eq. (10)
-    tot = per_tree.sum(1, keepdims=True)
-    per_tree = np.divide(per_tree, tot, out=np.zeros_like(per_tree), where=tot > 0)
-    m = per_tree.mean(0)
-    return m / m.sum() if m.sum() > 0 else m
+    if not isinstance(normalize, (bool, np.bool_)): raise TypeError(f"normalize must be a bool, got {type(normalize).__name__}")
+    per_tree = np.array([mdi_tree(t) for t in _trees(model)])
+    if not normalize: m = per_tree.mean(0)                       # Eq. (10)
+    else:
+        tot = per_tree.sum(1, keepdims=True)
+        per_tree = np.divide(per_tree, tot, out=np.zeros_like(per_tree), where=tot > 0)
+        m = per_tree.mean(0)
+        m = m / m.sum() if m.sum() > 0 else m
+    return pd.Series(m, index=_feature_names(model), name='MDI')
 
 # %% ../nbs/03_mdi_covariance.ipynb #c009
 def impurity_reductions(tree, feature_names=None)->pd.DataFrame:
     "Per-node weighted impurity reduction of a fitted tree (seed 002's `RI`), one row per internal node."
+    check_model(tree, TREE_TYPES)
     ta = tree_arrays(tree); inner = np.flatnonzero(~ta.is_leaf)
-    names = feature_names if feature_names is not None else getattr(tree, 'feature_names_in_', None)
-    names = list(names) if names is not None else [f'x{j}' for j in range(tree.n_features_in_)]
+    names = list(feature_names) if feature_names is not None else _feature_names(tree)
+    if len(names) != tree.n_features_in_:
+        raise ValueError(f"feature_names has {len(names)} names, but the tree was fitted with {tree.n_features_in_} features")
     w = ta.weight / ta.weight[0]; l, r = ta.left[inner], ta.right[inner]
     return pd.DataFrame({'node': inner, 'feature': [names[f] for f in ta.feature[inner]],
                          'n(t)': ta.n_samples[inner], 'impurity': ta.impurity[inner],
@@ -55,16 +70,91 @@ def impurity_reductions(tree, feature_names=None)->pd.DataFrame:
 # %% ../nbs/03_mdi_covariance.ipynb #c015
 def encode_target(model, y)->np.ndarray:
     "One-hot matrix (n, C) for classifiers (columns in `model.classes_` order), (n, n_outputs) floats for regressors."
-    y = np.asarray(y)
+    y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
+    if y.dtype.kind == 'O' and pd.isna(y).any(): raise ValueError("y contains missing values (None/NaN)")
+    n_out = int(getattr(model, 'n_outputs_', 1))
+    if y.ndim == 2 and y.shape[1] == 1 and n_out == 1: y = y[:, 0]          # an (n, 1) column is a 1-D target
     if is_classifier(model):
+        if y.ndim != 1 or n_out != 1:
+            raise ValueError("multi-output classifiers and 2-D class labels are not supported: fit one classifier per output")
         classes = np.asarray(model.classes_)
-        idx = np.searchsorted(classes, y)
+        try: idx = np.searchsorted(classes, y)
+        except TypeError: raise ValueError(f"y's labels cannot be compared with the model's classes {list(classes)[:5]}") from None
         bad = (idx >= len(classes)) | (classes[np.minimum(idx, len(classes) - 1)] != y)
         if bad.any(): raise ValueError(f"y contains labels the model was not fitted on: {np.unique(y[bad])[:5]}")
         return np.eye(len(classes))[idx]
-    y = y.astype(float)
-    return y[:, None] if y.ndim == 1 else y
+    try: y = y.astype(float)
+    except (TypeError, ValueError): raise ValueError("y must be numeric for a regressor") from None
+    if not np.isfinite(y).all(): raise ValueError("y contains NaN or infinite values")
+    y = y[:, None] if y.ndim == 1 else y
+    if y.shape[1] != n_out:
+        raise ValueError(f"y has {y.shape[1]} target column(s), but the model was fitted with {n_out} output(s)")
+    return y
 
+# %% ../nbs/03_mdi_covariance.ipynb #c015b
+def _reproduces_trees(model, X, Y, W, rtol:float=1e-6)->bool:
+    "True when every tree's in-bag weighted leaf totals and means equal its stored `weighted_n_node_samples` and `value`."
+    X32 = np.ascontiguousarray(X, dtype=np.float32)                  # the trees' own split precision
+    for m, t in enumerate(_trees(model)):
+        ta = tree_arrays(t); nn = ta.n_nodes; lv = np.flatnonzero(ta.is_leaf)
+        leaf = t.tree_.apply(X32)
+        w = np.bincount(leaf, weights=W[m], minlength=nn)
+        if not np.allclose(w[lv], ta.weight[lv], rtol=rtol, atol=rtol * ta.weight[0]): return False
+        s = np.stack([np.bincount(leaf, weights=W[m] * Y[:, c], minlength=nn) for c in range(Y.shape[1])], 1)
+        mean = s[lv] / np.where(w[lv] > 0, w[lv], 1)[:, None]
+        if not np.allclose(mean, ta.value[lv], rtol=0, atol=rtol * max(1.0, float(np.abs(ta.value).max()))): return False
+    return True
+
+# %% ../nbs/03_mdi_covariance.ipynb #c015a
+def _class_factor(model, y, sample_weight, with_sw:bool):
+    "Per-row class weight of a classifier's `class_weight` (1 without one); 'balanced' optionally weighted by sample_weight."
+    cw = getattr(model, 'class_weight', None)
+    if cw is None or not is_classifier(model): return 1.0
+    if cw in ('balanced', 'balanced_subsample', 'subsample'):
+        cwv = compute_class_weight('balanced', classes=np.asarray(model.classes_), y=y,
+                                   sample_weight=sample_weight if with_sw else None)
+        cw = dict(zip(model.classes_, cwv))
+    return compute_sample_weight(cw, y)
+
+def _weight_candidates(model, y, sw):
+    "Row weights per tree as `fit` may have used them (scikit-learn changed how bootstrap uses sample_weight)."
+    n = len(y); one = np.ones(n) if sw is None else sw
+    subsample = getattr(model, 'class_weight', None) in ('balanced_subsample', 'subsample')
+    if isinstance(model, FOREST_TYPES) and model.bootstrap:
+        W = inbag_counts(model, n).astype(float)
+        if subsample and is_classifier(model):
+            W = W * np.stack([compute_sample_weight('balanced', y, indices=idx) for idx in model.estimators_samples_])
+        yield W                                                        # weights drawn into the bootstrap (sklearn >= 1.8)
+        if sw is not None or (getattr(model, 'class_weight', None) is not None and not subsample):
+            yield W * one * _class_factor(model, y, None, False) ** (not subsample)   # weights multiplied (older)
+    else:
+        for with_sw in (True, False):
+            yield np.broadcast_to(one * _class_factor(model, y, sw, with_sw), (len(_trees(model)), n))
+
+def fit_weights(
+    model,                   # fitted DecisionTree* / RandomForest* / ExtraTrees*
+    X:np.ndarray,            # the training rows, validated (`check_X`), in training order
+    y,                       # the training labels / targets
+    sample_weight=None,      # the `sample_weight` passed to `fit`, if any
+)->np.ndarray:               # (n_trees, n_samples)
+    "Weight of every training row in every tree as `fit` used it (bootstrap count, sample and class weights), checked against the trees."
+    check_model(model, TREE_TYPES + FOREST_TYPES)
+    Y = encode_target(model, y)
+    y1 = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
+    if y1.ndim == 2 and y1.shape[1] == 1: y1 = y1[:, 0]
+    n = X.shape[0]
+    sw = None
+    if sample_weight is not None:
+        sw = np.asarray(sample_weight, dtype=float)
+        if sw.shape != (n,): raise ValueError(f"sample_weight has shape {sw.shape}, expected ({n},)")
+        if not np.isfinite(sw).all() or (sw < 0).any(): raise ValueError("sample_weight must be finite and non-negative")
+    for W in _weight_candidates(model, y1, sw):
+        if _reproduces_trees(model, X, Y, W): return np.ascontiguousarray(W, dtype=float)
+    raise ValueError("X, y and sample_weight must be the training data in training order: the trees' in-bag weighted "
+                     "leaf totals/means are not reproduced (rows reordered or subset, a different y, or the fit's "
+                     "sample_weight missing)")
+
+# %% ../nbs/03_mdi_covariance.ipynb #c015c
 def _weighted_contributions(model, X, W)->np.ndarray:
     "g[i,k,c] = sum_T tree_weight_T * W[T,i] * f_{T,k,c}(x_i) with the compiled kernel."
     flat = FlatForest(ensemble_trees(model))
@@ -74,87 +164,111 @@ def _mdi_scale(model)->float:
     "sklearn's multi-output squared error averages the outputs' variances; Gini sums the classes' variances."
     return 1.0 if is_classifier(model) else 1.0 / getattr(model, 'n_outputs_', 1)
 
+_COVARIANCE_CRITERIA = {'gini', 'squared_error', 'friedman_mse'}   # impurity = variance of the (one-hot) response
+
+def _check_criterion(model, who:str):
+    "The covariance identity (Eq. 13) holds only for variance impurities: Gini and squared error."
+    crit = getattr(model, 'criterion', None)
+    if crit not in _COVARIANCE_CRITERIA:
+        raise ValueError(f"{who} needs a variance impurity (criterion 'gini', 'squared_error' or 'friedman_mse'); "
+                         f"the model uses criterion={crit!r}, whose MDI is not a covariance of contributions with "
+                         "the label: use mdi(model) for its impurity-based importance")
+
+def _covariance(g, Y, model, names, name)->pd.Series:
+    "sum_i g[i,k,c] Y[i,c], scaled to sklearn's impurity convention, as a Series by feature."
+    return pd.Series(np.einsum('ikc,ic->k', g, Y) * _mdi_scale(model), index=names, name=name)
+
 # %% ../nbs/03_mdi_covariance.ipynb #c016
 def mdi_covariance(
-    model,                 # fitted DecisionTree* / RandomForest* / ExtraTrees*
-    X,                     # with inbag=True: the training data; else any labelled rows
+    model,                 # fitted DecisionTree* / RandomForest* / ExtraTrees* (criterion gini / squared_error)
+    X,                     # with inbag=True: the training data, in training order; else any labelled rows
     y,                     # labels / targets of X
-    inbag:bool=True,       # True: each tree uses its in-bag rows weighted by bootstrap counts (== mdi(model))
-)->np.ndarray:             # (n_features,)
+    inbag:bool=True,       # True: each tree uses its in-bag rows weighted as in fit (== mdi(model))
+    sample_weight=None,    # inbag=True: the fit's sample_weight; inbag=False: optional row weights
+)->pd.Series:              # one value per feature, indexed by feature name
     "MDI as the covariance of feature contributions with the (one-hot) label (paper Eq. 13-14)."
     check_model(model, TREE_TYPES + FOREST_TYPES)
-    X, _ = check_X(X, model); Y = encode_target(model, check_y(y, X.shape[0]))
-    M = len(ensemble_trees(model))
+    _check_criterion(model, 'mdi_covariance')
+    X, names = check_X(X, model); Y = encode_target(model, check_y(y, X.shape[0]))
+    M = len(ensemble_trees(model).trees)
     if inbag:
-        if isinstance(model, FOREST_TYPES): W = inbag_counts(model, X.shape[0]).astype(float)
-        else: W = np.ones((1, X.shape[0]))
-        W /= W.sum(1, keepdims=True)                                  # in-bag weighted mean per tree
+        W = fit_weights(model, X, y, sample_weight)                   # checked against every tree
+        W = W / W.sum(1, keepdims=True)                               # in-bag weighted mean per tree
     else:
-        W = np.full((M, X.shape[0]), 1.0 / X.shape[0])
-        Y = Y - Y.mean(0)                                             # a covariance needs one centred factor
-    g = _weighted_contributions(model, X, W)
-    return np.einsum('ikc,ic->k', g, Y) * _mdi_scale(model)
+        w = np.ones(X.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        if w.shape != (X.shape[0],) or not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
+            raise ValueError(f"sample_weight must be {X.shape[0]} finite non-negative weights with a positive sum")
+        w = w / w.sum()
+        W = np.broadcast_to(w, (M, X.shape[0]))
+        Y = Y - w @ Y                                                 # a covariance needs one centred factor
+    return _covariance(_weighted_contributions(model, X, np.ascontiguousarray(W)), Y, model, names, 'MDI')
 
 # %% ../nbs/03_mdi_covariance.ipynb #c022
 def mdi_oob(
-    forest,                # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True)
-    X,                     # the training data
+    forest,                # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True), gini / squared_error
+    X,                     # the training data, in training order
     y,                     # its labels / targets
-)->np.ndarray:             # (n_features,)
+    sample_weight=None,    # the fit's sample_weight, if any (used only to check that X, y are the training rows)
+)->pd.Series:              # one value per feature, indexed by feature name
     "Li et al.'s debiased MDI: Eq. 13 evaluated on each tree's out-of-bag rows (seed 000 [Li+19])."
     check_model(forest, FOREST_TYPES)
-    X, _ = check_X(X, forest); Y = encode_target(forest, check_y(y, X.shape[0]))
+    _check_criterion(forest, 'mdi_oob')
+    X, names = check_X(X, forest); Y = encode_target(forest, check_y(y, X.shape[0]))
     oob = oob_mask(forest, X.shape[0]).astype(float)
+    fit_weights(forest, X, y, sample_weight)                         # raises unless X, y are the training rows
     n_oob = oob.sum(1, keepdims=True)
     if (n_oob == 0).any(): raise ValueError("some trees have no out-of-bag rows (too few rows or max_samples too large)")
-    g = _weighted_contributions(forest, X, oob / n_oob)
-    return np.einsum('ikc,ic->k', g, Y) * _mdi_scale(forest)
+    return _covariance(_weighted_contributions(forest, X, oob / n_oob), Y, forest, names, 'MDI-oob')
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027
 def local_mdi_from_contributions(values:np.ndarray, Y:np.ndarray)->np.ndarray:
-    "Per-class local MDI (C, K) from contributions (n, K, C) and a one-hot label matrix (n, C) (seed 000 Sec. 7.2)."
+    "Per-class local MDI (K, C) from contributions (n, K, C) and a one-hot label matrix (n, C) (seed 000 Sec. 7.2)."
     counts = Y.sum(0)
     if (counts == 0).any(): raise ValueError("every class needs at least one row to compute its local MDI")
-    return np.einsum('ikc,ic->ck', values, Y) / counts[:, None]
+    return np.einsum('ikc,ic->kc', values, Y) / counts[None, :]
 
 def local_mdi(
     model,                 # fitted classifier (tree / forest / boosting)
     X,                     # labelled rows to explain (e.g. training or held-out data)
     y,                     # their class labels
-)->pd.DataFrame:           # classes x features
+)->pd.DataFrame:           # features x classes
     "Per-class local MDI of a classifier on labelled rows (seed 000 Sec. 7.2)."
     if not is_classifier(model): raise TypeError("local_mdi needs a classifier (one local MDI per class)")
     e = contributions(model, X)
     Y = encode_target(model, check_y(y, len(e)))
-    vals = e.values if e.values.ndim == 3 else None
-    if vals is None: raise TypeError("local_mdi needs per-class contributions (binary gradient boosting has one raw score)")
-    return pd.DataFrame(local_mdi_from_contributions(vals, Y), index=list(model.classes_), columns=e.feature_names)
+    if e.values.ndim != 3: raise TypeError("local_mdi needs per-class contributions (binary gradient boosting has one raw score)")
+    return pd.DataFrame(local_mdi_from_contributions(e.values, Y), index=e.feature_names, columns=list(model.classes_))
 
 # %% ../nbs/03_mdi_covariance.ipynb #c030
-def mda(model, X, y, *, n_repeats:int=5, scoring=None, random_state=None, n_jobs=None)->pd.DataFrame:
-    "Permutation importance (MDA) on held-out data via scikit-learn's `permutation_importance`; one row per feature."
+def mda(model, X, y, *, n_repeats:int=5, scoring=None, random_state=None, n_jobs=None)->pd.Series:
+    "Permutation importance (MDA) on held-out data via scikit-learn's `permutation_importance`: mean drop per feature (sd in `.attrs['std']`)."
     Xc, names = check_X(X, None)
     if hasattr(model, 'n_features_in_') and Xc.shape[1] != model.n_features_in_:
         raise ValueError(f"X has {Xc.shape[1]} features, but the model was fitted with {model.n_features_in_}")
-    check_y(y, Xc.shape[0])
+    check_y(y, Xc.shape[0]); n_jobs = check_n_jobs(n_jobs)
     r = permutation_importance(model, X, y, n_repeats=n_repeats, scoring=scoring, random_state=random_state, n_jobs=n_jobs)
-    return pd.DataFrame({'importance_mean': r.importances_mean, 'importance_std': r.importances_std}, index=names)
+    out = pd.Series(r.importances_mean, index=names, name='MDA')
+    out.attrs['std'] = pd.Series(r.importances_std, index=names, name='MDA sd')
+    out.attrs['importances'] = r.importances
+    return out
 
 # %% ../nbs/03_mdi_covariance.ipynb #c032
 def oob_permutation_importance(
     forest,                # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True)
-    X,                     # the training data
+    X,                     # the training data, in training order
     y,                     # its labels / targets
     random_state=None,     # seed of the permutations
-)->Bunch:                  # importances (K, N) per tree, importances_mean, importances_std, z_scores, feature_names
+    sample_weight=None,    # the fit's sample_weight, if any (used only to check that X, y are the training rows)
+)->Bunch:                  # importances (K, N) per tree; importances_mean, importances_std, z_scores: Series by feature
     "Breiman's per-tree out-of-bag permutation importance with the z-score of seed 002."
     check_model(forest, FOREST_TYPES)
     X, names = check_X(X, forest); y = check_y(y, X.shape[0])
+    Y = encode_target(forest, y)
     oob = oob_mask(forest, X.shape[0]); rng = check_random_state(random_state)
+    fit_weights(forest, X, y, sample_weight)                         # raises unless X, y are the training rows
     clf = is_classifier(forest)
-    target = np.searchsorted(forest.classes_, y) if clf else np.asarray(y, dtype=float)
-    if clf and (np.asarray(forest.classes_)[np.minimum(target, len(forest.classes_) - 1)] != y).any():
-        raise ValueError("y contains labels the forest was not fitted on")
+    target = Y.argmax(1) if clf else Y[:, 0]
+    if not clf and Y.shape[1] > 1: raise ValueError("oob_permutation_importance supports single-output regressors only")
     score = (lambda t, p: np.mean(t == p)) if clf else (lambda t, p: -np.mean((t - p) ** 2))
     N, K = len(forest.estimators_), X.shape[1]
     imp = np.zeros((K, N))
@@ -163,13 +277,16 @@ def oob_permutation_importance(
         rows = np.flatnonzero(oob[m])
         if rows.size == 0: continue
         Xo, to = X32[rows], target[rows]
-        base = score(to, tree.predict(Xo))
+        pred = tree.predict                          # a forest's trees predict the encoded class index
+        base = score(to, pred(Xo))
         for j in np.unique(tree.tree_.feature[tree.tree_.feature >= 0]):   # unused features keep PI = 0
             Xp = Xo.copy(); Xp[:, j] = Xo[rng.permutation(rows.size), j]
-            imp[j, m] = base - score(to, tree.predict(Xp))
+            imp[j, m] = base - score(to, pred(Xp))
     mean, sd = imp.mean(1), imp.std(1, ddof=1) if N > 1 else np.zeros(K)
     z = np.divide(mean, sd / np.sqrt(N), out=np.zeros(K), where=sd > 0)
-    return Bunch(importances=imp, importances_mean=mean, importances_std=sd, z_scores=z, feature_names=names)
+    S = lambda v, nm: pd.Series(v, index=names, name=nm)
+    return Bunch(importances=imp, importances_mean=S(mean, 'OOB PI'), importances_std=S(sd, 'OOB PI sd'),
+                 z_scores=S(z, 'z'), feature_names=names)
 
 # %% ../nbs/03_mdi_covariance.ipynb #c036
 def plot_importances(importances:dict, feature_names, ax=None, top:int|None=None):
