@@ -197,6 +197,8 @@ class TreeArrays:
     @property
     def is_leaf(self): return self.left < 0
 
+
+# %% ../nbs/00_core.ipynb #c015c
 def tree_arrays(tree)->TreeArrays:
     "Extract the node arrays of a fitted sklearn `DecisionTree*` (or a boosting stage's regressor)."
     if hasattr(tree, 'estimators_'):
@@ -296,6 +298,8 @@ def inbag_counts(forest, n_samples:int|None=None)->np.ndarray:
         counts[m] = np.bincount(idx, minlength=n) if forest.bootstrap else 1
     return counts
 
+
+# %% ../nbs/00_core.ipynb #c022c
 def oob_mask(forest, n_samples:int|None=None)->np.ndarray:
     "`True` where row i is out of bag for tree m, shape `(n_trees, n_samples)`; needs `bootstrap=True`."
     check_model(forest, FOREST_TYPES)
