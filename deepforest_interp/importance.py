@@ -10,7 +10,7 @@ from sklearn.base import is_classifier
 from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.class_weight import compute_sample_weight, compute_class_weight
 from sklearn.inspection import permutation_importance
-from .core import (check_model, check_X, check_y, check_n_jobs, tree_arrays, ensemble_trees,
+from .core import (check_model, check_X, check_y, check_int, check_n_jobs, tree_arrays, ensemble_trees,
                                     inbag_counts, oob_mask, TREE_TYPES, FOREST_TYPES)
 from .contributions import FlatForest, walk_contributions, contributions
 
@@ -256,7 +256,7 @@ def mda(model, X, y, *, n_repeats:int=5, scoring=None, random_state=None, n_jobs
     Xc, names = check_X(X, None)
     if hasattr(model, 'n_features_in_') and Xc.shape[1] != model.n_features_in_:
         raise ValueError(f"X has {Xc.shape[1]} features, but the model was fitted with {model.n_features_in_}")
-    check_y(y, Xc.shape[0]); n_jobs = check_n_jobs(n_jobs)
+    check_y(y, Xc.shape[0]); n_jobs = check_n_jobs(n_jobs); n_repeats = check_int(n_repeats, 'n_repeats', 1)
     r = permutation_importance(model, X, y, n_repeats=n_repeats, scoring=scoring, random_state=random_state, n_jobs=n_jobs)
     out = pd.Series(r.importances_mean, index=names, name='MDA')
     out.attrs['std'] = pd.Series(r.importances_std, index=names, name='MDA sd')
@@ -275,7 +275,9 @@ def oob_permutation_importance(
     check_model(forest, FOREST_TYPES)
     X, names = check_X(X, forest); y = check_y(y, X.shape[0])
     Y = encode_target(forest, y)
-    oob = oob_mask(forest, X.shape[0]); rng = check_random_state(random_state)
+    oob = oob_mask(forest, X.shape[0])
+    try: rng = check_random_state(random_state)
+    except ValueError: raise ValueError(f"random_state must be None, an int or a numpy RandomState, got {random_state!r}") from None
     fit_weights(forest, X, y, sample_weight)                         # raises unless X, y are the training rows
     clf = is_classifier(forest)
     target = Y.argmax(1) if clf else Y[:, 0]

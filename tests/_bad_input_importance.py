@@ -51,6 +51,8 @@ BAD = [
     Bad('impurity_reductions/unfitted', lambda: impurity_reductions(DecisionTreeClassifier()), ValueError, 'not fitted'),
     Bad('impurity_reductions/too-few-names', lambda: impurity_reductions(rf.estimators_[0], ['a']), ValueError, 'feature_names has 1'),
     Bad('fit_weights/wrong-y', lambda: fit_weights(rf, X, 1 - y), ValueError, 'training order'),
+    Bad('mda/n_repeats', lambda: mda(rf, X, y, n_repeats=0), ValueError, 'n_repeats must be >= 1'),
+    Bad('oob_pi/random_state', lambda: oob_permutation_importance(rf, X, y, random_state='a'), ValueError, 'random_state must be'),
     Bad('local_mdi/one-class', lambda: local_mdi(one_class, X, np.zeros(60, int)), ValueError, 'at least two classes'),
     Bad('mdi_covariance/inbag-str', lambda: mdi_covariance(rf, X, y, inbag='no'), TypeError, 'inbag must be a bool'),
     Bad('mdi_covariance/2-D-labels', lambda: mdi_covariance(rf, X, np.c_[y, y]), ValueError, 'one class label per row'),
