@@ -17,9 +17,9 @@ from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, Ext
                               ExtraTreesRegressor, GradientBoostingClassifier, GradientBoostingRegressor)
 
 # %% auto #0
-__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_SEED', 'Explanation', 'check_model', 'check_X', 'check_y',
-           'check_int', 'check_n_jobs', 'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output',
-           'inbag_counts', 'oob_mask']
+__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'Explanation', 'check_model', 'check_X',
+           'check_y', 'check_int', 'check_n_jobs', 'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees',
+           'model_output', 'inbag_counts', 'oob_mask']
 
 # %% ../nbs/00_core.ipynb #c005
 @dataclass
@@ -105,10 +105,16 @@ def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
     return model
 
 # %% ../nbs/00_core.ipynb #c011
+MAX_DENSE_BYTES = 2**31   # largest scipy sparse X densified (float64 bytes)
+
 def check_X(X, model=None, *, name='X', allow_nan:bool=False)->tuple[np.ndarray, list]:
     "Validate `X` as a finite 2-D numeric array matching `model` (NaN allowed only with `allow_nan`); return `(array, feature_names)`."
     if isinstance(X, pd.Series): X = X.to_frame().T
     if hasattr(X, 'toarray') and hasattr(X, 'nnz'):          # scipy sparse: trees see the same values densified
+        n_bytes = 8 * int(np.prod(X.shape))
+        if n_bytes > MAX_DENSE_BYTES:
+            raise ValueError(f"{name} is a scipy sparse matrix of shape {X.shape}; explanations need it dense "
+                             f"({n_bytes / 2**30:.1f} GiB > {MAX_DENSE_BYTES / 2**30:.0f} GiB): pass fewer rows at a time")
         X = X.toarray()
     if isinstance(X, pd.DataFrame):
         if not X.columns.is_unique:
@@ -197,6 +203,8 @@ class TreeArrays:
     @property
     def is_leaf(self): return self.left < 0
 
+
+# %% ../nbs/00_core.ipynb #c015c
 def tree_arrays(tree)->TreeArrays:
     "Extract the node arrays of a fitted sklearn `DecisionTree*` (or a boosting stage's regressor)."
     if hasattr(tree, 'estimators_'):
@@ -296,6 +304,8 @@ def inbag_counts(forest, n_samples:int|None=None)->np.ndarray:
         counts[m] = np.bincount(idx, minlength=n) if forest.bootstrap else 1
     return counts
 
+
+# %% ../nbs/00_core.ipynb #c022c
 def oob_mask(forest, n_samples:int|None=None)->np.ndarray:
     "`True` where row i is out of bag for tree m, shape `(n_trees, n_samples)`; needs `bootstrap=True`."
     check_model(forest, FOREST_TYPES)

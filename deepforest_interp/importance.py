@@ -10,7 +10,7 @@ from sklearn.base import is_classifier
 from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.class_weight import compute_sample_weight, compute_class_weight
 from sklearn.inspection import permutation_importance
-from .core import (check_model, check_X, check_y, check_n_jobs, tree_arrays, ensemble_trees,
+from .core import (check_model, check_X, check_y, check_int, check_n_jobs, tree_arrays, ensemble_trees,
                                     inbag_counts, oob_mask, TREE_TYPES, FOREST_TYPES)
 from .contributions import FlatForest, walk_contributions, contributions
 
@@ -38,6 +38,8 @@ def _feature_names(model)->list:
     names = getattr(model, 'feature_names_in_', None)
     return [str(f) for f in names] if names is not None else [f'x{j}' for j in range(model.n_features_in_)]
 
+
+# %% ../nbs/03_mdi_covariance.ipynb #c005b
 def mdi(
     model,                   # fitted DecisionTree* / RandomForest* / ExtraTrees*
     normalize:bool=False,    # True: scikit-learn's `feature_importances_` (per-tree normalised, then averaged)
@@ -72,17 +74,20 @@ def encode_target(model, y)->np.ndarray:
     "One-hot matrix (n, C) for classifiers (columns in `model.classes_` order), (n, n_outputs) floats for regressors."
     y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
     if y.dtype.kind == 'O' and pd.isna(y).any(): raise ValueError("y contains missing values (None/NaN)")
-    n_out = int(getattr(model, 'n_outputs_', 1))
-    if y.ndim == 2 and y.shape[1] == 1 and n_out == 1: y = y[:, 0]          # an (n, 1) column is a 1-D target
     if is_classifier(model):
-        if y.ndim != 1 or n_out != 1:
-            raise ValueError("multi-output classifiers and 2-D class labels are not supported: fit one classifier per output")
+        # multi-output sklearn classifiers keep a list of class arrays; `n_outputs_` of a cascade counts its classes
+        if isinstance(model.classes_, list) or np.ndim(model.classes_) != 1:
+            raise ValueError("multi-output classifiers are not supported: fit one classifier per output")
+        if y.ndim == 2 and y.shape[1] == 1: y = y[:, 0]                     # an (n, 1) column is a 1-D label vector
+        if y.ndim != 1: raise ValueError(f"y must hold one class label per row, got shape {y.shape}")
         classes = np.asarray(model.classes_)
         try: idx = np.searchsorted(classes, y)
         except TypeError: raise ValueError(f"y's labels cannot be compared with the model's classes {list(classes)[:5]}") from None
         bad = (idx >= len(classes)) | (classes[np.minimum(idx, len(classes) - 1)] != y)
         if bad.any(): raise ValueError(f"y contains labels the model was not fitted on: {np.unique(y[bad])[:5]}")
         return np.eye(len(classes))[idx]
+    n_out = int(getattr(model, 'n_outputs_', 1))
+    if y.ndim == 2 and y.shape[1] == 1 and n_out == 1: y = y[:, 0]          # an (n, 1) column is a 1-D target
     try: y = y.astype(float)
     except (TypeError, ValueError): raise ValueError("y must be numeric for a regressor") from None
     if not np.isfinite(y).all(): raise ValueError("y contains NaN or infinite values")
@@ -188,6 +193,7 @@ def mdi_covariance(
 )->pd.Series:              # one value per feature, indexed by feature name
     "MDI as the covariance of feature contributions with the (one-hot) label (paper Eq. 13-14)."
     check_model(model, TREE_TYPES + FOREST_TYPES)
+    if not isinstance(inbag, (bool, np.bool_)): raise TypeError(f"inbag must be a bool, got {type(inbag).__name__} {inbag!r}")
     _check_criterion(model, 'mdi_covariance')
     X, names = check_X(X, model); Y = encode_target(model, check_y(y, X.shape[0]))
     M = len(ensemble_trees(model).trees)
@@ -222,11 +228,13 @@ def mdi_oob(
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027
 def local_mdi_from_contributions(values:np.ndarray, Y:np.ndarray)->np.ndarray:
-    "Per-class local MDI (K, C) from contributions (n, K, C) and a one-hot label matrix (n, C) (seed 000 Sec. 7.2)."
+    "Per-class local MDI (C, K) from contributions (n, K, C) and a one-hot label matrix (n, C) (seed 000 Sec. 7.2)."
     counts = Y.sum(0)
     if (counts == 0).any(): raise ValueError("every class needs at least one row to compute its local MDI")
-    return np.einsum('ikc,ic->kc', values, Y) / counts[None, :]
+    return np.einsum('ikc,ic->ck', values, Y) / counts[:, None]
 
+
+# %% ../nbs/03_mdi_covariance.ipynb #c027c
 def local_mdi(
     model,                 # fitted classifier (tree / forest / boosting)
     X,                     # labelled rows to explain (e.g. training or held-out data)
@@ -234,10 +242,13 @@ def local_mdi(
 )->pd.DataFrame:           # features x classes
     "Per-class local MDI of a classifier on labelled rows (seed 000 Sec. 7.2)."
     if not is_classifier(model): raise TypeError("local_mdi needs a classifier (one local MDI per class)")
+    check_model(model)
+    if len(np.atleast_1d(model.classes_)) < 2:
+        raise ValueError("local_mdi needs a classifier fitted on at least two classes; this one saw a single class")
     e = contributions(model, X)
     Y = encode_target(model, check_y(y, len(e)))
     if e.values.ndim != 3: raise TypeError("local_mdi needs per-class contributions (binary gradient boosting has one raw score)")
-    return pd.DataFrame(local_mdi_from_contributions(e.values, Y), index=e.feature_names, columns=list(model.classes_))
+    return pd.DataFrame(local_mdi_from_contributions(e.values, Y).T, index=e.feature_names, columns=list(model.classes_))
 
 # %% ../nbs/03_mdi_covariance.ipynb #c030
 def mda(model, X, y, *, n_repeats:int=5, scoring=None, random_state=None, n_jobs=None)->pd.Series:
@@ -245,7 +256,7 @@ def mda(model, X, y, *, n_repeats:int=5, scoring=None, random_state=None, n_jobs
     Xc, names = check_X(X, None)
     if hasattr(model, 'n_features_in_') and Xc.shape[1] != model.n_features_in_:
         raise ValueError(f"X has {Xc.shape[1]} features, but the model was fitted with {model.n_features_in_}")
-    check_y(y, Xc.shape[0]); n_jobs = check_n_jobs(n_jobs)
+    check_y(y, Xc.shape[0]); n_jobs = check_n_jobs(n_jobs); n_repeats = check_int(n_repeats, 'n_repeats', 1)
     r = permutation_importance(model, X, y, n_repeats=n_repeats, scoring=scoring, random_state=random_state, n_jobs=n_jobs)
     out = pd.Series(r.importances_mean, index=names, name='MDA')
     out.attrs['std'] = pd.Series(r.importances_std, index=names, name='MDA sd')
@@ -264,7 +275,9 @@ def oob_permutation_importance(
     check_model(forest, FOREST_TYPES)
     X, names = check_X(X, forest); y = check_y(y, X.shape[0])
     Y = encode_target(forest, y)
-    oob = oob_mask(forest, X.shape[0]); rng = check_random_state(random_state)
+    oob = oob_mask(forest, X.shape[0])
+    try: rng = check_random_state(random_state)
+    except ValueError: raise ValueError(f"random_state must be None, an int or a numpy RandomState, got {random_state!r}") from None
     fit_weights(forest, X, y, sample_weight)                         # raises unless X, y are the training rows
     clf = is_classifier(forest)
     target = Y.argmax(1) if clf else Y[:, 0]

@@ -17,6 +17,7 @@ BAD = [
     Bad('check_n_jobs/str', lambda: check_n_jobs('two'), TypeError, 'n_jobs must be an int'),
     Bad('check_n_jobs/zero', lambda: check_n_jobs(0), ValueError, 'non-zero'),
     Bad('check_int/bool', lambda: check_int(True, 'depth'), TypeError, 'depth must be an int'),
+    Bad('check_X/sparse-too-large', lambda: check_X(sp.csr_matrix((10**6, 10**4))), ValueError, 'sparse matrix of shape'),
     Bad('check_X/ragged', lambda: check_X([[1, 2], [3]]), ValueError, 'ragged'),
     Bad('check_X/strings', lambda: check_X([['a', 'b']]), TypeError, 'strings'),
     Bad('check_X/duplicate-columns', lambda: check_X(pd.DataFrame([[1, 2]], columns=['a', 'a'])), ValueError, 'duplicate column'),

@@ -51,6 +51,11 @@ BAD = [
     Bad('impurity_reductions/unfitted', lambda: impurity_reductions(DecisionTreeClassifier()), ValueError, 'not fitted'),
     Bad('impurity_reductions/too-few-names', lambda: impurity_reductions(rf.estimators_[0], ['a']), ValueError, 'feature_names has 1'),
     Bad('fit_weights/wrong-y', lambda: fit_weights(rf, X, 1 - y), ValueError, 'training order'),
+    Bad('mda/n_repeats', lambda: mda(rf, X, y, n_repeats=0), ValueError, 'n_repeats must be >= 1'),
+    Bad('oob_pi/random_state', lambda: oob_permutation_importance(rf, X, y, random_state='a'), ValueError, 'random_state must be'),
+    Bad('local_mdi/one-class', lambda: local_mdi(one_class, X, np.zeros(60, int)), ValueError, 'at least two classes'),
+    Bad('mdi_covariance/inbag-str', lambda: mdi_covariance(rf, X, y, inbag='no'), TypeError, 'inbag must be a bool'),
+    Bad('mdi_covariance/2-D-labels', lambda: mdi_covariance(rf, X, np.c_[y, y]), ValueError, 'one class label per row'),
 ]
 _same = lambda a, b: np.allclose(np.asarray(a), np.asarray(b), atol=1e-9)
 EDGE = [
@@ -63,6 +68,21 @@ EDGE = [
     Edge('mdi_oob/finite', lambda: mdi_oob(rf, X, y), lambda out: isinstance(out, pd.Series) and len(out) == 3),
     Edge('local_mdi/shape', lambda: local_mdi(rf, X, y), lambda out: out.shape == (3, 2)),
     Edge('mda/series', lambda: mda(rf, X, y, random_state=0), lambda out: isinstance(out, pd.Series) and 'std' in out.attrs),
+    Edge('mdi_covariance/one-feature', lambda: (lambda m: (m, mdi_covariance(m, X[:, :1], y)))(
+        RandomForestClassifier(n_estimators=3, random_state=0).fit(X[:, :1], y)), lambda out: _same(out[1], mdi(out[0]))),
+    Edge('mdi_covariance/one-row-held-out', lambda: mdi_covariance(rfr, X[:1], yr[:1], inbag=False), lambda out: _same(out, 0)),
+    Edge('mdi_covariance/one-training-row', lambda: (lambda m: (m, mdi_covariance(m, X[:1], yr[:1])))(
+        RandomForestRegressor(n_estimators=2, random_state=0).fit(X[:1], yr[:1])), lambda out: _same(out[1], mdi(out[0]))),
+    Edge('mdi_covariance/weighted-tree-class-weight', lambda: (lambda m: (m, mdi_covariance(m, X, y, sample_weight=sw)))(
+        DecisionTreeClassifier(class_weight={0: 1, 1: 3}, random_state=0).fit(X, y, sample_weight=sw)),
+        lambda out: _same(out[1], mdi(out[0]))),
+    Edge('mdi_covariance/weighted-rf-no-bootstrap', lambda: (lambda m: (m, mdi_covariance(m, X, yr, sample_weight=sw)))(
+        RandomForestRegressor(n_estimators=3, bootstrap=False, random_state=0).fit(X, yr, sample_weight=sw)),
+        lambda out: _same(out[1], mdi(out[0]))),
+    Edge('encode_target/cascade-classifier', lambda: __import__('deepforest_interp.importance', fromlist=['x']).encode_target(
+        __import__('deepforest_interp.cascade', fromlist=['x']).CascadeForestClassifier(
+            n_estimators=4, max_layers=1, random_state=0).fit(X, y), y),
+        lambda out: out.shape == (60, 2) and (out.argmax(1) == y).all()),
     Edge('oob_pi/one-row-tree-free', lambda: oob_permutation_importance(rf, X, y, random_state=0),
          lambda out: np.isfinite(out.z_scores).all()),
 ]
