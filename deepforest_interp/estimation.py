@@ -8,14 +8,27 @@ import numpy as np
 from .core import tree_arrays, inbag_counts, TreeArrays
 
 # %% auto #0
-__all__ = ['inbag_rows', 'node_sums', 'estimated_increments', 'training_layer_input', 'cascade_contributions_reference']
+__all__ = ['inbag_rows', 'node_sums', 'estimated_increments', 'cascade_contributions_reference']
 
 # %% ../nbs/05_cascade_estimation.ipynb #c005
-def inbag_rows(fold_forest, m:int, train_idx:np.ndarray, counts:np.ndarray|None=None)->tuple[np.ndarray, np.ndarray]:
-    "Global row ids and bootstrap weights of tree `m` of a fold model fitted on rows `train_idx`."
+def inbag_rows(
+    fold_forest,                          # a fold model of the cascade (fitted on the rows `train_idx`)
+    m:int,                                # tree index in the fold model
+    train_idx:np.ndarray,                 # global ids of the fold's training rows
+    counts:np.ndarray|None=None,          # inbag_counts(fold_forest, len(train_idx)), computed when None
+    sample_weight:np.ndarray|None=None,   # (n_train,) the cascade's sample weights (global row ids), or None
+)->tuple[np.ndarray, np.ndarray]:         # global row ids in the tree's resample, their weights (count x sample weight)
+    "Global row ids and weights of tree `m`'s in-bag sample: the rows and weights behind its node means (paper Eq. 18)."
     counts = (inbag_counts(fold_forest, len(train_idx)) if counts is None else counts)[m]
     keep = counts > 0
-    return np.asarray(train_idx)[keep], counts[keep].astype(float)
+    rows = np.asarray(train_idx)[keep]
+    w = counts[keep].astype(float)
+    if sample_weight is None: return rows, w
+    if not fold_forest.bootstrap: return rows, sample_weight[rows]       # no resample: the tree gets the weights
+    # scikit-learn >= 1.8 draws the bootstrap with probabilities proportional to the weights and passes the counts
+    # alone; older versions draw uniformly and pass counts x weights. The tree's root weight tells which.
+    root = fold_forest.estimators_[m].tree_.weighted_n_node_samples[0]
+    return rows, (w if abs(w.sum() - root) <= 1e-9 * root else w * sample_weight[rows])
 
 def node_sums(ta:TreeArrays, leaf:np.ndarray, w:np.ndarray, P:np.ndarray)->np.ndarray:
     "Weighted sums of the rows' arrays `P` (n_rows, ...) over every node, from leaf sums pushed up level by level."
@@ -45,13 +58,6 @@ def estimated_increments(
     return est
 
 # %% ../nbs/05_cascade_estimation.ipynb #c011
-def training_layer_input(model, layer:int)->np.ndarray:
-    "The layer's training input: original X and the previous layer's out-of-fold forest outputs (K + F*C columns)."
-    X = np.asarray(model._fit_X, dtype=float)
-    if layer == 0: return X
-    prev = model.oof_outputs_[layer - 1]                        # (n, F, C)
-    return np.hstack([X, prev.reshape(len(X), -1)])
-
 def _node_table(ta, K, C, S, node_map):
     "Cumulative contributions of every node (n_nodes, K, C): Algorithm 1 with per-node map g = `node_map`."
     table = np.zeros((ta.n_nodes, K, C))
@@ -73,10 +79,10 @@ def cascade_contributions_reference(
     "Layer-by-layer deep-forest contributions with a pluggable per-node map (paper Sec. 5, slow reference)."
     K, L = model.n_features_in_, (model.n_layers_ - 1 if layer is None else layer)
     C = len(model.classes_) if hasattr(model, 'classes_') else 1
-    n = len(model._fit_X); F = len(model.layers_[0])
-    prev, out = None, []
+    F = len(model.layers_[0]); sw = model.training_data().sample_weight
+    n = len(model.oof_outputs_[0]); prev, out = None, []
     for l in range(L + 1):
-        Ztr = training_layer_input(model, l).astype(np.float32)
+        Ztr = model.training_input(l).astype(np.float32)
         Znew = None if X is None else np.asarray(model.layer_input(X, l), dtype=np.float32)
         res = {'train': np.zeros((n, F, K, C)), 'train_bias': np.zeros((n, F, C))}
         if Znew is not None: res.update(new=np.zeros((len(Znew), F, K, C)), new_bias=np.zeros((len(Znew), F, C)))
@@ -87,7 +93,7 @@ def cascade_contributions_reference(
                     ta = tree_arrays(tree)
                     S = None
                     if l > 0 and (ta.feature >= K).any():
-                        rows, w = inbag_rows(fm, m, tr, counts)
+                        rows, w = inbag_rows(fm, m, tr, counts, sw)
                         S = node_sums(ta, tree.apply(Ztr[rows]), w, prev[rows])
                     table = _node_table(ta, K, C, S, node_map)
                     res['train'][va, f] += table[tree.apply(Ztr[va])] / M

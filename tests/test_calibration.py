@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 from deepforest_interp.cascade import CascadeForestClassifier, CascadeForestRegressor
 from deepforest_interp.calibration import (deep_forest_contributions, deep_forest_mdi, deep_forest_local_mdi, cascade_pass,
-                                           _node_sums_nb, _table_nb, CALIBRATIONS, partial_additive_calibration,
+                                           _kernels, CALIBRATIONS, partial_additive_calibration,
                                            additive_calibration, multiplicative_calibration)
-from deepforest_interp.estimation import training_layer_input, inbag_rows, cascade_contributions_reference
+from deepforest_interp.estimation import inbag_rows, cascade_contributions_reference
 from deepforest_interp.contributions import contributions
 from deepforest_interp.importance import encode_target
 from deepforest_interp.core import tree_arrays, inbag_counts
@@ -48,7 +48,7 @@ def test_local_accuracy_every_layer_and_calibration(seed, n, K, C, depth, scheme
             np.testing.assert_allclose(e.output, oof if C else oof[:, 0], atol=1e-9)
         # Proposition 1 against plain Saabas contributions of the last-layer fold models over all K + K' inputs
         mdi_df = deep_forest_mdi(m, X, y, calibration=cal)
-        l = m.n_layers_ - 1; Z = training_layer_input(m, l); Y = encode_target(m, y); Yc = Y - Y.mean(0)
+        l = m.n_layers_ - 1; Z = m.training_input(l); Y = encode_target(m, y); Yc = Y - Y.mean(0)
         rhs = 0.0
         for f, folds in enumerate(m.layers_[l]):
             v = np.zeros((len(Z), Z.shape[1], Y.shape[1]))
@@ -65,15 +65,15 @@ def test_eq20_at_every_node(seed, C, cal):
     res = cascade_pass(m, calibration=cal)
     K = m.n_features_in_; Cc = C or 1; method = CALIBRATIONS[cal]
     for l in range(1, m.n_layers_):
-        Ztr = np.ascontiguousarray(training_layer_input(m, l), dtype=np.float32); prev = res[l - 1].train
+        Ztr = np.ascontiguousarray(m.training_input(l), dtype=np.float32); prev = res[l - 1].train
         for f, folds in enumerate(m.layers_[l]):
             for (tr, va), fm in zip(m.folds_[l], folds):
                 counts = inbag_counts(fm, len(tr))
                 for t, tree in enumerate(fm.estimators_):
                     ta = tree_arrays(tree); rows, w = inbag_rows(fm, t, tr, counts)
-                    S = _node_sums_nb(ta.n_nodes, ta.parent, tree.apply(Ztr[rows]), rows, w, prev.reshape(len(prev), -1))
+                    S = _kernels()._node_sums_nb(ta.n_nodes, ta.parent, tree.apply(Ztr[rows]), rows, w, prev.reshape(len(prev), -1))
                     S = S.reshape(ta.n_nodes, -1, K, Cc)
-                    table = _table_nb(ta.left, ta.right, ta.feature, np.ascontiguousarray(ta.value), ta.weight, K, Cc, S, method)
+                    table = _kernels()._table_nb(ta.left, ta.right, ta.feature, np.ascontiguousarray(ta.value), ta.weight, K, Cc, S, method)
                     np.testing.assert_allclose(table.sum(1), ta.value - ta.value[0], atol=1e-10)
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -104,7 +104,7 @@ def test_calibration_maps_eq20_and_finite(K, C, seed, cal):
 def test_local_mdi_and_errors():
     m, X, y, Xn = _fit(1, 90, 3, 3, 4, 'per_layer')
     lm = deep_forest_local_mdi(m, X, y)
-    assert lm.shape == (3, 3) and np.isfinite(lm.to_numpy()).all()
+    assert lm.shape == (3, 3) and list(lm.columns) == list(m.classes_) and np.isfinite(lm.to_numpy()).all()
     with pytest.raises(ValueError, match='unknown calibration'): deep_forest_contributions(m, Xn, calibration='x')
     with pytest.raises(ValueError, match='out of range'): deep_forest_contributions(m, Xn, layer=9)
     with pytest.raises(ValueError, match='training data'): deep_forest_contributions(m, Xn, oof=True)
