@@ -102,14 +102,20 @@ def _calibrate_node(est, dmu, method)->np.ndarray:
     out = _kernels()._calibrate(e2, d, method)
     return out[:, 0] if flat else out
 
+
+# %% ../nbs/06_calibration.ipynb #c007m
 def multiplicative_calibration(est, dmu)->np.ndarray:
     "Naive multiplicative calibration of one node's estimate (paper Eq. 23); est (K,) or (K, C), dmu scalar or (C,)."
     return _calibrate_node(est, dmu, CAL_MULTIPLICATIVE)
 
+
+# %% ../nbs/06_calibration.ipynb #c007a
 def additive_calibration(est, dmu)->np.ndarray:
     "Naive additive calibration of one node's estimate (paper Eq. 24); est (K,) or (K, C), dmu scalar or (C,)."
     return _calibrate_node(est, dmu, CAL_ADDITIVE)
 
+
+# %% ../nbs/06_calibration.ipynb #c007p
 def partial_additive_calibration(est, dmu)->np.ndarray:
     "Partial additive calibration of one node's estimate: rescale only the features agreeing in sign (paper Eq. 25-26)."
     return _calibrate_node(est, dmu, CAL_PARTIAL)
@@ -335,6 +341,8 @@ def deep_forest_mdi(
     out = [pd.Series(_mdi_from(e.values, Y), index=e.feature_names, name='MDI(DF)') for e in es]
     return out if all_layers else out[-1]
 
+
+# %% ../nbs/06_calibration.ipynb #c025l
 def deep_forest_local_mdi(
     model,                          # fitted CascadeForestClassifier
     X, y,                           # the training data (oof=True) or labelled rows (oof=False)
