@@ -18,7 +18,7 @@ def inbag_rows(
     counts:np.ndarray|None=None,          # inbag_counts(fold_forest, len(train_idx)), computed when None
     sample_weight:np.ndarray|None=None,   # (n_train,) the cascade's sample weights (global row ids), or None
 )->tuple[np.ndarray, np.ndarray]:         # global row ids in the tree's resample, their weights (count x sample weight)
-    "Global row ids and weights of tree `m`'s in-bag sample: the rows and weights behind its node means (paper Eq. 18)."
+    "Global row ids and weights of tree `m`'s in-bag sample: the rows and weights behind its node means (paper Eq. 15-16)."
     counts = (inbag_counts(fold_forest, len(train_idx)) if counts is None else counts)[m]
     keep = counts > 0
     rows = np.asarray(train_idx)[keep]
@@ -30,6 +30,8 @@ def inbag_rows(
     root = fold_forest.estimators_[m].tree_.weighted_n_node_samples[0]
     return rows, (w if abs(w.sum() - root) <= 1e-9 * root else w * sample_weight[rows])
 
+
+# %% ../nbs/05_cascade_estimation.ipynb #c005n
 def node_sums(ta:TreeArrays, leaf:np.ndarray, w:np.ndarray, P:np.ndarray)->np.ndarray:
     "Weighted sums of the rows' arrays `P` (n_rows, ...) over every node, from leaf sums pushed up level by level."
     S = np.zeros((ta.n_nodes,) + P.shape[1:])
@@ -38,6 +40,7 @@ def node_sums(ta:TreeArrays, leaf:np.ndarray, w:np.ndarray, P:np.ndarray)->np.nd
         nodes = np.flatnonzero(ta.depth == d)
         np.add.at(S, ta.parent[nodes], S[nodes])
     return S
+
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009
 def estimated_increments(
