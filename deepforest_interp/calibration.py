@@ -191,7 +191,23 @@ def _layer_index(model, layer)->int:
     if not -L <= layer < L: raise ValueError(f"layer={layer} is out of range: the model keeps {L} layer(s) (0..{L - 1})")
     return int(layer) % L
 
-def _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method, sw, want_train:bool):
+def _tree_structs(model, l, f, j, Ztr)->list:
+    "Per tree of fold model (l, f, j): `TreeArrays`, and in-bag rows, weights and leaves when it splits on new features (cached)."
+    key = ('trees', l, f, j); hit = _cache_get(model, key)
+    if hit is not None: return hit
+    K = model.n_features_in_; fm = model.layers_[l][f][j]; tr = model.folds_[l][j][0]
+    sw = model.training_data().sample_weight; counts = None; out = []
+    for m, tree in enumerate(fm.estimators_):
+        ta = tree_arrays(tree); rows = w = leaf = None
+        if l > 0 and (ta.feature >= K).any():
+            if counts is None: counts = inbag_counts(fm, len(tr))
+            rows, w = inbag_rows(fm, m, tr, counts, sw)
+            leaf = tree.apply(Ztr[rows], check_input=False)
+        out.append((tree, ta, np.ascontiguousarray(ta.value), rows, w, leaf))
+    _cache_put(model, key, out)
+    return out
+
+def _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method, want_train:bool):
     "One forest of layer l: OOF contributions of the training rows (if `want_train`), and contributions of new rows."
     k = _kernels()
     n = Ztr.shape[0]
@@ -201,39 +217,37 @@ def _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method, sw, want_train:bool
     P2 = None if prev is None else prev.reshape(n, -1)          # (n, F*K*C) view, no copy
     J = len(model.folds_[l]); S0 = np.zeros((1, 1, K, C))
     for j, (tr, va) in enumerate(model.folds_[l]):
-        fm = model.layers_[l][f][j]; M = len(fm.estimators_); counts = inbag_counts(fm, len(tr))
+        trees = _tree_structs(model, l, f, j, Ztr); M = len(trees)
         va = np.asarray(va)
-        for m, tree in enumerate(fm.estimators_):
-            ta = tree_arrays(tree)
-            if l > 0 and (ta.feature >= K).any():
-                rows, w = inbag_rows(fm, m, tr, counts, sw)
-                S = k._node_sums_nb(ta.n_nodes, ta.parent, tree.apply(Ztr[rows], check_input=False), rows, w, P2)
-                S = S.reshape(ta.n_nodes, -1, K, C)
+        fold_v = np.zeros((len(va), K * C)) if want_train else None
+        for tree, ta, value, rows, w, leaf in trees:
+            if rows is not None:
+                S = k._node_sums_nb(ta.n_nodes, ta.parent, leaf, rows, w, P2).reshape(ta.n_nodes, -1, K, C)
             else: S = S0
-            table = k._table_nb(ta.left, ta.right, ta.feature, np.ascontiguousarray(ta.value), ta.weight, K, C, S, method)
-            table2 = table.reshape(ta.n_nodes, K * C)
+            table2 = k._table_nb(ta.left, ta.right, ta.feature, value, ta.weight, K, C, S, method).reshape(ta.n_nodes, K * C)
             if want_train:
-                k._gather_add(tr_v, va, tree.apply(Ztr[va], check_input=False), table2, 1.0 / M)
-                tr_b[va] += ta.value[0] / M
+                k._gather_add(fold_v, np.arange(len(va)), tree.apply(Ztr[va], check_input=False), table2, 1.0)
+                tr_b[va] += value[0] / M
             if Znew is not None:
-                k._gather_add(nw_v, all_new, tree.apply(Znew, check_input=False), table2, 1.0 / (M * J))
-                nw_b += ta.value[0] / (M * J)
+                k._gather_add(nw_v, all_new, tree.apply(Znew, check_input=False), table2, 1.0)
+                nw_b += value[0] / (M * J)
+        if want_train: tr_v[va] = fold_v / M
+    if Znew is not None: nw_v /= M * J
     return (None if tr_v is None else tr_v.reshape(n, K, C), tr_b,
             None if Znew is None else nw_v.reshape(-1, K, C), nw_b)
 
-_TRAIN_CACHE = weakref.WeakKeyDictionary()   # model -> {(calibration code, layer): Bunch(train, train_bias)}
+_TRAIN_CACHE = weakref.WeakKeyDictionary()   # model -> (model.layers_, {key: value}); a refit drops it
 
-def _cached_train(model, method, l):
-    "Out-of-fold training contributions of layer l cached per fitted model (dropped on refit: keyed on `layers_`)."
+def _cache_get(model, key):
     entry = _TRAIN_CACHE.get(model)
     if entry is None or entry[0] is not model.layers_: return None
-    return entry[1].get((method, l))
+    return entry[1].get(key)
 
-def _store_train(model, method, l, res):
+def _cache_put(model, key, value):
     entry = _TRAIN_CACHE.get(model)
     if entry is None or entry[0] is not model.layers_:
         entry = (model.layers_, {}); _TRAIN_CACHE[model] = entry
-    entry[1][(method, l)] = Bunch(train=res.train, train_bias=res.train_bias)
+    entry[1][key] = value
 
 def cascade_pass(
     model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
@@ -249,7 +263,7 @@ def cascade_pass(
     n_jobs = check_n_jobs(n_jobs)
     if new_layers not in ('all', 'last'): raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
     K = model.n_features_in_; C = model.n_outputs_
-    F = len(model.layers_[0]); sw = model.training_data().sample_weight
+    F = len(model.layers_[0])
     Znews = None
     if X is not None:
         if getattr(model, 'feature_names_in_', None) is not None and not isinstance(X, pd.DataFrame):
@@ -259,18 +273,18 @@ def cascade_pass(
     prev, out = None, []
     for l in range(L + 1):
         want_new = Znews is not None and (new_layers == 'all' or l == L)
-        cached = _cached_train(model, method, l)
+        cached = _cache_get(model, ('train', method, l))   # OOF contributions of the training rows
         if cached is not None and not want_new: out.append(Bunch(**cached)); prev = cached.train; continue
         Ztr = np.ascontiguousarray(model.training_input(l), dtype=np.float32)
         Znew = Znews[l] if want_new else None
         want_train = cached is None and (l < L or Znews is None or new_layers == 'all')   # new rows at the last
-        job = lambda f: _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method, sw, want_train)
+        job = lambda f: _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method, want_train)
         if nt > 1:
             with ThreadPoolExecutor(nt) as ex: parts = list(ex.map(job, range(F)))
         else: parts = [job(f) for f in range(F)]
         if want_train:
             res = Bunch(train=np.stack([p[0] for p in parts], 1), train_bias=np.stack([p[1] for p in parts], 1))
-            _store_train(model, method, l, res)
+            _cache_put(model, ('train', method, l), Bunch(train=res.train, train_bias=res.train_bias))
         else: res = Bunch(**cached) if cached is not None else Bunch(train=None, train_bias=None)
         if Znew is not None: res.update(new=np.stack([p[2] for p in parts], 1), new_bias=np.stack([p[3] for p in parts], 1))
         prev = res.train; out.append(res)

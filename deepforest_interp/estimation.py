@@ -5,7 +5,7 @@
 # %% ../nbs/05_cascade_estimation.ipynb #c002
 from __future__ import annotations
 import numpy as np
-from .core import tree_arrays, inbag_counts, TreeArrays
+from .core import tree_arrays, inbag_counts, TreeArrays, check_model, check_int, FOREST_TYPES
 
 # %% auto #0
 __all__ = ['inbag_rows', 'node_sums', 'estimated_increments', 'cascade_contributions_reference']
@@ -19,6 +19,15 @@ def inbag_rows(
     sample_weight:np.ndarray|None=None,   # (n_train,) the cascade's sample weights (global row ids), or None
 )->tuple[np.ndarray, np.ndarray]:         # global row ids in the tree's resample, their weights (count x sample weight)
     "Global row ids and weights of tree `m`'s in-bag sample: the rows and weights behind its node means (paper Eq. 15-16)."
+    check_model(fold_forest, FOREST_TYPES)
+    m = check_int(m, 'm', 0, len(fold_forest.estimators_) - 1)
+    train_idx = np.asarray(train_idx)
+    if train_idx.ndim != 1 or train_idx.dtype.kind not in 'iu':
+        raise TypeError(f"train_idx must be a 1-D array of row ids, got dtype {train_idx.dtype} and shape {train_idx.shape}")
+    if sample_weight is not None:
+        sample_weight = np.asarray(sample_weight, dtype=float)
+        if sample_weight.ndim != 1 or (len(train_idx) and train_idx.max() >= len(sample_weight)):
+            raise ValueError("sample_weight must be 1-D with one weight per training row of the cascade")
     counts = (inbag_counts(fold_forest, len(train_idx)) if counts is None else counts)[m]
     keep = counts > 0
     rows = np.asarray(train_idx)[keep]
@@ -34,6 +43,13 @@ def inbag_rows(
 # %% ../nbs/05_cascade_estimation.ipynb #c005n
 def node_sums(ta:TreeArrays, leaf:np.ndarray, w:np.ndarray, P:np.ndarray)->np.ndarray:
     "Weighted sums of the rows' arrays `P` (n_rows, ...) over every node, from leaf sums pushed up level by level."
+    leaf, w, P = np.asarray(leaf), np.asarray(w, dtype=float), np.asarray(P, dtype=float)
+    if leaf.ndim != 1 or leaf.dtype.kind not in 'iu': raise TypeError("leaf must be a 1-D array of node ids")
+    if len(leaf) and (leaf.min() < 0 or leaf.max() >= ta.n_nodes):
+        raise ValueError(f"leaf holds node ids outside 0..{ta.n_nodes - 1}")
+    if not (len(leaf) == len(w) == len(P)) or w.ndim != 1:
+        raise ValueError(f"leaf, w and P need one entry per row: got lengths {len(leaf)}, {len(w)}, {len(P)}")
+    if not (np.isfinite(w).all() and np.isfinite(P).all()): raise ValueError("w and P must be finite")
     S = np.zeros((ta.n_nodes,) + P.shape[1:])
     np.add.at(S, leaf, w.reshape((-1,) + (1,) * (P.ndim - 1)) * P)
     for d in range(int(ta.depth.max()), 0, -1):            # children before parents
@@ -51,6 +67,11 @@ def estimated_increments(
 )->np.ndarray:              # (n_nodes, K, C): Δμ̂(t, k) for children of new-feature splits, 0 elsewhere
     "Estimated increments of every split on a new feature, attributed to the original features (paper Eq. 16)."
     K, C = n_features, n_outputs
+    S = np.asarray(S, dtype=float)
+    if S.ndim != 4 or S.shape[0] != ta.n_nodes or S.shape[2:] != (K, C):
+        raise ValueError(f"S must have shape (n_nodes={ta.n_nodes}, n_forests, K={K}, C={C}), got {S.shape}")
+    if ta.feature.max(initial=-1) >= K and (ta.feature.max() - K) // C >= S.shape[1]:
+        raise ValueError(f"the tree splits on forest {(ta.feature.max() - K) // C}'s output but S holds {S.shape[1]} forests")
     est = np.zeros((ta.n_nodes, K, C))
     mean = S / np.maximum(ta.weight, 1e-300)[:, None, None, None]   # node means of f_{F,k}; n(t) > 0 always
     for child in np.flatnonzero(ta.parent >= 0):
