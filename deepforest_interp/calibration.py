@@ -266,6 +266,7 @@ def cascade_pass(
     F = len(model.layers_[0])
     Znews = None
     if X is not None:
+        X, _ = check_X(X, model)
         if getattr(model, 'feature_names_in_', None) is not None and not isinstance(X, pd.DataFrame):
             X = pd.DataFrame(np.asarray(X, dtype=float), columns=model.feature_names_in_)   # keep sklearn's name check quiet
         Znews = [np.ascontiguousarray(Z, dtype=np.float32) for Z in model.layer_inputs(X, L)]   # one forward pass

@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 from .core import MAX_SEED, check_n_jobs
 
 # %% auto #0
-__all__ = ['CascadeForestClassifier', 'CascadeForestRegressor', 'plot_validation_curve']
+__all__ = ['CascadeForestClassifier', 'CascadeForestRegressor', 'plot_validation_curve', 'new_feature_split_share']
 
 # %% ../nbs/04_cascade_forest.ipynb #c005
 def _layer_matrix(
@@ -110,6 +110,7 @@ class _BaseCascadeForest(BaseEstimator):
         sw = _check_sample_weight(sample_weight, X, dtype=np.float64)
         if (sw < 0).any(): raise ValueError("sample_weight must be non-negative")
         if not sw.sum() > 0: raise ValueError("sample_weight must have a positive sum")
+        if sample_weight is not None and np.all(sw == sw[0]): sample_weight = None   # equal weights = no weights, same fit
         n, J, F = X.shape[0], self.n_folds, self.n_forests
         if n < J:
             raise ValueError(f"n_samples={n} is fewer than n_folds={J}: {J}-fold cross-fitting needs at least "
@@ -359,7 +360,7 @@ CascadeForestClassifier.__doc__ = ("Deep-forest cascade classifier: layers of cr
 
 # %% ../nbs/04_cascade_forest.ipynb #c015
 class CascadeForestRegressor(RegressorMixin, _BaseCascadeForest):
-    def __init__(self, n_forests=4, n_estimators=50, max_depth=None, min_samples_leaf=1, max_features=1.0,
+    def __init__(self, n_forests=4, n_estimators=50, max_depth=None, min_samples_leaf=1, max_features='sqrt',
                  n_folds=3, fold_scheme='per_layer', max_layers=10, n_tolerant_rounds=2, random_state=None, n_jobs=None,
                  verbose=0):
         self.n_forests = n_forests
@@ -389,10 +390,11 @@ class CascadeForestRegressor(RegressorMixin, _BaseCascadeForest):
 
 CascadeForestRegressor.__doc__ = ("Deep-forest cascade regressor: layers of cross-fitted random forests and extra-trees "
     "whose predictions extend the features of the next layer (seed 000 Sec. 3.3, Sec. 7).\n"
-    + _PARAMS_DOC.format(max_features_default="int, float, 'sqrt', 'log2' or None, default=1.0",
-                         max_features_note="1.0 (all features) is the scikit-learn default for regression forests and "
-                         "the extra-trees paper's choice for regression; with 'sqrt' the few new features would rarely "
-                         "be tried on low-dimensional data such as the paper's two-feature Fig. 3 problem.",
+    + _PARAMS_DOC.format(max_features_default="int, float, 'sqrt', 'log2' or None, default='sqrt'",
+                         max_features_note="'sqrt' as in the authors' code and gcForest. From layer 1 on the new features "
+                         "are tried often: on the paper's two-feature Fig. 3 problem a 'sqrt' split draws 2 of 6 columns "
+                         "and includes a new one with probability 0.93 (see `new_feature_split_share`); 1.0 is "
+                         "scikit-learn's regression default.",
                          n_outputs_note="1 (one output column per forest).",
                          score_name="mean squared error (lower is better: the attribute holds the MSE, not its negative)"))
 
@@ -416,3 +418,21 @@ def plot_validation_curve(
     ax.set_ylabel('out-of-fold accuracy' if is_classifier(model) else 'out-of-fold MSE')
     ax.legend()
     return ax
+
+# %% ../nbs/04_cascade_forest.ipynb #c032b
+def new_feature_split_share(
+    model,         # fitted CascadeForestClassifier / CascadeForestRegressor
+    layer:int=1,   # a layer > 0 (layer 0 has no new features)
+)->float:          # share of the layer's splits (all trees, folds, forests) whose column is a new feature
+    "Share of a layer's splits on the previous layer's outputs (new features, columns >= K; seed 000 Sec. 3.3, Fig. 2b)."
+    if not isinstance(model, _BaseCascadeForest):
+        raise TypeError(f"model must be a CascadeForestClassifier or CascadeForestRegressor, got {type(model).__name__}")
+    l = model._check_layer(layer)
+    if l == 0: raise ValueError("layer 0 sees only the original features: pass a layer >= 1")
+    K = model.n_features_in_; new = total = 0
+    for forest in model.layers_[l]:
+        for fold_model in forest:
+            for tree in fold_model.estimators_:
+                f = tree.tree_.feature; f = f[f >= 0]
+                new += int((f >= K).sum()); total += len(f)
+    return new / total if total else 0.0

@@ -6,6 +6,7 @@
 from __future__ import annotations
 import numpy as np
 from .core import tree_arrays, inbag_counts, TreeArrays, check_model, check_int, FOREST_TYPES
+from .cascade import _BaseCascadeForest
 
 # %% auto #0
 __all__ = ['inbag_rows', 'node_sums', 'estimated_increments', 'cascade_contributions_reference']
@@ -101,6 +102,8 @@ def cascade_contributions_reference(
     node_map=None,          # g(est (K, C), dmu (C,)) -> (K, C); None = estimation only
 )->dict:                    # per layer: 'train' (n, F, K, C) OOF, 'train_bias' (n, F, C), and 'new', 'new_bias' when X
     "Layer-by-layer deep-forest contributions with a pluggable per-node map (paper Sec. 5, slow reference)."
+    if not isinstance(model, _BaseCascadeForest):
+        raise TypeError(f"model must be a fitted CascadeForestClassifier or CascadeForestRegressor, got {type(model).__name__}")
     K, L = model.n_features_in_, (model.n_layers_ - 1 if layer is None else layer)
     C = len(model.classes_) if hasattr(model, 'classes_') else 1
     F = len(model.layers_[0]); sw = model.training_data().sample_weight
