@@ -4,41 +4,67 @@
 
 # %% ../nbs/06_calibration.ipynb #c002
 from __future__ import annotations
+import numbers, weakref
+from types import SimpleNamespace
 from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pandas as pd
-import numba
 from joblib import effective_n_jobs
 from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
-from .core import Explanation, check_X, check_y, tree_arrays, inbag_counts
+from .core import Explanation, check_X, check_y, check_n_jobs, tree_arrays, inbag_counts
 from .importance import encode_target, local_mdi_from_contributions
-from .estimation import inbag_rows, training_layer_input, cascade_contributions_reference
+from .estimation import inbag_rows
+from .cascade import CascadeForestClassifier, CascadeForestRegressor
+
 
 # %% auto #0
-__all__ = ['CALIBRATIONS', 'multiplicative_calibration', 'additive_calibration', 'partial_additive_calibration', 'cascade_pass',
+__all__ = ['CAL_NONE', 'CAL_MULTIPLICATIVE', 'CAL_ADDITIVE', 'CAL_PARTIAL', 'CALIBRATIONS', 'MULT_TOL',
+           'multiplicative_calibration', 'additive_calibration', 'partial_additive_calibration', 'cascade_pass',
            'deep_forest_contributions', 'deep_forest_mdi', 'deep_forest_local_mdi', 'deep_forest_explain']
 
 # %% ../nbs/06_calibration.ipynb #c006
-CALIBRATIONS = {None: 0, 'none': 0, 'multiplicative': 1, 'additive': 2, 'partial': 3}
-_MULT_TOL = 1e-6
+CAL_NONE, CAL_MULTIPLICATIVE, CAL_ADDITIVE, CAL_PARTIAL = 0, 1, 2, 3   # calibration codes of the compiled kernels
+CALIBRATIONS = {None: CAL_NONE, 'none': CAL_NONE, 'multiplicative': CAL_MULTIPLICATIVE, 'additive': CAL_ADDITIVE,
+                'partial': CAL_PARTIAL}
+MULT_TOL = 1e-6   # Eq. 23 falls back to Eq. 24 when |sum of the estimate| <= MULT_TOL * sum of its absolute values
 
-@numba.njit(cache=True, nogil=True)
+_KERNELS = {}   # name -> compiled kernel, filled by _kernels() on first use
+
+def _kernel(fn):
+    "Mark a module-level function as a numba kernel; `_kernels()` compiles it on first use (no numba on import)."
+    _KERNELS[fn.__name__] = None
+    return fn
+
+def _kernels()->SimpleNamespace:
+    "Compile every `_kernel` (numba.njit, cache=True: loaded from numba's disk cache after the first run), once."
+    g = globals()
+    if any(v is None for v in _KERNELS.values()):
+        import numba
+        for name in _KERNELS:      # rebind all globals first: kernels that call kernels then find compiled ones
+            if not isinstance(g[name], numba.core.dispatcher.Dispatcher):
+                g[name] = numba.njit(cache=True, nogil=True)(g[name])
+            _KERNELS[name] = g[name]
+    return SimpleNamespace(**_KERNELS)
+
+
+# %% ../nbs/06_calibration.ipynb #c006b
+@_kernel
 def _additive_col(est, dmu):
     "Eq. (24) on one class column; uniform split when the estimate is all zeros."
     a = np.abs(est).sum()
     if a > 0.0: return est + np.abs(est) / a * (dmu - est.sum())
     return np.full(est.shape[0], dmu / est.shape[0])
 
-@numba.njit(cache=True, nogil=True)
+@_kernel
 def _calibrate_col(est, dmu, method):
-    "Calibrate one class column `est` (K,) to sum to `dmu` with method 0 none, 1 mult., 2 additive, 3 partial."
-    if method == 0: return est.copy()
+    "Calibrate one class column `est` (K,) to sum to `dmu` with the calibration code `method` (CAL_*)."
+    if method == CAL_NONE: return est.copy()
     tot = est.sum()
-    if method == 1:                                                  # Eq. (23)
-        if np.abs(tot) > _MULT_TOL * np.abs(est).sum(): return est * (dmu / tot)
+    if method == CAL_MULTIPLICATIVE:                                 # Eq. (23)
+        if np.abs(tot) > MULT_TOL * np.abs(est).sum(): return est * (dmu / tot)
         return _additive_col(est, dmu)
-    if method == 3:                                                  # Eq. (25)-(26)
+    if method == CAL_PARTIAL:                                        # Eq. (25)-(26)
         s = np.sign(dmu); sum_s = 0.0
         for k in range(est.shape[0]):
             if np.sign(est[k]) == s: sum_s += est[k]
@@ -49,39 +75,54 @@ def _calibrate_col(est, dmu, method):
             return out
     return _additive_col(est, dmu)                                   # Eq. (24) and the fallbacks
 
-@numba.njit(cache=True, nogil=True)
+@_kernel
 def _calibrate(est, dmu, method):
     "Calibrate a node's (K, C) estimate column by column to the (C,) increment `dmu`."
     out = np.empty_like(est)
     for c in range(est.shape[1]): out[:, c] = _calibrate_col(np.ascontiguousarray(est[:, c]), dmu[c], method)
     return out
 
+
 # %% ../nbs/06_calibration.ipynb #c007
-def _as_2d(est, dmu):
-    est = np.asarray(est, dtype=float); dmu = np.atleast_1d(np.asarray(dmu, dtype=float))
-    return (est[:, None] if est.ndim == 1 else est), dmu, est.ndim == 1
+def _check_node(est, dmu)->tuple[np.ndarray, np.ndarray, bool]:
+    "Validate one node's estimate `est` (K,) or (K, C) and increment `dmu` (scalar or (C,)) before any kernel sees them."
+    try: e = np.asarray(est, dtype=float); d = np.asarray(dmu, dtype=float)
+    except (TypeError, ValueError) as err: raise TypeError(f"est and dmu must be numeric arrays: {err}") from None
+    if e.ndim not in (1, 2): raise ValueError(f"est must be 1-D (K,) or 2-D (K, C), got shape {e.shape}")
+    if e.shape[0] == 0 or e.size == 0: raise ValueError(f"est must hold at least one feature and one column, got shape {e.shape}")
+    C = 1 if e.ndim == 1 else e.shape[1]
+    if d.ndim > 1 or d.size != C:
+        raise ValueError(f"dmu must have one entry per column of est ({C}), got shape {d.shape}")
+    if not (np.isfinite(e).all() and np.isfinite(d).all()): raise ValueError("est and dmu must be finite (no NaN or inf)")
+    e2 = np.ascontiguousarray(e[:, None] if e.ndim == 1 else e)
+    return e2, np.ascontiguousarray(d.reshape(C)), e.ndim == 1
 
-def _public(method):
-    def f(est, dmu):
-        e2, d, flat = _as_2d(est, dmu)
-        out = _calibrate(np.ascontiguousarray(e2), d, method)
-        return out[:, 0] if flat else out
-    return f
+def _calibrate_node(est, dmu, method)->np.ndarray:
+    e2, d, flat = _check_node(est, dmu)
+    out = _kernels()._calibrate(e2, d, method)
+    return out[:, 0] if flat else out
 
+
+# %% ../nbs/06_calibration.ipynb #c007m
 def multiplicative_calibration(est, dmu)->np.ndarray:
     "Naive multiplicative calibration of one node's estimate (paper Eq. 23); est (K,) or (K, C), dmu scalar or (C,)."
-    return _public(1)(est, dmu)
+    return _calibrate_node(est, dmu, CAL_MULTIPLICATIVE)
 
+
+# %% ../nbs/06_calibration.ipynb #c007a
 def additive_calibration(est, dmu)->np.ndarray:
-    "Naive additive calibration of one node's estimate (paper Eq. 24)."
-    return _public(2)(est, dmu)
+    "Naive additive calibration of one node's estimate (paper Eq. 24); est (K,) or (K, C), dmu scalar or (C,)."
+    return _calibrate_node(est, dmu, CAL_ADDITIVE)
 
+
+# %% ../nbs/06_calibration.ipynb #c007p
 def partial_additive_calibration(est, dmu)->np.ndarray:
     "Partial additive calibration of one node's estimate: rescale only the features agreeing in sign (paper Eq. 25-26)."
-    return _public(3)(est, dmu)
+    return _calibrate_node(est, dmu, CAL_PARTIAL)
+
 
 # %% ../nbs/06_calibration.ipynb #c014
-@numba.njit(cache=True, nogil=True)
+@_kernel
 def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
     "S[t] = sum of w_r * P2[rows[r]] over the in-bag rows r in node t; P2 is (n_train, D) flat, S is (n_nodes, D)."
     D = P2.shape[1]
@@ -94,7 +135,7 @@ def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
         for d in range(D): S[p, d] += S[node, d]
     return S
 
-@numba.njit(cache=True, nogil=True)
+@_kernel
 def _table_nb(left, right, feature, value, weight, K, C, S, method):
     "Algorithm 1: cumulative calibrated contributions of every node, (n_nodes, K, C)."
     n = left.shape[0]
@@ -110,13 +151,15 @@ def _table_nb(left, right, feature, value, weight, K, C, S, method):
                 for c in range(C): table[ch, f, c] += value[ch, c] - value[p, c]
                 continue
             g = (f - K) // C                                          # lines 9-10: new feature of forest g
+            wc = weight[ch] if weight[ch] > 0.0 else 1.0              # a node of zero weight has zero sums
+            wp = weight[p] if weight[p] > 0.0 else 1.0
             for c in range(C):
-                for k in range(K): est[k] = S[ch, g, k, c] / weight[ch] - S[p, g, k, c] / weight[p]   # Eq. (16)
+                for k in range(K): est[k] = S[ch, g, k, c] / wc - S[p, g, k, c] / wp                  # Eq. (16)
                 cal = _calibrate_col(est, value[ch, c] - value[p, c], method)                       # Eq. (19)
                 for k in range(K): table[ch, k, c] += cal[k]
     return table
 
-@numba.njit(cache=True, nogil=True)
+@_kernel
 def _gather_add(out2, rows, leaf, table2, scale):
     "out2[rows[r]] += scale * table2[leaf[r]] on flat (n, K*C) / (n_nodes, K*C) arrays."
     D = table2.shape[1]
@@ -126,79 +169,140 @@ def _gather_add(out2, rows, leaf, table2, scale):
 
 # %% ../nbs/06_calibration.ipynb #c015
 def _check_cascade(model):
-    from deepforest_interp.cascade import CascadeForestClassifier, CascadeForestRegressor
     if not isinstance(model, (CascadeForestClassifier, CascadeForestRegressor)):
-        raise TypeError(f"expected a fitted CascadeForestClassifier/Regressor, got {type(model).__name__}")
+        raise TypeError(f"model must be a fitted CascadeForestClassifier or CascadeForestRegressor, got {type(model).__name__}")
     check_is_fitted(model, 'layers_')
     return model
 
-def _method(calibration):
+def _method(calibration)->int:
+    "The calibration code (CAL_*) of a calibration name."
+    if calibration is not None and not isinstance(calibration, str):
+        raise TypeError(f"calibration must be a str or None, got {type(calibration).__name__} {calibration!r}")
     if calibration not in CALIBRATIONS:
-        raise ValueError(f"unknown calibration {calibration!r}; choose one of 'partial', 'additive', 'multiplicative', None")
+        raise ValueError(f"unknown calibration {calibration!r}; choose one of 'partial', 'additive', 'multiplicative', "
+                         "'none' or None")
     return CALIBRATIONS[calibration]
 
-def _layer_index(model, layer):
+def _layer_index(model, layer)->int:
     L = model.n_layers_
     if layer is None: return L - 1
-    if not isinstance(layer, (int, np.integer)) or isinstance(layer, bool): raise TypeError(f"layer must be an int, got {layer!r}")
-    if not -L <= layer < L: raise ValueError(f"layer={layer} is out of range: the model has {L} layers (0..{L - 1})")
+    if isinstance(layer, (bool, np.bool_)) or not isinstance(layer, numbers.Integral):
+        raise TypeError(f"layer must be an int or None, got {layer!r}")
+    if not -L <= layer < L: raise ValueError(f"layer={layer} is out of range: the model keeps {L} layer(s) (0..{L - 1})")
     return int(layer) % L
 
-def _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method):
-    "One forest of layer l: OOF contributions of the training rows, and contributions of new rows."
+def _tree_structs(model, l, f, j, Ztr)->list:
+    "Per tree of fold model (l, f, j): `TreeArrays`, and in-bag rows, weights and leaves when it splits on new features (cached)."
+    key = ('trees', l, f, j); hit = _cache_get(model, key)
+    if hit is not None: return hit
+    K = model.n_features_in_; fm = model.layers_[l][f][j]; tr = model.folds_[l][j][0]
+    sw = model.training_data().sample_weight; counts = None; out = []
+    for m, tree in enumerate(fm.estimators_):
+        ta = tree_arrays(tree); rows = w = leaf = None
+        if l > 0 and (ta.feature >= K).any():
+            if counts is None: counts = inbag_counts(fm, len(tr))
+            rows, w = inbag_rows(fm, m, tr, counts, sw)
+            leaf = tree.apply(Ztr[rows], check_input=False)
+        out.append((tree, ta, np.ascontiguousarray(ta.value), rows, w, leaf))
+    _cache_put(model, key, out)
+    return out
+
+def _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method, want_train:bool):
+    "One forest of layer l: OOF contributions of the training rows (if `want_train`), and contributions of new rows."
+    k = _kernels()
     n = Ztr.shape[0]
-    tr_v, tr_b = np.zeros((n, K * C)), np.zeros((n, C))
+    tr_v = np.zeros((n, K * C)) if want_train else None; tr_b = np.zeros((n, C)) if want_train else None
     nw_v = None if Znew is None else np.zeros((len(Znew), K * C)); nw_b = None if Znew is None else np.zeros((len(Znew), C))
     all_new = None if Znew is None else np.arange(len(Znew))
     P2 = None if prev is None else prev.reshape(n, -1)          # (n, F*K*C) view, no copy
-    J = len(model.folds_[l])
+    J = len(model.folds_[l]); S0 = np.zeros((1, 1, K, C))
     for j, (tr, va) in enumerate(model.folds_[l]):
-        fm = model.layers_[l][f][j]; M = len(fm.estimators_); counts = inbag_counts(fm, len(tr))
-        va = np.asarray(va); Zva = Ztr[va]
-        for m, tree in enumerate(fm.estimators_):
-            ta = tree_arrays(tree); leaf_tr = None
-            if l > 0 and (ta.feature >= K).any():
-                rows, w = inbag_rows(fm, m, tr, counts)
-                leaf_tr = tree.apply(Ztr, check_input=False)           # one pass gives in-bag and validation leaves
-                S = _node_sums_nb(ta.n_nodes, ta.parent, leaf_tr[rows], rows, w, P2)
-                S = S.reshape(ta.n_nodes, -1, K, C)
-            else: S = np.zeros((1, 1, K, C))
-            table = _table_nb(ta.left, ta.right, ta.feature, np.ascontiguousarray(ta.value), ta.weight, K, C, S, method)
-            table2 = table.reshape(ta.n_nodes, K * C)
-            _gather_add(tr_v, va, leaf_tr[va] if leaf_tr is not None else tree.apply(Zva, check_input=False), table2, 1.0 / M)
-            tr_b[va] += ta.value[0] / M
+        trees = _tree_structs(model, l, f, j, Ztr); M = len(trees)
+        va = np.asarray(va)
+        fold_v = np.zeros((len(va), K * C)) if want_train else None
+        for tree, ta, value, rows, w, leaf in trees:
+            if rows is not None:
+                S = k._node_sums_nb(ta.n_nodes, ta.parent, leaf, rows, w, P2).reshape(ta.n_nodes, -1, K, C)
+            else: S = S0
+            table2 = k._table_nb(ta.left, ta.right, ta.feature, value, ta.weight, K, C, S, method).reshape(ta.n_nodes, K * C)
+            if want_train:
+                k._gather_add(fold_v, np.arange(len(va)), tree.apply(Ztr[va], check_input=False), table2, 1.0)
+                tr_b[va] += value[0] / M
             if Znew is not None:
-                _gather_add(nw_v, all_new, tree.apply(Znew, check_input=False), table2, 1.0 / (M * J))
-                nw_b += ta.value[0] / (M * J)
-    return tr_v.reshape(n, K, C), tr_b, None if Znew is None else nw_v.reshape(-1, K, C), nw_b
+                k._gather_add(nw_v, all_new, tree.apply(Znew, check_input=False), table2, 1.0)
+                nw_b += value[0] / (M * J)
+        if want_train: tr_v[va] = fold_v / M
+    if Znew is not None: nw_v /= M * J
+    return (None if tr_v is None else tr_v.reshape(n, K, C), tr_b,
+            None if Znew is None else nw_v.reshape(-1, K, C), nw_b)
 
-def cascade_pass(model, X=None, *, calibration='partial', layer=None, n_jobs=None)->list:
-    "Algorithm 1 over layers 0..layer; per layer a Bunch(train, train_bias, new, new_bias) of per-forest arrays."
+_TRAIN_CACHE = weakref.WeakKeyDictionary()   # model -> (model.layers_, {key: value}); a refit drops it
+
+def _cache_get(model, key):
+    entry = _TRAIN_CACHE.get(model)
+    if entry is None or entry[0] is not model.layers_: return None
+    return entry[1].get(key)
+
+def _cache_put(model, key, value):
+    entry = _TRAIN_CACHE.get(model)
+    if entry is None or entry[0] is not model.layers_:
+        entry = (model.layers_, {}); _TRAIN_CACHE[model] = entry
+    entry[1][key] = value
+
+def cascade_pass(
+    model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
+    X=None,                         # new rows to explain (None: the training rows only)
+    *,
+    calibration:str|None='partial', # calibration map (CALIBRATIONS)
+    layer:int|None=None,            # last layer of the pass (default: the model's best layer)
+    n_jobs:int|None=None,           # threads: the forests of a layer run in parallel
+    new_layers:str='all',           # 'all': contributions of X at every layer; 'last': only at `layer`
+)->list:                            # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays
+    "Algorithm 1 over layers 0..layer (paper Algorithm 1, Eq. 27-30); training rows out of fold, new rows by all fold models."
     _check_cascade(model); method = _method(calibration); L = _layer_index(model, layer)
-    K = model.n_features_in_; C = len(model.classes_) if hasattr(model, 'classes_') else 1
-    F = len(model.layers_[0]); prev, out = None, []
-    if X is not None and getattr(model, 'feature_names_in_', None) is not None and not isinstance(X, pd.DataFrame):
-        X = pd.DataFrame(np.asarray(X, dtype=float), columns=model.feature_names_in_)   # keep sklearn's name check quiet
+    n_jobs = check_n_jobs(n_jobs)
+    if new_layers not in ('all', 'last'): raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
+    K = model.n_features_in_; C = model.n_outputs_
+    F = len(model.layers_[0])
+    Znews = None
+    if X is not None:
+        X, _ = check_X(X, model)
+        if getattr(model, 'feature_names_in_', None) is not None and not isinstance(X, pd.DataFrame):
+            X = pd.DataFrame(np.asarray(X, dtype=float), columns=model.feature_names_in_)   # keep sklearn's name check quiet
+        Znews = [np.ascontiguousarray(Z, dtype=np.float32) for Z in model.layer_inputs(X, L)]   # one forward pass
     nt = max(1, min(F, effective_n_jobs(n_jobs)))
+    prev, out = None, []
     for l in range(L + 1):
-        Ztr = np.ascontiguousarray(training_layer_input(model, l), dtype=np.float32)
-        Znew = None if X is None else np.ascontiguousarray(model.layer_input(X, l), dtype=np.float32)
-        job = lambda f: _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method)
+        want_new = Znews is not None and (new_layers == 'all' or l == L)
+        cached = _cache_get(model, ('train', method, l))   # OOF contributions of the training rows
+        if cached is not None and not want_new: out.append(Bunch(**cached)); prev = cached.train; continue
+        Ztr = np.ascontiguousarray(model.training_input(l), dtype=np.float32)
+        Znew = Znews[l] if want_new else None
+        want_train = cached is None and (l < L or Znews is None or new_layers == 'all')   # new rows at the last
+        job = lambda f: _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method, want_train)
         if nt > 1:
             with ThreadPoolExecutor(nt) as ex: parts = list(ex.map(job, range(F)))
         else: parts = [job(f) for f in range(F)]
-        res = Bunch(train=np.stack([p[0] for p in parts], 1), train_bias=np.stack([p[1] for p in parts], 1))
+        if want_train:
+            res = Bunch(train=np.stack([p[0] for p in parts], 1), train_bias=np.stack([p[1] for p in parts], 1))
+            _cache_put(model, ('train', method, l), Bunch(train=res.train, train_bias=res.train_bias))
+        else: res = Bunch(**cached) if cached is not None else Bunch(train=None, train_bias=None)
         if Znew is not None: res.update(new=np.stack([p[2] for p in parts], 1), new_bias=np.stack([p[3] for p in parts], 1))
         prev = res.train; out.append(res)
     return out
 
+
 # %% ../nbs/06_calibration.ipynb #c019
+def _training_mean(model)->np.ndarray:
+    "mu_0 of the paper: the (sample-weighted) training mean of the one-hot label / target, (C,)."
+    t = model.training_data()
+    return np.average(encode_target(model, t.y), axis=0, weights=t.sample_weight)
+
 def _explanations(model, res_list, key, X, names, oof):
-    K = model.n_features_in_; clf = hasattr(model, 'classes_')
-    mu0 = (np.bincount(np.searchsorted(model.classes_, model._fit_y), minlength=len(model.classes_)) / len(model._fit_y)
-           if clf else np.array([np.mean(model._fit_y)]))
+    clf = hasattr(model, 'classes_'); mu0 = _training_mean(model)
     out = []
     for res in res_list:
+        if res.get(key) is None: out.append(None); continue
         v, b = res[key].mean(1), res[key + '_bias'].mean(1)           # Eq. (28)-(30): average over forests
         if not clf: v, b = v[..., 0], b[:, 0]
         e = Explanation(v, b, names, X, list(model.classes_) if clf else None)
@@ -217,13 +321,15 @@ def deep_forest_contributions(
     n_jobs:int|None=None,           # threads (forests of a layer run in parallel)
 ):
     "Contributions of the original features to a deep forest's output (paper Algorithm 1, Eq. 27-30)."
-    _check_cascade(model)
+    _check_cascade(model); _method(calibration); _layer_index(model, layer); check_n_jobs(n_jobs)
     X, names = check_X(X, model)
-    if oof and not model._is_training_data(X):
+    if oof and not model.is_training_data(X):
         raise ValueError("oof=True needs the exact training data X the cascade was fitted on (rows in the same order)")
-    res = cascade_pass(model, None if oof else X, calibration=calibration, layer=layer, n_jobs=n_jobs)
+    res = cascade_pass(model, None if oof else X, calibration=calibration, layer=layer, n_jobs=n_jobs,
+                       new_layers='all' if all_layers else 'last')
     es = _explanations(model, res, 'train' if oof else 'new', X, names, oof)
     return es if all_layers else es[-1]
+
 
 # %% ../nbs/06_calibration.ipynb #c025
 def _mdi_from(values, Y):
@@ -233,28 +339,42 @@ def _mdi_from(values, Y):
 
 def deep_forest_mdi(
     model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
-    X,                              # training data (oof=True) or labelled held-out rows (oof=False)
+    X,                              # the training data (oof=True); any labelled rows, e.g. the training data, (oof=False)
     y,                              # labels / targets of X
     *,
     calibration:str|None='partial', # calibration map of Algorithm 1
-    oof:bool=True,                  # True: paper setting, training data with cross-fitted contributions
+    oof:bool=True,                  # True: out-of-fold contributions; False: contributions of the full cascade (literal Eq. 31)
     layer:int|None=None,            # layer to explain (default: the model's best layer)
-    all_layers:bool=False,          # one MDI vector per layer 0..layer (one pass)
+    all_layers:bool=False,          # one MDI Series per layer 0..layer (one pass)
     n_jobs:int|None=None,
-):
-    "MDI(DF): covariance of the deep-forest contributions with the (one-hot) label (paper Eq. 31)."
+)->pd.Series:                       # MDI(DF) indexed by feature name (a list of Series with all_layers=True)
+    """MDI(DF): covariance of the deep-forest contributions with the (one-hot) label (paper Eq. 31).
+    `oof=True` (default) explains every training row by the fold models that did not see it; `oof=False` with the
+    training data is the literal in-sample Eq. 31, which notebook 06 shows to reward noise features."""
     es = deep_forest_contributions(model, X, calibration=calibration, layer=layer, oof=oof, all_layers=True, n_jobs=n_jobs)
     Y = encode_target(model, check_y(y, len(es[0])))
-    out = [pd.Series(_mdi_from(e.values, Y), index=e.feature_names) for e in es]
+    out = [pd.Series(_mdi_from(e.values, Y), index=e.feature_names, name='MDI(DF)') for e in es]
     return out if all_layers else out[-1]
 
-def deep_forest_local_mdi(model, X, y, *, calibration:str|None='partial', oof:bool=True, layer:int|None=None,
-                          n_jobs:int|None=None)->pd.DataFrame:
-    "Per-class local MDI of a deep-forest classifier, classes x features (seed 000 Sec. 7.2)."
+
+# %% ../nbs/06_calibration.ipynb #c025l
+def deep_forest_local_mdi(
+    model,                          # fitted CascadeForestClassifier
+    X, y,                           # the training data (oof=True) or labelled rows (oof=False)
+    *,
+    calibration:str|None='partial',
+    oof:bool=True,
+    layer:int|None=None,
+    n_jobs:int|None=None,
+)->pd.DataFrame:                    # features x classes
+    "Per-class local MDI of a deep-forest classifier, features x classes (seed 000 Sec. 7.2)."
+    _check_cascade(model)
     if not hasattr(model, 'classes_'): raise TypeError("local MDI is defined per class: it needs a CascadeForestClassifier")
     e = deep_forest_contributions(model, X, calibration=calibration, layer=layer, oof=oof, n_jobs=n_jobs)
     Y = encode_target(model, check_y(y, len(e)))
-    return pd.DataFrame(local_mdi_from_contributions(e.values, Y), index=list(model.classes_), columns=e.feature_names)
+    return pd.DataFrame(local_mdi_from_contributions(e.values, Y).T, index=e.feature_names,
+                        columns=pd.Index(list(model.classes_), name='class'))
+
 
 # %% ../nbs/06_calibration.ipynb #c027
 def deep_forest_explain(
@@ -265,12 +385,14 @@ def deep_forest_explain(
     layer:int|None=None,            # last layer (default: the model's best layer)
     n_jobs:int|None=None,
 )->Bunch:                           # train / new: lists of Explanation per layer; mdi: list of pd.Series per layer
-    "One pass of Algorithm 1: OOF training explanations, explanations of X and MDI(DF) for every layer (Eq. 27-31)."
+    "One pass of Algorithm 1: OOF training explanations, explanations of X and MDI(DF) for every layer (paper Algorithm 1, Eq. 27-31)."
     _check_cascade(model)
-    names = check_X(model._fit_X[:1], model)[1]
+    t = model.training_data()
+    names = check_X(t.X[:1], model)[1]
     if X is not None: X, _ = check_X(X, model)
     res = cascade_pass(model, X, calibration=calibration, layer=layer, n_jobs=n_jobs)
-    train = _explanations(model, res, 'train', model._fit_X, names, True)
-    Y = encode_target(model, model._fit_y)
+    train = _explanations(model, res, 'train', t.X, names, True)
+    Y = encode_target(model, t.y)
     return Bunch(train=train, new=None if X is None else _explanations(model, res, 'new', X, names, False),
-                 mdi=[pd.Series(_mdi_from(e.values, Y), index=names) for e in train])
+                 mdi=[pd.Series(_mdi_from(e.values, Y), index=names, name='MDI(DF)') for e in train])
+

@@ -6,18 +6,19 @@
 from __future__ import annotations
 import hashlib, numbers
 import numpy as np
-import matplotlib.pyplot as plt
+from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, is_classifier
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor, ExtraTreesClassifier, ExtraTreesRegressor
 from sklearn.model_selection import KFold, StratifiedKFold
-from sklearn.utils import check_random_state
+from sklearn.utils import Bunch, check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data, _check_sample_weight
+from .core import MAX_SEED, check_n_jobs
 
 # %% auto #0
-__all__ = ['CascadeForestClassifier', 'CascadeForestRegressor', 'plot_validation_curve']
+__all__ = ['CascadeForestClassifier', 'CascadeForestRegressor', 'plot_validation_curve', 'new_feature_split_share']
 
 # %% ../nbs/04_cascade_forest.ipynb #c005
 def _layer_matrix(
@@ -36,22 +37,27 @@ def _cross_fit_forest(
     folds:list,          # [(train_idx, val_idx)] * J
     predict,             # (forest, Z) -> (m, C) output
     C:int,               # output width
+    sample_weight:np.ndarray|None=None,  # (n,) row weights passed to the forests
 )->tuple[list, np.ndarray]:  # J fitted fold forests, (n, C) out-of-fold outputs
     "Fit one cascade forest on each fold and collect the out-of-fold outputs of the training rows (seed 000 Sec. 3.3)."
     models, oof = [], np.zeros((len(Z), C))
     for j, (tr, va) in enumerate(folds):
-        m = make_forest(j).fit(Z[tr], y[tr])
+        m = make_forest(j).fit(Z[tr], y[tr], sample_weight=None if sample_weight is None else sample_weight[tr])
         oof[va] = predict(m, Z[va])
         models.append(m)
     return models, oof
 
 # %% ../nbs/04_cascade_forest.ipynb #c012
-_MAX_SEED = np.iinfo(np.int32).max
-
 def _fingerprint(X:np.ndarray)->dict:
     "Shape and SHA-256 of the float64 bytes of `X`: identifies the training matrix of a cascade."
     A = np.ascontiguousarray(X, dtype=np.float64)
     return {'shape': tuple(A.shape), 'sha256': hashlib.sha256(A.tobytes()).hexdigest()}
+
+def _sum_in_order(parts, shape)->np.ndarray:
+    "Sum arrays in list order starting from zeros: the order scikit-learn's forests use with n_jobs=1."
+    out = np.zeros(shape)
+    for p in parts: out += p
+    return out
 
 class _BaseCascadeForest(BaseEstimator):
     "Shared machinery of the cascade forests: cross-fitted layers, early stopping, layer-wise prediction (seed 000 Sec. 3.3)."
@@ -74,10 +80,10 @@ class _BaseCascadeForest(BaseEstimator):
     _forest_types = ()   # (RandomForest*, ExtraTrees*), set by the subclasses
 
     # ---- specialised by the subclasses -------------------------------------------------------------------------
-    def _encode_y(self, y): raise NotImplementedError            # -> (y the forests are fitted on, C)
+    def _encode_y(self, y, sample_weight): raise NotImplementedError   # -> (y the forests are fitted on, C)
     def _splitter(self, seed): raise NotImplementedError         # -> KFold / StratifiedKFold
-    def _forest_predict(self, forest, Z): raise NotImplementedError  # -> (n, C)
-    def _score(self, out, y): raise NotImplementedError          # out: (n, C) averaged layer output
+    def _tree_output(self, tree, Z32): raise NotImplementedError # -> (n, C) one tree's output on float32 rows
+    def _score(self, out, y, w): raise NotImplementedError       # out: (n, C) averaged layer output, w: sample weights
     _greater_is_better = True
 
     def _make_forest(self, f:int, seed:int):
@@ -86,21 +92,35 @@ class _BaseCascadeForest(BaseEstimator):
         return cls(n_estimators=self.n_estimators, max_depth=self.max_depth, min_samples_leaf=self.min_samples_leaf,
                    max_features=self.max_features, n_jobs=self.n_jobs, random_state=int(seed))
 
-    def fit(self, X, y):
-        "Grow the cascade layer by layer with cross-fitted forests; keep the layers up to the best validation score."
+    def _forest_predict(self, forest, Z)->np.ndarray:
+        "Mean output (n, C) of a fold forest's trees, summed in tree order whatever `n_jobs` is (bit-reproducible)."
+        Z32 = np.ascontiguousarray(Z, dtype=np.float32)
+        trees = forest.estimators_
+        if self.n_jobs in (None, 1) or len(trees) == 1: parts = [self._tree_output(t, Z32) for t in trees]
+        else: parts = Parallel(n_jobs=self.n_jobs, prefer='threads')(delayed(self._tree_output)(t, Z32) for t in trees)
+        return _sum_in_order(parts, (len(Z32), self.n_outputs_)) / len(trees)
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow the cascade layer by layer with cross-fitted forests; keep the layers up to the best validation score.
+        `sample_weight` is passed to every fold forest and weights the layers' validation scores."""
         self._validate_params()
+        check_n_jobs(self.n_jobs)
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not is_classifier(self))
         X = np.ascontiguousarray(X, dtype=np.float64)
+        sw = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        if (sw < 0).any(): raise ValueError("sample_weight must be non-negative")
+        if not sw.sum() > 0: raise ValueError("sample_weight must have a positive sum")
+        if sample_weight is not None and np.all(sw == sw[0]): sample_weight = None   # equal weights = no weights, same fit
         n, J, F = X.shape[0], self.n_folds, self.n_forests
         if n < J:
             raise ValueError(f"n_samples={n} is fewer than n_folds={J}: {J}-fold cross-fitting needs at least "
                              f"{J} rows (lower n_folds or add rows)")
-        y_fit, C = self._encode_y(y)
+        y_fit, C = self._encode_y(y, sw)
         self.n_outputs_ = C
         rng = check_random_state(self.random_state)
-        split_seeds = rng.randint(_MAX_SEED, size=self.max_layers)
+        split_seeds = rng.randint(MAX_SEED, size=self.max_layers)
         if self.fold_scheme == 'fixed': split_seeds[:] = split_seeds[0]
-        seeds = rng.randint(_MAX_SEED, size=(self.max_layers, F, J))
+        seeds = rng.randint(MAX_SEED, size=(self.max_layers, F, J))
         self.folds_ = []
         self.train_fingerprint_ = _fingerprint(X)
         self.layers_, self.oof_outputs_, self.validation_scores_ = [], [], []
@@ -113,16 +133,17 @@ class _BaseCascadeForest(BaseEstimator):
                 layer, oof = [], np.zeros((n, F, C))
                 for f in range(F):
                     models, oof[:, f] = _cross_fit_forest(lambda j: self._make_forest(f, seeds[l, f, j]), Z, y_fit,
-                                                          self.folds_[l], self._forest_predict, C)
+                                                          self.folds_[l], self._forest_predict, C,
+                                                          None if sample_weight is None else sw)
                     layer.append(models)
-                score = self._score(oof.mean(axis=1), y_fit)
+                score = self._score(oof.mean(axis=1), y_fit, None if sample_weight is None else sw)
                 self.layers_.append(layer); self.oof_outputs_.append(oof); self.validation_scores_.append(score)
                 if best_score is None or (score > best_score if self._greater_is_better else score < best_score):
                     best, best_score = l, score
                 bar.update(1); bar.set_postfix(score=f'{score:.4g}', best_layer=best)
                 if l - best >= self.n_tolerant_rounds: break
         self.best_layer_, self.n_layers_ = best, best + 1
-        self._fit_X, self._fit_y = X, np.asarray(y)      # kept for the explanations of notebooks 05-06 (training rows)
+        self._train = Bunch(X=X, y=np.asarray(y), sample_weight=None if sample_weight is None else sw)   # see training_data()
         del self.layers_[best + 1:], self.oof_outputs_[best + 1:], self.folds_[best + 1:]
         return self
 
@@ -150,19 +171,20 @@ class _BaseCascadeForest(BaseEstimator):
         return np.ascontiguousarray(validate_data(self, X, dtype=np.float64, reset=False))
 
     def _check_training_data(self, X):
-        if not self._is_training_data(X):
+        if not self.is_training_data(X):
             raise ValueError("oof=True needs the training data: X is not the matrix this cascade was fitted on "
                              "(same rows, same order, same values)")
 
     def _fold_mean(self, Z, l, f)->np.ndarray:
         models = self.layers_[l][f]
-        return sum(self._forest_predict(m, Z) for m in models) / len(models)
+        return _sum_in_order([self._forest_predict(m, Z) for m in models], (len(Z), self.n_outputs_)) / len(models)
 
-    def _forward(self, X, layer:int)->np.ndarray:
-        "Outputs (n, F, C) of layer `layer` for validated X, computing the earlier layers on the way."
+    def _forward(self, X, layer:int, inputs:list|None=None)->np.ndarray:
+        "Outputs (n, F, C) of layer `layer` for validated X; the layer inputs met on the way are appended to `inputs`."
         out = None
         for l in range(layer + 1):
             Z = _layer_matrix(X, out)
+            if inputs is not None: inputs.append(Z)
             out = np.stack([self._fold_mean(Z, l, f) for f in range(self.n_forests)], axis=1)
         return out
 
@@ -172,6 +194,15 @@ class _BaseCascadeForest(BaseEstimator):
         if oof: self._check_training_data(X)
         if l == 0: return X.copy()   # never hand back the caller's own array
         return _layer_matrix(X, self.oof_outputs_[l - 1] if oof else self._forward(X, l - 1))
+
+    def layer_inputs(self, X, layer:int|None=None)->list:
+        "Input matrices of layers 0..`layer` for new rows X in one forward pass (each equals `layer_input(X, l)`)."
+        X = self._validate_X(X); l = self._check_layer(layer)
+        inputs, out = [], None
+        for k in range(l + 1):
+            Z = _layer_matrix(X, out); inputs.append(Z if k else X.copy())
+            if k < l: out = np.stack([self._fold_mean(Z, k, f) for f in range(self.n_forests)], axis=1)
+        return inputs
 
     def layer_outputs(self, X, layer:int|None=None, *, oof:bool=False)->np.ndarray:
         "Every forest's output of `layer` on X, (n, n_forests, C) like `oof_outputs_`; `oof=True`: the training rows' ones."
@@ -187,7 +218,8 @@ class _BaseCascadeForest(BaseEstimator):
         out = self._fold_mean(_layer_matrix(X, self._forward(X, l - 1) if l else None), l, f)
         return out if is_classifier(self) else out[:, 0]
 
-    def _is_training_data(self, X)->bool:
+    # ---- the training data, for the explainers (notebooks 05-06) ------------------------------------------------
+    def is_training_data(self, X)->bool:
         "True when `X` is, as a float64 matrix, exactly the matrix the cascade was fitted on (shape + SHA-256)."
         check_is_fitted(self)
         names = getattr(self, 'feature_names_in_', None)
@@ -195,6 +227,19 @@ class _BaseCascadeForest(BaseEstimator):
         try: A = check_array(X, dtype=np.float64)
         except (TypeError, ValueError): return False
         return _fingerprint(A) == self.train_fingerprint_
+
+    def training_data(self)->Bunch:
+        "Copies of the training rows: `X` (n, K) float64, `y` as given to `fit`, `sample_weight` (None if not given)."
+        check_is_fitted(self)
+        t = self._train
+        return Bunch(X=t.X.copy(), y=t.y.copy(), sample_weight=None if t.sample_weight is None else t.sample_weight.copy())
+
+    def training_input(self, layer:int|None=None)->np.ndarray:
+        "Input matrix of `layer` for the training rows: X next to the previous layer's out-of-fold outputs (cross-fitted)."
+        check_is_fitted(self); l = self._check_layer(layer)
+        X = self._train.X
+        return X.copy() if l == 0 else _layer_matrix(X, self.oof_outputs_[l - 1])
+
 
 # %% ../nbs/04_cascade_forest.ipynb #c014
 _PARAMS_DOC = """
@@ -223,7 +268,8 @@ _PARAMS_DOC = """
     random_state : int, RandomState or None, default=None
         Seeds the fold split and every fold forest (integer seeds drawn in a fixed order): fits are bit-reproducible.
     n_jobs : int or None, default=None
-        Passed to every forest (tree fitting and prediction run in parallel).
+        Passed to every forest (trees are fitted in parallel); predictions run the trees in parallel threads and sum
+        them in tree order, so every `n_jobs` gives bit-identical fits and predictions.
     verbose : int, default=0
         Show a tqdm progress bar over the layers when > 0.
 
@@ -242,8 +288,10 @@ _PARAMS_DOC = """
         Out-of-fold {score_name} of every layer grown (also the discarded ones after the best).
     best_layer_ : int
         0-based index of the best layer; `n_layers_ = best_layer_ + 1` layers are kept.
+    Methods for the explainers (notebooks 05-06): `training_data()` (copies of X, y, sample_weight),
+    `training_input(layer)` (the cross-fitted training input of a layer), `is_training_data(X)`.
     train_fingerprint_ : dict
-        Shape and SHA-256 of the float64 training matrix, used by `_is_training_data(X)`.
+        Shape and SHA-256 of the float64 training matrix, used by `is_training_data(X)`.
 """
 
 class CascadeForestClassifier(ClassifierMixin, _BaseCascadeForest):
@@ -266,7 +314,7 @@ class CascadeForestClassifier(ClassifierMixin, _BaseCascadeForest):
     _forest_types = (RandomForestClassifier, ExtraTreesClassifier)
     _greater_is_better = True
 
-    def _encode_y(self, y):
+    def _encode_y(self, y, sample_weight):
         check_classification_targets(y)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         self.n_classes_ = C = len(self.classes_)
@@ -274,6 +322,8 @@ class CascadeForestClassifier(ClassifierMixin, _BaseCascadeForest):
         if C < 2:
             raise ValueError(f"y has only one class ({label(self.classes_[0])!r}): a classifier needs at least 2 classes")
         counts = np.bincount(y_enc, minlength=C)
+        if sample_weight is not None and (np.bincount(y_enc, weights=sample_weight, minlength=C) == 0).any():
+            raise ValueError("sample_weight is zero on every row of a class: that class cannot be learned")
         if counts.min() < self.n_folds:
             c = int(counts.argmin())
             raise ValueError(f"class {label(self.classes_[c])!r} has only {counts[c]} row(s), fewer than n_folds={self.n_folds}: "
@@ -283,13 +333,13 @@ class CascadeForestClassifier(ClassifierMixin, _BaseCascadeForest):
 
     def _splitter(self, seed): return StratifiedKFold(self.n_folds, shuffle=True, random_state=seed)
 
-    def _forest_predict(self, forest, Z):
-        p = forest.predict_proba(Z)
+    def _tree_output(self, tree, Z32):
+        p = tree.predict_proba(Z32, check_input=False)
         if p.shape[1] == self.n_outputs_: return p
-        full = np.zeros((len(Z), self.n_outputs_)); full[:, forest.classes_.astype(int)] = p  # a fold missed a class
+        full = np.zeros((len(Z32), self.n_outputs_)); full[:, tree.classes_.astype(int)] = p  # a fold missed a class
         return full
 
-    def _score(self, out, y): return float(np.mean(out.argmax(axis=1) == y))
+    def _score(self, out, y, w): return float(np.average(out.argmax(axis=1) == y, weights=w))
 
     def predict_proba(self, X, layer:int|None=None)->np.ndarray:
         "Class probabilities of a layer (None: the best layer), the mean of its forests: (n, n_classes)."
@@ -305,12 +355,12 @@ CascadeForestClassifier.__doc__ = ("Deep-forest cascade classifier: layers of cr
     + _PARAMS_DOC.format(max_features_default="int, float, 'sqrt', 'log2' or None, default='sqrt'",
                          max_features_note="'sqrt' is the scikit-learn and gcForest default for classification.",
                          n_outputs_note="the number of classes (unlike scikit-learn forests, where it counts targets).",
-                         score_name="accuracy (higher is better)")
+                         score_name="accuracy (higher is better; weighted by sample_weight when given)")
     + "    classes_, n_classes_ : the class labels and their number.\n")
 
 # %% ../nbs/04_cascade_forest.ipynb #c015
 class CascadeForestRegressor(RegressorMixin, _BaseCascadeForest):
-    def __init__(self, n_forests=4, n_estimators=50, max_depth=None, min_samples_leaf=1, max_features=1.0,
+    def __init__(self, n_forests=4, n_estimators=50, max_depth=None, min_samples_leaf=1, max_features='sqrt',
                  n_folds=3, fold_scheme='per_layer', max_layers=10, n_tolerant_rounds=2, random_state=None, n_jobs=None,
                  verbose=0):
         self.n_forests = n_forests
@@ -329,10 +379,10 @@ class CascadeForestRegressor(RegressorMixin, _BaseCascadeForest):
     _forest_types = (RandomForestRegressor, ExtraTreesRegressor)
     _greater_is_better = False
 
-    def _encode_y(self, y): return np.asarray(y, dtype=np.float64), 1
+    def _encode_y(self, y, sample_weight): return np.asarray(y, dtype=np.float64), 1
     def _splitter(self, seed): return KFold(self.n_folds, shuffle=True, random_state=seed)
-    def _forest_predict(self, forest, Z): return forest.predict(Z)[:, None]
-    def _score(self, out, y): return float(np.mean((out[:, 0] - y) ** 2))
+    def _tree_output(self, tree, Z32): return tree.predict(Z32, check_input=False)[:, None]
+    def _score(self, out, y, w): return float(np.average((out[:, 0] - y) ** 2, weights=w))
 
     def predict(self, X, layer:int|None=None)->np.ndarray:
         "Predictions of a layer (None: the best layer), the mean of its forests: (n,)."
@@ -340,10 +390,11 @@ class CascadeForestRegressor(RegressorMixin, _BaseCascadeForest):
 
 CascadeForestRegressor.__doc__ = ("Deep-forest cascade regressor: layers of cross-fitted random forests and extra-trees "
     "whose predictions extend the features of the next layer (seed 000 Sec. 3.3, Sec. 7).\n"
-    + _PARAMS_DOC.format(max_features_default="int, float, 'sqrt', 'log2' or None, default=1.0",
-                         max_features_note="1.0 (all features) is the scikit-learn default for regression forests and "
-                         "the extra-trees paper's choice for regression; with 'sqrt' the few new features would rarely "
-                         "be tried on low-dimensional data such as the paper's two-feature Fig. 3 problem.",
+    + _PARAMS_DOC.format(max_features_default="int, float, 'sqrt', 'log2' or None, default='sqrt'",
+                         max_features_note="'sqrt' as in the authors' code and gcForest. From layer 1 on the new features "
+                         "are tried often: on the paper's two-feature Fig. 3 problem a 'sqrt' split draws 2 of 6 columns "
+                         "and includes a new one with probability 0.93 (see `new_feature_split_share`); 1.0 is "
+                         "scikit-learn's regression default.",
                          n_outputs_note="1 (one output column per forest).",
                          score_name="mean squared error (lower is better: the attribute holds the MSE, not its negative)"))
 
@@ -352,11 +403,12 @@ def plot_validation_curve(
     model,         # fitted CascadeForestClassifier / CascadeForestRegressor
     ax=None,       # matplotlib Axes to draw on (a new figure when None)
     **kwargs,      # passed to `ax.plot`
-)->plt.Axes:
+)->'matplotlib.axes.Axes':
     "Out-of-fold validation score of every layer grown, the best layer marked (seed 000 Fig. 3b/4b)."
     if not isinstance(model, _BaseCascadeForest):
         raise TypeError(f"model must be a CascadeForestClassifier or CascadeForestRegressor, got {type(model).__name__}")
     check_is_fitted(model)
+    import matplotlib.pyplot as plt   # pyplot loads on first plot, not on import of the package
     if ax is None: _, ax = plt.subplots(figsize=(4.5, 3))
     s = np.asarray(model.validation_scores_)
     ax.plot(np.arange(len(s)), s, marker='o', **kwargs)
@@ -366,3 +418,21 @@ def plot_validation_curve(
     ax.set_ylabel('out-of-fold accuracy' if is_classifier(model) else 'out-of-fold MSE')
     ax.legend()
     return ax
+
+# %% ../nbs/04_cascade_forest.ipynb #c032b
+def new_feature_split_share(
+    model,         # fitted CascadeForestClassifier / CascadeForestRegressor
+    layer:int=1,   # a layer > 0 (layer 0 has no new features)
+)->float:          # share of the layer's splits (all trees, folds, forests) whose column is a new feature
+    "Share of a layer's splits on the previous layer's outputs (new features, columns >= K; seed 000 Sec. 3.3, Fig. 2b)."
+    if not isinstance(model, _BaseCascadeForest):
+        raise TypeError(f"model must be a CascadeForestClassifier or CascadeForestRegressor, got {type(model).__name__}")
+    l = model._check_layer(layer)
+    if l == 0: raise ValueError("layer 0 sees only the original features: pass a layer >= 1")
+    K = model.n_features_in_; new = total = 0
+    for forest in model.layers_[l]:
+        for fold_model in forest:
+            for tree in fold_model.estimators_:
+                f = tree.tree_.feature; f = f[f >= 0]
+                new += int((f >= K).sum()); total += len(f)
+    return new / total if total else 0.0

@@ -5,26 +5,59 @@
 # %% ../nbs/05_cascade_estimation.ipynb #c002
 from __future__ import annotations
 import numpy as np
-from .core import tree_arrays, inbag_counts, TreeArrays
+from .core import tree_arrays, inbag_counts, TreeArrays, check_model, check_int, FOREST_TYPES
+from .cascade import _BaseCascadeForest
 
 # %% auto #0
-__all__ = ['inbag_rows', 'node_sums', 'estimated_increments', 'training_layer_input', 'cascade_contributions_reference']
+__all__ = ['inbag_rows', 'node_sums', 'estimated_increments', 'cascade_contributions_reference']
 
 # %% ../nbs/05_cascade_estimation.ipynb #c005
-def inbag_rows(fold_forest, m:int, train_idx:np.ndarray, counts:np.ndarray|None=None)->tuple[np.ndarray, np.ndarray]:
-    "Global row ids and bootstrap weights of tree `m` of a fold model fitted on rows `train_idx`."
+def inbag_rows(
+    fold_forest,                          # a fold model of the cascade (fitted on the rows `train_idx`)
+    m:int,                                # tree index in the fold model
+    train_idx:np.ndarray,                 # global ids of the fold's training rows
+    counts:np.ndarray|None=None,          # inbag_counts(fold_forest, len(train_idx)), computed when None
+    sample_weight:np.ndarray|None=None,   # (n_train,) the cascade's sample weights (global row ids), or None
+)->tuple[np.ndarray, np.ndarray]:         # global row ids in the tree's resample, their weights (count x sample weight)
+    "Global row ids and weights of tree `m`'s in-bag sample: the rows and weights behind its node means (paper Eq. 15-16)."
+    check_model(fold_forest, FOREST_TYPES)
+    m = check_int(m, 'm', 0, len(fold_forest.estimators_) - 1)
+    train_idx = np.asarray(train_idx)
+    if train_idx.ndim != 1 or train_idx.dtype.kind not in 'iu':
+        raise TypeError(f"train_idx must be a 1-D array of row ids, got dtype {train_idx.dtype} and shape {train_idx.shape}")
+    if sample_weight is not None:
+        sample_weight = np.asarray(sample_weight, dtype=float)
+        if sample_weight.ndim != 1 or (len(train_idx) and train_idx.max() >= len(sample_weight)):
+            raise ValueError("sample_weight must be 1-D with one weight per training row of the cascade")
     counts = (inbag_counts(fold_forest, len(train_idx)) if counts is None else counts)[m]
     keep = counts > 0
-    return np.asarray(train_idx)[keep], counts[keep].astype(float)
+    rows = np.asarray(train_idx)[keep]
+    w = counts[keep].astype(float)
+    if sample_weight is None: return rows, w
+    if not fold_forest.bootstrap: return rows, sample_weight[rows]       # no resample: the tree gets the weights
+    # scikit-learn >= 1.8 draws the bootstrap with probabilities proportional to the weights and passes the counts
+    # alone; older versions draw uniformly and pass counts x weights. The tree's root weight tells which.
+    root = fold_forest.estimators_[m].tree_.weighted_n_node_samples[0]
+    return rows, (w if abs(w.sum() - root) <= 1e-9 * root else w * sample_weight[rows])
 
+
+# %% ../nbs/05_cascade_estimation.ipynb #c005n
 def node_sums(ta:TreeArrays, leaf:np.ndarray, w:np.ndarray, P:np.ndarray)->np.ndarray:
     "Weighted sums of the rows' arrays `P` (n_rows, ...) over every node, from leaf sums pushed up level by level."
+    leaf, w, P = np.asarray(leaf), np.asarray(w, dtype=float), np.asarray(P, dtype=float)
+    if leaf.ndim != 1 or leaf.dtype.kind not in 'iu': raise TypeError("leaf must be a 1-D array of node ids")
+    if len(leaf) and (leaf.min() < 0 or leaf.max() >= ta.n_nodes):
+        raise ValueError(f"leaf holds node ids outside 0..{ta.n_nodes - 1}")
+    if not (len(leaf) == len(w) == len(P)) or w.ndim != 1:
+        raise ValueError(f"leaf, w and P need one entry per row: got lengths {len(leaf)}, {len(w)}, {len(P)}")
+    if not (np.isfinite(w).all() and np.isfinite(P).all()): raise ValueError("w and P must be finite")
     S = np.zeros((ta.n_nodes,) + P.shape[1:])
     np.add.at(S, leaf, w.reshape((-1,) + (1,) * (P.ndim - 1)) * P)
     for d in range(int(ta.depth.max()), 0, -1):            # children before parents
         nodes = np.flatnonzero(ta.depth == d)
         np.add.at(S, ta.parent[nodes], S[nodes])
     return S
+
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009
 def estimated_increments(
@@ -35,6 +68,11 @@ def estimated_increments(
 )->np.ndarray:              # (n_nodes, K, C): Δμ̂(t, k) for children of new-feature splits, 0 elsewhere
     "Estimated increments of every split on a new feature, attributed to the original features (paper Eq. 16)."
     K, C = n_features, n_outputs
+    S = np.asarray(S, dtype=float)
+    if S.ndim != 4 or S.shape[0] != ta.n_nodes or S.shape[2:] != (K, C):
+        raise ValueError(f"S must have shape (n_nodes={ta.n_nodes}, n_forests, K={K}, C={C}), got {S.shape}")
+    if ta.feature.max(initial=-1) >= K and (ta.feature.max() - K) // C >= S.shape[1]:
+        raise ValueError(f"the tree splits on forest {(ta.feature.max() - K) // C}'s output but S holds {S.shape[1]} forests")
     est = np.zeros((ta.n_nodes, K, C))
     mean = S / np.maximum(ta.weight, 1e-300)[:, None, None, None]   # node means of f_{F,k}; n(t) > 0 always
     for child in np.flatnonzero(ta.parent >= 0):
@@ -45,13 +83,6 @@ def estimated_increments(
     return est
 
 # %% ../nbs/05_cascade_estimation.ipynb #c011
-def training_layer_input(model, layer:int)->np.ndarray:
-    "The layer's training input: original X and the previous layer's out-of-fold forest outputs (K + F*C columns)."
-    X = np.asarray(model._fit_X, dtype=float)
-    if layer == 0: return X
-    prev = model.oof_outputs_[layer - 1]                        # (n, F, C)
-    return np.hstack([X, prev.reshape(len(X), -1)])
-
 def _node_table(ta, K, C, S, node_map):
     "Cumulative contributions of every node (n_nodes, K, C): Algorithm 1 with per-node map g = `node_map`."
     table = np.zeros((ta.n_nodes, K, C))
@@ -71,12 +102,14 @@ def cascade_contributions_reference(
     node_map=None,          # g(est (K, C), dmu (C,)) -> (K, C); None = estimation only
 )->dict:                    # per layer: 'train' (n, F, K, C) OOF, 'train_bias' (n, F, C), and 'new', 'new_bias' when X
     "Layer-by-layer deep-forest contributions with a pluggable per-node map (paper Sec. 5, slow reference)."
+    if not isinstance(model, _BaseCascadeForest):
+        raise TypeError(f"model must be a fitted CascadeForestClassifier or CascadeForestRegressor, got {type(model).__name__}")
     K, L = model.n_features_in_, (model.n_layers_ - 1 if layer is None else layer)
     C = len(model.classes_) if hasattr(model, 'classes_') else 1
-    n = len(model._fit_X); F = len(model.layers_[0])
-    prev, out = None, []
+    F = len(model.layers_[0]); sw = model.training_data().sample_weight
+    n = len(model.oof_outputs_[0]); prev, out = None, []
     for l in range(L + 1):
-        Ztr = training_layer_input(model, l).astype(np.float32)
+        Ztr = model.training_input(l).astype(np.float32)
         Znew = None if X is None else np.asarray(model.layer_input(X, l), dtype=np.float32)
         res = {'train': np.zeros((n, F, K, C)), 'train_bias': np.zeros((n, F, C))}
         if Znew is not None: res.update(new=np.zeros((len(Znew), F, K, C)), new_bias=np.zeros((len(Znew), F, C)))
@@ -87,7 +120,7 @@ def cascade_contributions_reference(
                     ta = tree_arrays(tree)
                     S = None
                     if l > 0 and (ta.feature >= K).any():
-                        rows, w = inbag_rows(fm, m, tr, counts)
+                        rows, w = inbag_rows(fm, m, tr, counts, sw)
                         S = node_sums(ta, tree.apply(Ztr[rows]), w, prev[rows])
                     table = _node_table(ta, K, C, S, node_map)
                     res['train'][va, f] += table[tree.apply(Ztr[va])] / M
