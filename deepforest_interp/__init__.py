@@ -15,3 +15,4 @@ from .forest_floor import *
 from .ssfi import *
 from .hidf import *
 from .experiments import *
+from .derivations import *
