@@ -275,7 +275,8 @@ def derivation_index_markdown(df:pd.DataFrame|None=None)->str:
         for r in g.itertuples():
             sym = {'': '*not placed*', 'notation': '*notation*'}.get(r.symbol, f'`{r.symbol.replace("deepforest_interp.", "")}`')
             nb = f'[{r.notebook}]({r.notebook}.ipynb)' if r.notebook else ''
-            test = ', '.join(f'`{t.split("/")[-1]}`' for t in r.test.split('; ') if t)
+            places = [t.split('/')[-1].replace('.ipynb', '') for t in r.test.split('; ') if t]
+            test = ', '.join(places[:2]) + (f' (+{len(places) - 2})' if len(places) > 2 else '')
             out.append(f'| {r.label} | {r.title.replace("|", "/")} | {sym} | {nb} | {test} |')
         out.append('')
     return '\n'.join(out)

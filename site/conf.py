@@ -8,6 +8,7 @@ myst_enable_extensions = ['dollarmath', 'amsmath']
 myst_heading_anchors = 3
 nb_execution_mode = 'off'                 # never re-execute: pages show the stored (or _out/ executed) outputs
 nb_merge_streams = True
+nb_render_markdown_format = 'myst'        # markdown outputs (e.g. the derivation index table) may hold tables
 exclude_patterns = ['_build', '**.ipynb_checkpoints']
 suppress_warnings = ['myst.header', 'myst.xref_missing', 'mystnb.unknown_mime_type', 'misc.highlighting_failure',
                      'toc.not_included']

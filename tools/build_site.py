@@ -13,7 +13,8 @@ import json, re, shutil, subprocess, sys, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-NBS, SRC, OUT, DOCTREES = ROOT / 'nbs', ROOT / '_cache' / 'site_src', ROOT / '_site', ROOT / '_cache' / 'site_doctrees'
+NBS, SRC, OUT = ROOT / 'nbs', ROOT / '_cache' / 'site_src', ROOT / '_site'
+BUILD = ROOT / '_cache' / 'site_build'      # myst-nb writes jupyter_execute/ next to Sphinx's output folder
 DIRECTIVE = re.compile(r'^\s*#\s*\|\s*([\w-]+)\s*:?\s*(.*)$')
 DROP = {'hide', 'default_exp'}
 SOLUTION = re.compile(r'^\s*# Solution\s*$')
@@ -50,6 +51,16 @@ def _display(m) -> str:
     return '\n\n$$' + body + '$$\n\n'
 
 
+CODE = re.compile(r'```.*?```|`[^`\n]*`', re.S)
+
+
+def _outside_code(text: str, f) -> str:
+    "Apply `f` to the markdown outside code fences and inline code spans."
+    keep = []
+    masked = CODE.sub(lambda m: keep.append(m.group(0)) or f'\x00{len(keep) - 1}\x00', text)
+    return re.sub(r'\x00(\d+)\x00', lambda m: keep[int(m.group(1))], f(masked))
+
+
 def stage_notebook(src: Path, dst: Path, note: bool):
     "Copy one notebook into the site sources, prepared for reading."
     nb = json.loads(src.read_text())
@@ -73,7 +84,7 @@ def stage_notebook(src: Path, dst: Path, note: bool):
                     o.get('data', {}).pop(m, None)
         elif c['cell_type'] == 'markdown':
             # MyST reads `$$...$$` inside a paragraph as inline math; Jupyter shows it as a display equation.
-            c['source'] = DISPLAY_MATH.sub(_display, text).strip()
+            c['source'] = _outside_code(text, lambda t: DISPLAY_MATH.sub(_display, t)).strip()
         else:
             continue                                    # raw cells (e.g. skip_exec front matter) are not content
         cells.append(c)
@@ -111,7 +122,7 @@ def stage():
         for s in stems + ['index']:
             src = ROOT / '_out' / f'{s}.ipynb'
             src = src if 'experiments_' in s and src.exists() else NBS / f'{s}.ipynb'
-            stage_notebook(src, SRC / f'{s}.ipynb', note=s in tagged)
+            stage_notebook(src, SRC / f'{s}.ipynb', note=s in tagged and s != 'derivations')
     if (SRC / 'derivations.ipynb').exists(): _fill_derivations(SRC / 'derivations.ipynb')
     # the navigation: a hidden toctree per section at the end of the home page
     idx = json.loads((SRC / 'index.ipynb').read_text())
@@ -143,11 +154,13 @@ def check_offline():
 def main():
     t0 = time.time()
     stage()
-    if OUT.exists(): shutil.rmtree(OUT)
-    cmd = [str(Path(sys.executable).with_name('sphinx-build')), '-b', 'html', '-q', '-E', '-d', str(DOCTREES),
-           str(SRC), str(OUT)]
+    for d in (OUT, BUILD):
+        if d.exists(): shutil.rmtree(d)
+    cmd = [str(Path(sys.executable).with_name('sphinx-build')), '-b', 'html', '-q', '-E', '-d', str(BUILD / 'doctrees'),
+           str(SRC), str(BUILD / 'html')]
     r = subprocess.run(cmd)
     if r.returncode: sys.exit(f'sphinx-build failed (exit {r.returncode})')
+    shutil.move(str(BUILD / 'html'), str(OUT))
     copy_mathjax()
     bad = check_offline()
     if bad: sys.exit('pages load scripts/styles from the network:\n  ' + '\n  '.join(bad[:20]))
