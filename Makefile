@@ -69,8 +69,4 @@ lab: $(STAMP)
 
 ## README.md from nbs/index.ipynb without quarto (markdown cells verbatim, code cells fenced, `#| hide` cells dropped).
 readme:
-	python3 -c "import json; nb = json.load(open('nbs/index.ipynb')); cells = [''.join(c['source']) for c in nb['cells']]; \
-	kinds = [c['cell_type'] for c in nb['cells']]; \
-	out = [s if k == 'markdown' else '\`\`\`python\n' + s + '\n\`\`\`' for s, k in zip(cells, kinds) if not s.startswith('#| hide')]; \
-	txt = '\n\n'.join(out).replace('> ', '', 1) + '\n'; \
-	open('README.md', 'w').write('<!-- generated from nbs/index.ipynb by make readme: edit the notebook, not this file -->\n' + txt)"
+	python3 tools/readme.py

@@ -273,7 +273,7 @@ def derivation_index_markdown(df:pd.DataFrame|None=None)->str:
         out += [f'### Seed {seed}: {names.get(seed, "")}', '', '| label | what | implemented by | derived in | checked in |',
                 '|---|---|---|---|---|']
         for r in g.itertuples():
-            sym = {'': '*not placed*', 'notation': '*notation*'}.get(r.symbol, f'`{r.symbol.replace("deepforest_interp.", "")}`')
+            sym = {'': '*not placed*', 'notation': '*notation*'}.get(r.symbol, f'`{r.symbol.split(".", 2)[-1]}`')
             nb = f'[{r.notebook}]({r.notebook}.ipynb)' if r.notebook else ''
             places = [t.split('/')[-1].replace('.ipynb', '') for t in r.test.split('; ') if t]
             test = ', '.join(places[:2]) + (f' (+{len(places) - 2})' if len(places) > 2 else '')
