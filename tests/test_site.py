@@ -78,3 +78,36 @@ def test_notebook_over_budget_fails(project, tmp_path):
     p.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n')
     r = _run(root)
     assert r.returncode == 1 and '00_core.ipynb is 3.' in r.stdout and '> 2 MB' in r.stdout, r.stdout
+
+
+def test_site_staging(tmp_path):
+    "tools/build_site.py's staging: hidden cells dropped, directives stripped, solutions folded, display math split."
+    sys.path.insert(0, str(ROOT / 'tools'))
+    import build_site
+    cells = [
+        {'cell_type': 'code', 'id': 'a', 'metadata': {}, 'outputs': [], 'execution_count': None,
+         'source': '#| default_exp x'},
+        {'cell_type': 'markdown', 'id': 'b', 'metadata': {}, 'source': '# Title\n> summary'},
+        {'cell_type': 'code', 'id': 'c', 'metadata': {}, 'outputs': [], 'execution_count': None,
+         'source': '#| hide\nfrom fastcore.test import *'},
+        {'cell_type': 'code', 'id': 'd', 'metadata': {}, 'outputs': [], 'execution_count': None,
+         'source': '#| export\ndef f(x): return x'},
+        {'cell_type': 'markdown', 'id': 'e', 'metadata': {},
+         'source': 'The sum: $$ a = b \\tag{3} $$ and `$$ not math $$`.\n$$ \\begin{cases}1\\\\2\\end{cases} \\tag{4} $$'},
+        {'cell_type': 'markdown', 'id': 'f', 'metadata': {}, 'source': '### Exercise 1: check Eq. 3'},
+        {'cell_type': 'code', 'id': 'g', 'metadata': {}, 'outputs': [], 'execution_count': None,
+         'source': '# Solution\nassert f(1) == 1'},
+    ]
+    src, dst = tmp_path / 'n.ipynb', tmp_path / 'out.ipynb'
+    src.write_text(json.dumps({'cells': cells, 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}))
+    build_site.stage_notebook(src, dst, note=True)
+    out = json.loads(dst.read_text())['cells']
+    ids = [c['id'] for c in out]
+    assert ids == ['b', 'siteder', 'd', 'e', 'f', 'g']                          # default_exp and hide cells dropped
+    assert out[2]['source'] == 'def f(x): return x'                              # directive stripped
+    md = out[3]['source']
+    assert '\n\n$$ a = b \\tag{3} $$\n\n' in md and '`$$ not math $$`' in md       # display block; code span untouched
+    assert '\\begin{equation}' in md and '\\tag{4}' in md                        # multi-line tagged -> amsmath block
+    assert out[5]['metadata']['tags'] == ['hide-cell']
+    assert out[5]['metadata']['mystnb']['code_prompt_show'] == 'Show solution'
+    assert 'derivations.ipynb' in out[1]['source']

@@ -152,6 +152,8 @@ def check_offline():
 
 
 def main():
+    global NBS
+    if len(sys.argv) > 1: NBS = Path(sys.argv[1]).resolve()     # another notebook folder (e.g. an executed scratch copy)
     t0 = time.time()
     stage()
     for d in (OUT, BUILD):
