@@ -82,6 +82,10 @@ def stage_notebook(src: Path, dst: Path, note: bool):
             for o in c.get('outputs', []):
                 for m in REMOVE_MIME:
                     o.get('data', {}).pop(m, None)
+                if 'text/markdown' in o.get('data', {}):      # show_doc's `---` rules: docutils refuses them in a cell
+                    md = o['data']['text/markdown']
+                    md = ''.join(md) if isinstance(md, list) else md
+                    o['data']['text/markdown'] = re.sub(r'(?m)^---+\s*$', '<hr/>', md)
         elif c['cell_type'] == 'markdown':
             # MyST reads `$$...$$` inside a paragraph as inline math; Jupyter shows it as a display equation.
             c['source'] = _outside_code(text, lambda t: DISPLAY_MATH.sub(_display, t)).strip()

@@ -3,12 +3,13 @@
 * the math is rendered: every MathJax element was typeset, no MathJax error, and no raw `\\tag{` or `$$` is left in
   the visible text (code blocks excepted);
 * every image loads (naturalWidth > 0);
+* exercise solutions (code cells starting with `# Solution`) are folded in a closed <details>;
 * every internal link resolves (the target file exists and, for `#fragment`, the target page has that id);
 * nothing is fetched from outside the site (any other origin is blocked and reported) and no local file is missing.
 
 The site is served on 127.0.0.1 by a throw-away http.server (file:// would block MathJax's web fonts). Chromium is
-Debian's /usr/bin/chromium (override with CHROMIUM=...), driven through Python playwright. Screenshots of three pages
-go to _site/_screens/.
+Debian's /usr/bin/chromium (override with CHROMIUM=...), driven through Python playwright. Screenshots of four pages
+(home, equations, a figure, the derivation index) go to _site/_screens/.
 """
 import functools, http.server, os, re, socketserver, sys, tempfile, threading, time
 from pathlib import Path
@@ -19,7 +20,8 @@ SITE = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else ROOT / '_site'
 CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
 FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
          '--disable-background-networking', '--disable-component-update', '--disable-sync']
-SCREENS = [('index.html', None), ('06_calibration.html', 'div.math'), ('derivations.html', 'table')]
+SCREENS = [('index.html', None), ('06_calibration.html', 'div.math'), ('08_forest_floor.html', '.cell_output img'),
+           ('derivations.html', 'table')]
 
 PAGE_JS = r"""
 async () => {
@@ -46,6 +48,13 @@ async () => {
     if (!img.complete) await new Promise(r => { img.onload = img.onerror = r; setTimeout(r, 5000); });
     out.imgs += 1;
     if (!(img.naturalWidth > 0)) out.imgBad.push(img.getAttribute('src').slice(0, 80));
+  }
+  out.solutions = 0; out.openSolutions = 0;
+  for (const pre of document.querySelectorAll('.cell_input pre')) {
+    if (!pre.textContent.startsWith('# Solution')) continue;
+    out.solutions += 1;
+    const d = pre.closest('details');
+    if (!d || d.open) out.openSolutions += 1;
   }
   for (const a of document.querySelectorAll('a[href]')) out.links.push(a.href);
   return out;
@@ -108,6 +117,8 @@ def main() -> int:
                 stats['pages'] += 1; stats['math'] += res['math']; stats['imgs'] += res['imgs']
                 where = page_name
                 for m in res['mathBad']: problems.append(f'{where}: math not typeset: {m}')
+                stats['solutions'] = stats.get('solutions', 0) + res['solutions']
+                if res['openSolutions']: problems.append(f'{where}: {res["openSolutions"]} exercise solution(s) not folded')
                 if res['mjErrors']: problems.append(f'{where}: {res["mjErrors"]} MathJax error(s)')
                 for t in res['raw']: problems.append(f'{where}: raw TeX in the visible text: {t!r}')
                 for s in res['imgBad']: problems.append(f'{where}: image does not load: {s}')
@@ -127,7 +138,7 @@ def main() -> int:
     finally:
         httpd.shutdown()
     print(f"site-check: {stats['pages']} pages, {stats['math']} math elements, {stats['imgs']} images, "
-          f"{stats['links']} distinct links per page checked in {time.time() - t0:.0f} s; "
+          f"{stats.get('solutions', 0)} folded solutions, {stats['links']} distinct links per page checked in {time.time() - t0:.0f} s; "
           f"screenshots in {(SITE / '_screens').relative_to(ROOT) if SITE.is_relative_to(ROOT) else SITE / '_screens'}/")
     if problems:
         print(f'site-check FAILED ({len(problems)} problems):')
