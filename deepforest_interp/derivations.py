@@ -89,8 +89,8 @@ MODULE_SEED = {'core': '000', 'datasets': '000', 'contributions': '000', 'import
                'forest_floor': '003', 'forest_floor_plots': '003', 'ssfi': '004'}
 
 # %% ../nbs/derivations.ipynb #d012
-_TOKEN = re.compile(r"\(|\)|\bpaper\b|\bseed (\d{3})\b|`([^`]+)`|"
-                    r"\b(Eq|Eqs|Algorithm|Alg|Proposition|Prop|Definition)\.?\s*\(?(\d+)\)?(?:\s*[-\u2013]\s*\(?(\d+)\)?)?")
+_TOKEN = (r"\(|\)|\bpaper\b|\bseed (\d{3})\b|`([^`]+)`|"
+                    r"\b(Eq|Eqs|Algorithm|Alg|Proposition|Prop|Definition)\.?\s*\(?(\d+)\)?(?:\s*[-\u2013]\s*\(?(\d+)\)?)?")   # compiled on first use (import stays cheap)
 _KIND = {'Eq': 'Eq.', 'Eqs': 'Eq.', 'Algorithm': 'Algorithm', 'Alg': 'Algorithm', 'Proposition': 'Proposition',
          'Prop': 'Proposition', 'Definition': 'Definition'}
 
@@ -102,7 +102,7 @@ def parse_tags(
     out, stack = [], []                  # stack of (depth, seed) contexts opened by a tag
     depth = 0
     named = {l.split('^')[0].split('_')[0]: l for s, l, *_ in ITEMS if s in ('002', '003') and not l.startswith('Eq')}
-    for m in _TOKEN.finditer(doc or ''):
+    for m in re.finditer(_TOKEN, doc or ''):
         tok = m.group(0)
         if tok == '(': depth += 1; continue
         if tok == ')':
@@ -152,9 +152,9 @@ def _symbols()->dict:
     return out
 
 # %% ../nbs/derivations.ipynb #d018
-_DEF = re.compile(r'^(?:def|class)\s+([A-Za-z]\w*)', re.M)
-_TAG = re.compile(r'\\tag\{\s*(\d+)\s*\}')
-_EXPORT = re.compile(r'^\s*#\s*\|\s*export', re.M)
+_DEF = r'(?m)^(?:def|class)\s+([A-Za-z]\w*)'     # patterns, compiled (and cached by `re`) on first use
+_TAG = r'\\tag\{\s*(\d+)\s*\}'
+_EXPORT = r'(?m)^\s*#\s*\|\s*export'
 
 def _notebooks()->dict:
     "{notebook stem: (module short name or None, cells)} for the notebooks in nbs/ (empty when not in a checkout)."
@@ -176,9 +176,9 @@ def rhythm_tags()->list:
         for a, b in zip(cells, cells[1:]):
             if a['cell_type'] != 'markdown' or b['cell_type'] != 'code': continue
             src = ''.join(b['source'])
-            if not _EXPORT.search(src): continue
-            names = [n for n in _DEF.findall(src)]
-            for n in _TAG.findall(''.join(a['source'])):
+            if not re.search(_EXPORT, src): continue
+            names = [n for n in re.findall(_DEF, src)]
+            for n in re.findall(_TAG, ''.join(a['source'])):
                 for name in names[:1]: out.append((seed, f'Eq. {n}', f'deepforest_interp.{mod}.{name}'))
     return out
 
@@ -189,7 +189,7 @@ def _uses()->dict:
     for stem, (_, cells) in _notebooks().items():
         if stem == 'derivations': continue
         code = [''.join(c['source']) for c in cells if c['cell_type'] == 'code']
-        texts[f'nbs/{stem}.ipynb'] = '\n'.join(s for s in code if not _EXPORT.search(s))
+        texts[f'nbs/{stem}.ipynb'] = '\n'.join(s for s in code if not re.search(_EXPORT, s))
     for p in sorted((_root() / 'tests').glob('*.py')):
         if p.name != 'test_derivations.py': texts[f'tests/{p.name}'] = p.read_text()
     return texts
