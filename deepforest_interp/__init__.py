@@ -16,3 +16,4 @@ from .forest_floor_plots import *
 from .ssfi import *
 from .hidf import *
 from .experiments import *
+from .derivations import *

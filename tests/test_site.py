@@ -1,0 +1,113 @@
+"`make sync-check` (tools/sync_check.py) on scratch copies of the project: what a student's edit and a hand edit do."
+import json, shutil, subprocess, sys
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHECK = ROOT / 'tools' / 'sync_check.py'
+
+
+@pytest.fixture(scope='module')
+def project(tmp_path_factory):
+    "A scratch copy of the files sync-check looks at."
+    dst = tmp_path_factory.mktemp('proj')
+    shutil.copy2(ROOT / 'settings.ini', dst / 'settings.ini')
+    ign = shutil.ignore_patterns('__pycache__', '.ipynb_checkpoints', '_proc')
+    shutil.copytree(ROOT / 'nbs', dst / 'nbs', ignore=ign)
+    shutil.copytree(ROOT / 'deepforest_interp', dst / 'deepforest_interp', ignore=ign)
+    return dst
+
+
+def _copy(project, tmp_path):
+    dst = tmp_path / 'p'
+    shutil.copytree(project, dst)
+    return dst
+
+
+def _run(root):
+    return subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
+
+
+def test_in_sync_copy_passes(project, tmp_path):
+    r = _run(_copy(project, tmp_path))
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_student_markdown_cell_passes(project, tmp_path):
+    "An uncommitted edit that keeps the library in sync (a new markdown cell, in nbdev_clean's format) passes."
+    root = _copy(project, tmp_path)
+    p = root / 'nbs' / '02_tree_contributions.ipynb'
+    nb = json.loads(p.read_text())
+    nb['cells'].insert(2, {'cell_type': 'markdown', 'id': 'student1', 'metadata': {},
+                           'source': ['My note: the bias is the root mean.']})
+    p.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n')
+    subprocess.run([str(Path(sys.executable).with_name('nbdev_clean')), '--fname', str(p)], cwd=root, check=True)
+    r = _run(root)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_hand_edit_of_generated_module_fails(project, tmp_path):
+    "A hand edit of a generated module fails, names the file and says how to fix it; the edit is left in place."
+    root = _copy(project, tmp_path)
+    p = root / 'deepforest_interp' / 'core.py'
+    p.write_text(p.read_text() + '\nHAND_EDIT = 1\n')
+    r = _run(root)
+    assert r.returncode == 1
+    assert 'deepforest_interp/core.py' in r.stdout and 'move the edit into the notebook' in r.stdout
+    assert 'HAND_EDIT = 1' in p.read_text()          # the check never overwrites the student's work
+
+
+def test_unexported_notebook_edit_fails(project, tmp_path):
+    "An exported cell changed in the notebook but not exported: the generated module is named."
+    root = _copy(project, tmp_path)
+    p = root / 'nbs' / '00_core.ipynb'
+    nb = json.loads(p.read_text())
+    nb['cells'].append({'cell_type': 'code', 'execution_count': None, 'id': 'student2', 'metadata': {}, 'outputs': [],
+                        'source': ['#| export\n', 'NEW_CONSTANT = 2']})
+    p.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n')
+    r = _run(root)
+    assert r.returncode == 1 and 'deepforest_interp/core.py' in r.stdout, r.stdout
+
+
+def test_notebook_over_budget_fails(project, tmp_path):
+    root = _copy(project, tmp_path)
+    p = root / 'nbs' / '00_core.ipynb'
+    nb = json.loads(p.read_text())
+    code = next(c for c in nb['cells'] if c['cell_type'] == 'code' and not c['outputs'])
+    code['outputs'] = [{'name': 'stdout', 'output_type': 'stream', 'text': ['x' * (3 * 2**20)]}]
+    p.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n')
+    r = _run(root)
+    assert r.returncode == 1 and '00_core.ipynb is 3.' in r.stdout and '> 2 MB' in r.stdout, r.stdout
+
+
+def test_site_staging(tmp_path):
+    "tools/build_site.py's staging: hidden cells dropped, directives stripped, solutions folded, display math split."
+    sys.path.insert(0, str(ROOT / 'tools'))
+    import build_site
+    cells = [
+        {'cell_type': 'code', 'id': 'a', 'metadata': {}, 'outputs': [], 'execution_count': None,
+         'source': '#| default_exp x'},
+        {'cell_type': 'markdown', 'id': 'b', 'metadata': {}, 'source': '# Title\n> summary'},
+        {'cell_type': 'code', 'id': 'c', 'metadata': {}, 'outputs': [], 'execution_count': None,
+         'source': '#| hide\nfrom fastcore.test import *'},
+        {'cell_type': 'code', 'id': 'd', 'metadata': {}, 'outputs': [], 'execution_count': None,
+         'source': '#| export\ndef f(x): return x'},
+        {'cell_type': 'markdown', 'id': 'e', 'metadata': {},
+         'source': 'The sum: $$ a = b \\tag{3} $$ and `$$ not math $$`.\n$$ \\begin{cases}1\\\\2\\end{cases} \\tag{4} $$'},
+        {'cell_type': 'markdown', 'id': 'f', 'metadata': {}, 'source': '### Exercise 1: check Eq. 3'},
+        {'cell_type': 'code', 'id': 'g', 'metadata': {}, 'outputs': [], 'execution_count': None,
+         'source': '# Solution\nassert f(1) == 1'},
+    ]
+    src, dst = tmp_path / 'n.ipynb', tmp_path / 'out.ipynb'
+    src.write_text(json.dumps({'cells': cells, 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}))
+    build_site.stage_notebook(src, dst, note=True)
+    out = json.loads(dst.read_text())['cells']
+    ids = [c['id'] for c in out]
+    assert ids == ['b', 'siteder', 'd', 'e', 'f', 'g']                          # default_exp and hide cells dropped
+    assert out[2]['source'] == 'def f(x): return x'                              # directive stripped
+    md = out[3]['source']
+    assert '\n\n$$ a = b \\tag{3} $$\n\n' in md and '`$$ not math $$`' in md       # display block; code span untouched
+    assert '\\begin{equation}' in md and '\\tag{4}' in md                        # multi-line tagged -> amsmath block
+    assert out[5]['metadata']['tags'] == ['hide-cell']
+    assert out[5]['metadata']['mystnb']['code_prompt_show'] == 'Show solution'
+    assert 'derivations.ipynb' in out[1]['source']
