@@ -7,11 +7,7 @@ from deepforest_interp.derivations import ITEMS, derivation_index, parse_tags, r
 
 # Symbols known to have no direct check yet, with the reason; anything else unchecked fails. Remove an entry as soon as
 # its notebook gains a check cell (the test warns when an entry has become stale).
-KNOWN_UNCHECKED = {
-    'deepforest_interp.estimation.estimated_increments':
-        'nbs/05 checks the estimation step only through cascade_contributions_reference; Eq. 16 needs a check cell '
-        'directly below its implementation (literate rhythm, issue 10 §1)',
-}
+KNOWN_UNCHECKED = {}
 
 
 @pytest.fixture(scope='module')
