@@ -13,5 +13,6 @@ from .estimation import *
 from .calibration import *
 from .forest_floor import *
 from .ssfi import *
+from .grit import *
 from .hidf import *
 from .experiments import *
