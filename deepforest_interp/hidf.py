@@ -117,9 +117,9 @@ class HiDFLayer:
 
 # %% ../nbs/07b_alc_hidf.ipynb #c044p
 PAPER_SETTINGS = dict(pipeline='paper', n_estimators=500, n_bootstrap=10, n_estimators_bootstrap=500,
-                      n_intersection_trees=20, intersection_depth=5, n_child=2, stability_threshold=0.5,
-                      max_new_features=None, max_layers=10, n_tolerant_rounds=2)
-"Seed 001 Sec. III-B: 500 trees, at most 10 layers, patience 2, B = 10, 20 intersection trees of depth 5 with 2 children."
+                      n_intersection_trees=20, intersection_depth=5, n_child=2, collect='leaves',
+                      stability_threshold=0.5, max_new_features=None, max_layers=10, n_tolerant_rounds=2)
+"Seed 001 Sec. III-B: 500 trees, at most 10 layers, patience 2, B = 10, 20 intersection trees of depth 5 with 2 children (depth-D nodes collected, Algorithm 1)."
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045
 class HiDFClassifier(ClassifierMixin, BaseEstimator):
@@ -128,8 +128,9 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
     `pipeline='cascade'` (default) is the authors' code: a gcForest cascade (`n_forests` forests per layer, `n_folds`-fold
     class vectors passed on) whose layers also append their stable ALC features. `pipeline='paper'` is Algorithm 2: one
     random forest per layer, no class vectors, a final random forest on the kept representation. The defaults are small
-    enough for a fit on a few thousand rows in about a minute on 2 cores; `HiDFClassifier.paper()` (or
-    `HiDFClassifier(**PAPER_SETTINGS)`) uses the paper's settings (Sec. III-B).
+    enough for a fit on a few thousand rows in under a minute on 2 cores, and the gRIT settings are the authors' code's
+    (every node of 20 intersection trees of depth 4 collected, at most 6 new features per layer);
+    `HiDFClassifier.paper()` (or `HiDFClassifier(**PAPER_SETTINGS)`) uses the paper's settings (Sec. III-B).
 
     Fitted attributes: `layers_` (every grown `HiDFLayer`), `validation_scores_` (accuracy of every structure grown),
     `best_layer_`, `n_layers_`, `feature_names_out_` / `feature_orders_` (the representation's columns: X, then the kept
@@ -166,9 +167,9 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
     }
 
     def __init__(self, pipeline='cascade', n_estimators=50, n_forests=2, n_folds=3, n_bootstrap=5,
-                 n_estimators_bootstrap=20, n_intersection_trees=20, intersection_depth=5, n_child=2,
+                 n_estimators_bootstrap=20, n_intersection_trees=20, intersection_depth=4, n_child=2,
                  stability_threshold=0.5, max_new_features=6, min_order=2, conditions='first', threshold_agg='loosest',
-                 collect='leaves', max_layers=6, n_tolerant_rounds=2, validation_fraction=0.2, max_features='sqrt',
+                 collect='all', max_layers=6, n_tolerant_rounds=2, validation_fraction=0.2, max_features='sqrt',
                  max_depth=None, min_samples_leaf=1, random_state=None, n_jobs=None, verbose=0):
         self.pipeline = pipeline
         self.n_estimators = n_estimators
