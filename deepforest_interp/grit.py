@@ -322,6 +322,7 @@ def grit(
     idx = check_random_state(random_state).choice(len(rules), size=n_trees * J, p=weights)
     return _grit_core(rules.take(idx), n_trees, depth, n_child, threshold_agg, collect)
 
+# %% ../nbs/07_grit.ipynb #c026b
 def grit_forest(
     model,                      # fitted forest / EnrichedRandomForestClassifier
     X,                          # (n, p) the sample whose (example, tree) rules are drawn, S_(b)
