@@ -14,6 +14,7 @@ from .calibration import *
 from .forest_floor import *
 from .forest_floor_plots import *
 from .ssfi import *
+from .grit import *
 from .hidf import *
 from .experiments import *
 from .derivations import *

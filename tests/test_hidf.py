@@ -1,140 +1,17 @@
-"Tests of deepforest_interp.hidf: rules of leaves, gRIT (Algorithm 1), stability (Eq. 2), ALC (Eq. 3), ERF and HiDFClassifier."
-import warnings
+"Property tests of deepforest_interp.hidf: ALC features (Eq. 3), credit shares (D1-D2) and the identity (D3) of hidf_contributions on generated models."
 import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from sklearn.ensemble import RandomForestClassifier, ExtraTreesClassifier
-from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from sklearn.utils.estimator_checks import parametrize_with_checks
-from deepforest_interp.hidf import (Interaction, RuleSet, leaf_rules, sample_forest_rules, intersect, grit, grit_forest,
-                                    stability_scores, alc_features, EnrichedRandomForestClassifier, HiDFClassifier,
-                                    plot_stability)
-from deepforest_interp.datasets import make_hidf_sphere
+from deepforest_interp.grit import Interaction
+from deepforest_interp.hidf import alc_features, alc_shares, credit_alc, HiDFClassifier, hidf_contributions
 
-TINY = dict(n_estimators=3, n_bootstrap=2, n_estimators_bootstrap=2, n_intersection_trees=3, intersection_depth=2,
-            max_layers=1, random_state=0)
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-@parametrize_with_checks([HiDFClassifier(**TINY), EnrichedRandomForestClassifier(n_estimators=3, random_state=0)])
-def test_sklearn_conformance(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        check(estimator)
-
-
-def _data(seed, n=80, p=4, C=2):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, p)).round(2)                      # ties between rows are allowed
-    y = rng.integers(C, size=n)
-    return X, y
-
-
-@SETTINGS
-@given(seed=st.integers(0, 10_000), depth=st.integers(1, 8), regression=st.booleans())
-def test_leaf_rule_is_satisfied_by_exactly_the_rows_of_the_leaf(seed, depth, regression):
-    X, y = _data(seed)
-    tree = (DecisionTreeRegressor(max_depth=depth, random_state=seed).fit(X, y.astype(float)) if regression
-            else DecisionTreeClassifier(max_depth=depth, random_state=seed).fit(X, y))
-    in_leaf = tree.apply(X)[:, None] == leaf_rules(tree).node[None, :]
-    assert np.array_equal(leaf_rules(tree).satisfies(X), in_leaf)
-    first = leaf_rules(tree, conditions='first')
-    assert (first.satisfies(X) | ~in_leaf).all()               # leaf => its 'first' rule
-    # every node: the premise of reaching it
-    nodes = leaf_rules(tree, nodes=np.arange(tree.tree_.node_count))
-    assert np.array_equal(nodes.satisfies(X), tree.decision_path(X).toarray().astype(bool))
-
-
-@SETTINGS
-@given(seed=st.integers(0, 10_000))
-def test_forest_rules_per_tree(seed):
-    X, y = _data(seed, n=60)
-    rf = ExtraTreesClassifier(n_estimators=3, max_depth=4, random_state=seed).fit(X, y)
-    rules = leaf_rules(rf)
-    leaves = rf.apply(X)
-    for m in range(3):
-        sel = np.flatnonzero(rules.tree == m)
-        assert np.array_equal(rules.take(sel).satisfies(X), leaves[:, [m]] == rules.node[sel][None, :])
-    sampled = sample_forest_rules(rf, X, 30, conditions='all', random_state=seed)
-    key = {(t, n): i for i, (t, n) in enumerate(zip(rules.tree, rules.node))}
-    for r in range(30):
-        assert sampled[r] == rules[key[(sampled.tree[r], sampled.node[r])]]
-
-
 signed_rule = st.dictionaries(st.integers(1, 6).flatmap(lambda j: st.sampled_from([j, -j])),
                               st.floats(-3, 3, allow_nan=False), max_size=6)
 
 
 def _interaction(d):
     return Interaction(tuple(d), tuple(d.values()))
-
-
-@SETTINGS
-@given(a=signed_rule, b=signed_rule, c=signed_rule)
-def test_intersection_is_a_subset_implied_by_both(a, b, c):
-    A, B, C = _interaction(a), _interaction(b), _interaction(c)
-    AB = intersect(A, B)
-    assert set(AB.signed) == set(A.signed) & set(B.signed)
-    assert AB == intersect(B, A) and intersect(A, A) == A
-    assert intersect(AB, C) == intersect(A, intersect(B, C))
-    X = np.random.default_rng(0).normal(size=(200, 6)) * 2
-    assert (AB.mask(X) >= A.mask(X)).all() and (AB.mask(X) >= B.mask(X)).all()
-
-
-def _reference_grit(rules, L, D, n_child, collect):
-    J = sum(n_child ** d for d in range(D))
-    found = {}
-    for l in range(L):
-        T = [rules[l * J]]
-        for k in range(1, J): T.append(intersect(rules[l * J + k], T[(k - 1) // n_child]))
-        for node in (T[J - n_child ** (D - 1):] if collect == 'leaves' else T):
-            if len(node): found.setdefault(node.signed, set()).add(l)
-    return {s: len(ls) / L for s, ls in found.items()}
-
-
-@SETTINGS
-@given(seed=st.integers(0, 10_000), L=st.integers(1, 5), D=st.integers(1, 4), n_child=st.integers(1, 3),
-       collect=st.sampled_from(['leaves', 'all']))
-def test_grit_matches_literal_algorithm_1(seed, L, D, n_child, collect):
-    from deepforest_interp.hidf import _grit_core, _rit_layout
-    X, y = _data(seed, n=100, p=5)
-    rf = RandomForestClassifier(4, max_depth=5, random_state=seed).fit(X, y)
-    J, _ = _rit_layout(D, n_child)
-    rules = sample_forest_rules(rf, X, L * J, random_state=seed)
-    got = _grit_core(rules, L, D, n_child, 'loosest', collect)
-    ref = _reference_grit(rules, L, D, n_child, collect)
-    assert {I.signed: I.prevalence for I in got} == pytest.approx(ref)
-    drawn = [set(rules[r].signed) for r in range(len(rules))]
-    for I in got:
-        assert 0 < I.prevalence <= 1
-        assert any(set(I.signed) <= s for s in drawn)          # an interaction is a subset of a drawn rule
-
-
-def test_grit_thresholds_loosest_and_median():
-    X, y = _data(1, n=200, p=3)
-    rf = RandomForestClassifier(5, max_depth=4, random_state=0).fit(X, y)
-    rules = leaf_rules(rf, conditions='first')
-    for agg in ['loosest', 'median']:
-        out = grit(rules, weights=np.ones(len(rules)), n_trees=10, depth=2, threshold_agg=agg, random_state=0)
-        assert out and all(np.isfinite(I.thresholds).all() for I in out)
-    with pytest.raises(ValueError, match='threshold_agg'):
-        grit(rules, threshold_agg='mean')
-
-
-def test_stability_is_eq2_and_in_unit_interval():
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(300, 6)); y = ((X[:, 0] > 0) ^ (X[:, 1] > 0)).astype(int)
-    w = RandomForestClassifier(30, random_state=0).fit(X, y).feature_importances_
-    out, runs = stability_scores(X, y, n_bootstrap=4, feature_weights=w, n_estimators=5, depth=3, random_state=0,
-                                 return_runs=True)
-    assert out and all(0 < I.stability <= 1 and 0 < I.prevalence <= 1 for I in out)
-    for I in out:
-        assert I.stability == pytest.approx(np.mean([any(J.signed == I.signed for J in T) for T in runs]))
-        assert np.isfinite(I.thresholds).all()
-    assert [I.stability for I in out] == sorted((I.stability for I in out), reverse=True)
-    assert stability_scores(X, y, n_bootstrap=2, n_estimators=3, depth=2, random_state=5) == \
-        stability_scores(X, y, n_bootstrap=2, n_estimators=3, depth=2, random_state=5, n_jobs=2)
 
 
 @SETTINGS
@@ -153,78 +30,37 @@ def test_alc_features_are_eq3_finite_and_nonnegative(seed, inters):
             assert (z[Ik.mask(X)] >= -1e-9).all() if len(Ik) else True   # rule holds, so the ReLU is linear there
 
 
-def test_erf_column_allocation():
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(200, 10)); y = (X[:, 0] > 0).astype(int)
-    w = np.r_[5., 3., np.zeros(3), np.ones(5)]
-    erf = EnrichedRandomForestClassifier(w, n_estimators=5, column_multiplier=3, random_state=0).fit(X, y)
-    c = np.bincount(erf.columns_, minlength=10)
-    assert c.sum() == 30 and (c[2:5] == 0).all()
-    assert np.all(np.abs(c / 30 - w / w.sum()) < 1 / 30)
-    assert np.allclose(erf.feature_importances_.sum(), 1) and (erf.feature_importances_[2:5] == 0).all()
-    with pytest.raises(ValueError, match='not all zero'):
-        EnrichedRandomForestClassifier(np.zeros(10)).fit(X, y)
+
+@SETTINGS
+@given(seed=st.integers(0, 10_000), d=signed_rule.filter(len), scale=st.sampled_from([1e-8, 1.0, 1e8]))
+def test_alc_shares_sum_to_one_and_are_finite(seed, d, scale):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(60, 6)) * scale
+    X[:5] = 0.0                                                    # rows on the thresholds 0 ...
+    I = _interaction(d); w = rng.uniform(size=6) * rng.integers(0, 2, size=6)   # ... and zero weights: all terms 0
+    P, cols = alc_shares(X, I, w)
+    assert cols == sorted(set(I.features)) and np.isfinite(P).all()
+    assert np.allclose(P.sum(1), 1, atol=1e-9)
+    on = alc_features(X, [I], w)[:, 0] > 0
+    off = ~on & np.isclose(P, 1 / len(cols)).all(1)
+    assert (on | off).all()                                          # off rows: an even split
 
 
-@pytest.fixture(scope='module')
-def sphere():
-    X, y = make_hidf_sphere(n_samples=900, n_noise=20, random_state=0)
-    model = HiDFClassifier(n_estimators=20, n_bootstrap=5, n_estimators_bootstrap=8, intersection_depth=3,
-                           max_layers=2, random_state=0, n_jobs=2).fit(X.iloc[:600], y.iloc[:600])
-    return X, y, model
-
-
-def test_hidf_finds_x1_x2_and_outputs_are_finite(sphere):
-    X, y, m = sphere
-    assert m.layers_ and all(set(I.features) <= {0, 1} for I in m.layers_[0].interactions)
-    assert all(I.stability > 0.5 and I.order >= 2 for L in m.layers_ for I in L.interactions)
-    P = m.predict_proba(X.iloc[600:])
-    assert np.isfinite(P).all() and np.allclose(P.sum(1), 1)
-    Z = m.representation(X.iloc[600:], layer=len(m.layers_))
-    assert np.isfinite(Z).all() and (Z[:, 22:] >= 0).all()
-    assert len(m.validation_scores_) == len(m.layers_) + 1
-    assert m.best_layer_ == int(np.argmax(m.validation_scores_))
-    f = m.interactions_frame()
-    assert list(f.columns) == ['layer', 'feature', 'interaction', 'rule', 'order', 'stability', 'prevalence', 'used']
-    assert m.score(X.iloc[600:], y.iloc[600:]) > 0.75
-
-
-def test_hidf_reproducible(sphere):
-    X, y, m = sphere
-    m2 = HiDFClassifier(**m.get_params()).fit(X.iloc[:600], y.iloc[:600])
-    assert m2.validation_scores_ == m.validation_scores_
-    assert np.array_equal(m2.predict_proba(X.iloc[600:]), m.predict_proba(X.iloc[600:]))
-
-
-@pytest.mark.filterwarnings('ignore:X does not have valid feature names')
-def test_hidf_bad_input(sphere):
-    X, y, m = sphere
-    with pytest.raises(ValueError, match='only one class'):
-        HiDFClassifier(**TINY).fit(X.iloc[:50], np.zeros(50))
-    with pytest.raises(ValueError, match='NaN'):
-        HiDFClassifier(**TINY).fit(X.iloc[:50].assign(x1=np.nan), y.iloc[:50])
-    with pytest.raises(ValueError, match='infinity|infinite'):
-        m.predict(X.iloc[:5].assign(x2=np.inf))
-    with pytest.raises(ValueError):
-        HiDFClassifier(**TINY).fit(X.iloc[:50].assign(x1='a'), y.iloc[:50])
-    with pytest.raises(ValueError, match='features'):
-        m.predict(X.iloc[:5, :5].to_numpy())
-    with pytest.raises(Exception, match='not fitted'):
-        HiDFClassifier().predict(X.iloc[:5])
-    with pytest.raises(ValueError, match='layer must be'):
-        m.representation(X.iloc[:5], layer=-1)
-
-
-def test_bad_input_of_functions():
-    with pytest.raises(ValueError, match='0 is not a valid'):
-        Interaction((0,), (1.,))
-    with pytest.raises(ValueError, match='weights has'):
-        alc_features(np.ones((3, 2)), [], np.ones(3))
-    with pytest.raises(TypeError, match='strings'):
-        alc_features(np.array([['a', 'b']]), [], np.ones(2))
-    with pytest.raises(TypeError, match='unsupported model type'):
-        leaf_rules(object())
-    with pytest.raises(ValueError, match='rules refer to'):
-        leaf_rules(DecisionTreeClassifier(max_depth=2).fit(np.eye(4), [0, 1, 0, 1])).satisfies(np.ones((2, 3)))
-    with pytest.raises(ValueError, match='no interactions'):
-        plot_stability([])
+@pytest.mark.filterwarnings('ignore')
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), pipeline=st.sampled_from(['paper', 'cascade']), C=st.integers(2, 3),
+       calibration=st.sampled_from(['partial', 'additive', 'multiplicative']))
+def test_contributions_add_up_on_every_layer(seed, pipeline, C, calibration):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(150, 5))
+    y = ((X[:, 0] > 0) ^ (X[:, 1] > 0)).astype(int) + (C == 3) * (X[:, 2] > 1)
+    m = HiDFClassifier(pipeline=pipeline, n_estimators=6, n_forests=2, n_bootstrap=3, n_estimators_bootstrap=5,
+                       intersection_depth=2, max_layers=3, stability_threshold=0.3, random_state=seed).fit(X, y)
+    Xn = rng.normal(size=(40, 5))
+    es = hidf_contributions(m, Xn, calibration=calibration, all_layers=True)
+    outs = ([m.predict_proba(Xn)] if pipeline == 'paper' else
+            [L.cascade.predict_proba(Z) for L, Z in zip(m.layers_, m.layer_inputs(Xn))])
+    assert len(es) == len(outs)
+    for e, p in zip(es, outs):                                      # Eq. (D3) on every layer
+        assert e.values.shape == (40, 5, len(m.classes_)) and np.isfinite(e.values).all()
+        assert np.abs(e.output - p).max() <= 1e-9
