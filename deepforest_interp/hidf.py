@@ -4,7 +4,7 @@
 
 # %% ../nbs/07b_alc_hidf.ipynb #c002
 from __future__ import annotations
-import inspect, math, numbers, warnings
+import math, numbers, warnings
 from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
@@ -303,11 +303,6 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
 
     def _fit_cascade(self, X, y, sw):
         "The authors' code: gcForest layers on [X, ALC features so far, previous class vectors]; out-of-fold accuracy decides."
-        if sw is not None and 'sample_weight' not in inspect.signature(CascadeForestClassifier.fit).parameters:
-            if np.ptp(sw) > 0:
-                raise ValueError("pipeline='cascade' cannot use unequal sample_weight yet: CascadeForestClassifier.fit "
-                                 "takes none; use pipeline='paper'")
-            sw = None                                   # equal weights: the same fit as no weights
         rng = check_random_state(self.random_state)
         seeds = rng.randint(MAX_SEED, size=(max(self.max_layers, 1), 2))
         A, prev, orders = X, None, [1] * X.shape[1]

@@ -36,8 +36,6 @@ BAD = [
     Bad('HiDF/n_child', lambda: HiDFClassifier(n_child=2**40).fit(_X, _y), ValueError, 'n_child'),
     Bad('HiDF/one-class', lambda: HiDFClassifier(**_TINY).fit(_X, np.zeros(60)), ValueError, 'only one class'),
     Bad('HiDF/nan', lambda: HiDFClassifier(**_TINY).fit(np.where(_X > 1, np.nan, _X), _y), ValueError, 'NaN'),
-    Bad('HiDF/cascade-unequal-weights', lambda: HiDFClassifier(**_TINY).fit(_X, _y, sample_weight=np.r_[np.ones(30), 2 * np.ones(30)]),
-        ValueError, "pipeline='paper'"),
     Bad('HiDF/negative-weights', lambda: HiDFClassifier(pipeline='paper', **_TINY).fit(_X, _y, sample_weight=-np.ones(60)),
         ValueError, 'Negative values'),
     Bad('HiDF/representation-layer', lambda: _fitted('paper').representation(_X, layer=-1), ValueError, 'layer must be'),
