@@ -15,7 +15,8 @@ from .core import check_int, check_n_jobs
 
 # %% auto #0
 __all__ = ['CLAIM_COLUMNS', 'VERDICTS', 'is_full', 'is_smoke', 'figures_dir', 'save_figure', 'write_results', 'write_claims',
-           'md_table', 'assemble_results', 'cache_dir', 'reps_dir', 'task_key', 'execution_backend', 'run_repetitions']
+           'md_table', 'assemble_results', 'cache_dir', 'reps_dir', 'task_key', 'execution_backend', 'run_repetitions',
+           'out_dir', 'write_timings']
 
 # %% ../nbs/09b_experiments.ipynb #c005
 def is_full()->bool:
@@ -197,3 +198,17 @@ def run_repetitions(
                 done[key] = res
                 if verbose: print(f'{slug}: {len(done)}/{len(keys)} repetitions ({time.time() - t0:.0f} s)', flush=True)
     return pd.DataFrame([{**t, **done[k]} for k, t in zip(keys, tasks) if k in done])
+
+# %% ../nbs/09b_experiments.ipynb #c017b
+def out_dir()->Path:
+    "Folder for run logs and timings (`DFI_OUT`, else `./_out`); git-ignored, never committed."
+    d = Path(os.environ.get('DFI_OUT') or Path.cwd() / '_out')
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+def write_timings(slug:str, lines)->Path:
+    "Write an experiment's run times (one line each) to `<out_dir>/timings_<slug>.md`."
+    if isinstance(lines, str): lines = [lines]
+    p = out_dir() / f'timings_{slug}.md'
+    p.write_text(f'## {slug}\n\n' + ''.join(f'- {l}\n' for l in lines), encoding='utf-8')
+    return p
