@@ -97,10 +97,12 @@ def cache_dir()->Path:
     "Per-repetition cache: `DFI_CACHE`, else `./_cache` (git-ignored)."
     return Path(os.environ.get('DFI_CACHE') or Path.cwd() / '_cache')
 
+# %% ../nbs/09b_experiments.ipynb #c018b1
 def reps_dir()->Path:
     "Committed per-repetition results, `<figures_dir>/reps`: they seed the cache of a fresh checkout."
     return figures_dir() / 'reps'
 
+# %% ../nbs/09b_experiments.ipynb #c018b2
 def _jsonable(v, where:str):
     "A JSON-exact copy of a result value (numpy scalars to Python; lists of numbers allowed)."
     if isinstance(v, (np.generic,)): v = v.item()
@@ -206,6 +208,7 @@ def out_dir()->Path:
     d.mkdir(parents=True, exist_ok=True)
     return d
 
+# %% ../nbs/09b_experiments.ipynb #c017b1
 def write_timings(slug:str, lines)->Path:
     "Write an experiment's run times (one line each) to `<out_dir>/timings_<slug>.md`."
     if isinstance(lines, str): lines = [lines]
