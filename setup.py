@@ -12,9 +12,11 @@ setuptools.setup(
     classifiers=['Development Status :: ' + statuses[int(cfg['status'])],
                  'Intended Audience :: ' + cfg['audience'].title(), 'Natural Language :: ' + cfg['language'].title()]
                 + ['Programming Language :: Python :: ' + o for o in py_versions[py_versions.index(cfg['min_python']):]],
-    packages=setuptools.find_packages(include=[cfg['lib_name'], cfg['lib_name'] + '.*']),
+    # data folders are listed as (namespace) packages so setuptools ships their files without a warning
+    packages=setuptools.find_namespace_packages(include=[cfg['lib_name'], cfg['lib_name'] + '.data', cfg['lib_name'] + '.data.*']),
     include_package_data=True, zip_safe=False,
-    package_data={cfg['lib_name']: ['data/*.csv', 'data/*.md']},
+    package_data={cfg['lib_name'] + '.data': ['*.csv', '*.md'], cfg['lib_name'] + '.data.keel': ['*.gz'],
+                  **{cfg['lib_name'] + '.data.uci.' + d: ['*'] for d in ('adult', 'bank_marketing', 'statlog_satellite', 'crowdsourced_mapping', 'phishing')}},
     install_requires=shlex.split(cfg.get('requirements', '')),
     extras_require={'dev': (cfg.get('dev_requirements') or '').split(),
                     'oracles': 'shap treeinterpreter lime'.split(),

