@@ -18,13 +18,20 @@ $(STAMP): $(BIN)/python setup.py settings.ini
 
 install: $(STAMP)
 
-## Quick reproduction of every figure and table into figures/ (FULL=1 for paper-sized runs).
+## Quick reproduction of every figure and table into figures/ (FULL=1 for paper-sized runs). Repetitions are stored
+## per repetition (_cache/, and figures/reps/ which is committed), so an interrupted run resumes; DASK_SCHEDULER=local or
+## DASK_SCHEDULER=tcp://host:8786 sends them to a dask cluster. Run times go to _out/timings.md, never into figures/.
 reproduce: $(STAMP)
 	mkdir -p _out figures
+	rm -f _out/timings_*.md
 	for nb in nbs/1[0-9]_experiments_*.ipynb; do \
 	  echo "== $$nb"; \
-	  FULL=$(FULL) DFI_FIGURES=$(CURDIR)/figures MPLBACKEND=Agg $(BIN)/papermill --log-level WARNING --cwd nbs "$$nb" "_out/$$(basename $$nb)" || exit 1; \
+	  start=$$(date +%s); \
+	  FULL=$(FULL) DFI_FIGURES=$(CURDIR)/figures DFI_CACHE=$(CURDIR)/_cache DFI_OUT=$(CURDIR)/_out MPLBACKEND=Agg \
+	    $(BIN)/papermill --log-level WARNING --cwd nbs "$$nb" "_out/$$(basename $$nb)" || exit 1; \
+	  echo "- $$(basename $$nb): $$(( $$(date +%s) - start )) s (FULL=$(FULL))" >> _out/timings_make.md; \
 	done
+	cat _out/timings_*.md > _out/timings.md
 	$(BIN)/python -c "from deepforest_interp.experiments import assemble_results; print(assemble_results('figures'))"
 
 ## Library in sync with notebooks (and within the output budget), notebook tests, pytest, then the course site in Chromium.

@@ -4,14 +4,19 @@
 
 # %% ../nbs/09b_experiments.ipynb #c002
 from __future__ import annotations
-import json, os, tempfile
+import hashlib, json, os, tempfile, time
+from contextlib import contextmanager
 from pathlib import Path
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed, parallel_config
+from .core import check_int, check_n_jobs
+
 
 # %% auto #0
 __all__ = ['CLAIM_COLUMNS', 'VERDICTS', 'is_full', 'is_smoke', 'figures_dir', 'save_figure', 'write_results', 'write_claims',
-           'md_table', 'assemble_results']
+           'md_table', 'assemble_results', 'cache_dir', 'reps_dir', 'task_key', 'execution_backend', 'run_repetitions',
+           'out_dir', 'write_timings']
 
 # %% ../nbs/09b_experiments.ipynb #c005
 def is_full()->bool:
@@ -86,3 +91,127 @@ def assemble_results(d:Path|None=None)->Path:
     out = d / 'results.md'
     out.write_text(head + '\n'.join(parts), encoding='utf-8')
     return out
+
+# %% ../nbs/09b_experiments.ipynb #c018b
+def cache_dir()->Path:
+    "Per-repetition cache: `DFI_CACHE`, else `./_cache` (git-ignored)."
+    return Path(os.environ.get('DFI_CACHE') or Path.cwd() / '_cache')
+
+# %% ../nbs/09b_experiments.ipynb #c018b1
+def reps_dir()->Path:
+    "Committed per-repetition results, `<figures_dir>/reps`: they seed the cache of a fresh checkout."
+    return figures_dir() / 'reps'
+
+# %% ../nbs/09b_experiments.ipynb #c018b2
+def _jsonable(v, where:str):
+    "A JSON-exact copy of a result value (numpy scalars to Python; lists of numbers allowed)."
+    if isinstance(v, (np.generic,)): v = v.item()
+    if isinstance(v, (np.ndarray, list, tuple)): return [_jsonable(x, where) for x in list(v)]
+    if v is None or isinstance(v, (bool, int, float, str)): return v
+    raise TypeError(f"{where} must be a number, string, None or a list of those, got {type(v).__name__}")
+
+def task_key(slug:str, task:dict, version:str='1')->str:
+    "File stem of one repetition: readable settings and a hash of (slug, version, task)."
+    blob = json.dumps({'slug': slug, 'version': str(version), 'task': task}, sort_keys=True)
+    short = '_'.join(str(v) for v in task.values() if isinstance(v, (str, int)) and not isinstance(v, bool) and len(str(v)) <= 16)
+    return (''.join(ch if ch.isalnum() or ch in '_-.' else '-' for ch in short)[:60] + '-'
+            + hashlib.sha1(blob.encode()).hexdigest()[:12])
+
+# %% ../nbs/09b_experiments.ipynb #c018c
+@contextmanager
+def execution_backend(scheduler:str|None=None, n_workers:int|None=None):
+    "joblib backend for repetitions: the default process pool, or dask (`scheduler` 'local' or an address; default `DASK_SCHEDULER`)."
+    scheduler = os.environ.get('DASK_SCHEDULER', '') if scheduler is None else scheduler
+    if not scheduler:
+        yield None; return
+    if not isinstance(scheduler, str): raise TypeError(f"scheduler must be a str ('local' or 'tcp://host:port'), got {type(scheduler).__name__}")
+    try: from dask.distributed import Client, LocalCluster
+    except ImportError as e:
+        raise ImportError("DASK_SCHEDULER needs dask.distributed: pip install 'deepforest_interp[distributed]'") from e
+    cluster = None
+    if scheduler == 'local':
+        n = (os.cpu_count() or 1) if n_workers is None else check_int(n_workers, 'n_workers', minimum=1)
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=':0')
+        client = Client(cluster)
+    else: client = Client(scheduler)
+    try:
+        with parallel_config(backend='dask'): yield client
+    finally:
+        client.close()
+        if cluster is not None: cluster.close()
+
+# %% ../nbs/09b_experiments.ipynb #c018d
+def _load(p:Path):
+    try: return json.loads(p.read_text(encoding='utf-8'))['result']
+    except (OSError, ValueError, KeyError): return None            # missing or half-written: recompute
+
+def _save(p:Path, record:dict):
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_suffix(f'.tmp{os.getpid()}')
+    tmp.write_text(json.dumps(record, indent=1) + '\n', encoding='utf-8')
+    os.replace(tmp, p)                                            # atomic: an interrupted write leaves no half file
+
+def _call(fn, key, task):
+    return key, fn(**task)
+
+def run_repetitions(
+    fn,                              # fn(**task) -> dict of numbers / strings / lists of numbers; deterministic given task
+    tasks,                           # list of dicts of JSON-able settings (include the seed, e.g. rep=3)
+    *,
+    slug:str,                        # experiment name: folder of the stored repetitions
+    version:str='1',                 # bump when the protocol changes (stored results of other versions are ignored)
+    n_jobs:int|None=None,            # joblib workers (None: 1 in-process; with dask: all workers)
+    store:bool|None=None,            # read and write stored repetitions (default: not in smoke runs)
+    scheduler:str|None=None,         # dask scheduler ('local' / address); default env DASK_SCHEDULER
+    n_workers:int|None=None,         # workers of a 'local' cluster (default: one per core)
+    verbose:bool=False,
+)->pd.DataFrame:                     # one row per task (stored or finished ones only when DFI_CACHED_ONLY=1)
+    "Run the repetitions of an experiment as independent joblib tasks, cached per repetition and resumable; dask scale-out."
+    if not callable(fn): raise TypeError(f"fn must be callable, got {type(fn).__name__}")
+    if not isinstance(slug, str) or not slug or not all(ch.isalnum() or ch in '_-' for ch in slug):
+        raise ValueError(f"slug must be a non-empty name of letters, digits, '_' or '-', got {slug!r}")
+    if isinstance(tasks, dict) or not hasattr(tasks, '__iter__'): raise TypeError("tasks must be a list of dicts")
+    tasks = list(tasks)
+    for i, t in enumerate(tasks):
+        if not isinstance(t, dict) or not all(isinstance(k, str) for k in t):
+            raise TypeError(f"tasks[{i}] must be a dict with str keys, got {t!r}")
+        tasks[i] = {k: _jsonable(v, f'tasks[{i}][{k!r}]') for k, v in t.items()}
+    keys = [task_key(slug, t, version) for t in tasks]
+    if len(set(keys)) < len(keys): raise ValueError("tasks must be distinct (two tasks have the same settings)")
+    n_jobs = None if n_jobs is None else check_n_jobs(n_jobs)
+    store = (not is_smoke()) if store is None else bool(store)
+    fresh = os.environ.get('DFI_RECOMPUTE') == '1'
+    places = [cache_dir() / slug, reps_dir() / slug] if store else []
+    done = {}
+    for k in keys:
+        for d in ([] if fresh else places):
+            r = _load(d / f'{k}.json')
+            if r is not None: done[k] = r; break
+    todo = [(k, t) for k, t in zip(keys, tasks) if k not in done]
+    if todo and os.environ.get('DFI_CACHED_ONLY') != '1':
+        t0 = time.time()
+        with execution_backend(scheduler, n_workers) as client:
+            nj = n_jobs if n_jobs is not None else (-1 if client is not None else 1)
+            for key, res in Parallel(n_jobs=nj, return_as='generator_unordered')(delayed(_call)(fn, k, t) for k, t in todo):
+                if not isinstance(res, dict): raise TypeError(f"fn must return a dict, got {type(res).__name__}")
+                res = {str(a): _jsonable(b, f'result[{a!r}]') for a, b in res.items()}
+                task = tasks[keys.index(key)]
+                for d in places: _save(d / f'{key}.json', {'slug': slug, 'version': str(version), 'task': task, 'result': res})
+                done[key] = res
+                if verbose: print(f'{slug}: {len(done)}/{len(keys)} repetitions ({time.time() - t0:.0f} s)', flush=True)
+    return pd.DataFrame([{**t, **done[k]} for k, t in zip(keys, tasks) if k in done])
+
+# %% ../nbs/09b_experiments.ipynb #c017b
+def out_dir()->Path:
+    "Folder for run logs and timings (`DFI_OUT`, else `./_out`); git-ignored, never committed."
+    d = Path(os.environ.get('DFI_OUT') or Path.cwd() / '_out')
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+# %% ../nbs/09b_experiments.ipynb #c017b1
+def write_timings(slug:str, lines)->Path:
+    "Write an experiment's run times (one line each) to `<out_dir>/timings_<slug>.md`."
+    if isinstance(lines, str): lines = [lines]
+    p = out_dir() / f'timings_{slug}.md'
+    p.write_text(f'## {slug}\n\n' + ''.join(f'- {l}\n' for l in lines), encoding='utf-8')
+    return p
