@@ -40,15 +40,15 @@ def alc_features(
     if not np.isfinite(w).all() or (w < 0).any(): raise ValueError("weights must be finite and non-negative")
     interactions = list(interactions)
     A, c = np.zeros((X.shape[1], len(interactions))), np.zeros(len(interactions))
-    for k, I in enumerate(interactions):
-        if not isinstance(I, Interaction): raise TypeError(f"interactions[{k}] is a {type(I).__name__}, not an Interaction")
-        if I.signed and max(I.features) >= X.shape[1]:
-            raise ValueError(f"interactions[{k}] uses column {max(I.features)} but X has {X.shape[1]} columns")
-        for j, s, t in zip(I.features, I.signs, I.thresholds):
-            A[j, k] += s * w[j]; c[k] += s * w[j] * t
-    with np.errstate(over='ignore', invalid='ignore'):
+    with np.errstate(over='ignore', invalid='ignore'):                 # overflow is detected below, not warned
+        for k, I in enumerate(interactions):
+            if not isinstance(I, Interaction): raise TypeError(f"interactions[{k}] is a {type(I).__name__}, not an Interaction")
+            if I.signed and max(I.features) >= X.shape[1]:
+                raise ValueError(f"interactions[{k}] uses column {max(I.features)} but X has {X.shape[1]} columns")
+            for j, s, t in zip(I.features, I.signs, I.thresholds):
+                A[j, k] += s * w[j]; c[k] += s * w[j] * t
         R = np.maximum(X @ A - c, 0.0)
-    if not np.isfinite(R).all(): raise ValueError("ALC features overflowed: rescale X")
+    if not (np.isfinite(R).all() and np.isfinite(c).all()): raise ValueError("ALC features overflowed: rescale X")
     return R
 
 # %% ../nbs/07b_alc_hidf.ipynb #c041b
