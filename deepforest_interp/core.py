@@ -256,6 +256,7 @@ class Ensemble:
             v = np.zeros((ta.n_nodes, self.n_outputs)); v[:, self.columns[m]] = ta.value[:, 0]; ta.value = v
         return ta
 
+# %% ../nbs/00_core.ipynb #c018s
 def ensemble_trees(model)->Ensemble:
     "Describe a supported fitted model as a weighted sum of trees (see the formula above)."
     check_model(model)

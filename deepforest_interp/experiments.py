@@ -23,6 +23,7 @@ def is_full()->bool:
     "True when the paper-sized protocol is requested (`FULL=1`)."
     return os.environ.get('FULL', '0') == '1'
 
+# %% ../nbs/09b_experiments.ipynb #c005s
 def is_smoke()->bool:
     "True under `nbdev_test` (`IN_TEST=1`): experiments shrink to a smoke run."
     return os.environ.get('IN_TEST', '') == '1'

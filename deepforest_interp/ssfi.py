@@ -255,6 +255,7 @@ def _loo_one(estimator, X, y, i, alpha, inv, average):
     m = clone(estimator).fit(X[keep], y[keep])
     return _walk_ssfi(_flat_splits(m, alpha), X[i:i + 1], inv, average, n_jobs=1)[0], m.predict(X[i:i + 1])[0]
 
+# %% ../nbs/09_ssfi.ipynb #c034s
 def ssfi_loo(
     estimator,                  # unfitted DecisionTree*/RandomForest*/ExtraTrees* model (cloned for every row)
     X, y,                       # the whole data set
