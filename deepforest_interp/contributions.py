@@ -21,6 +21,7 @@ def _finish(values, bias, ens, names, X)->Explanation:
     if out_names is None and ens.n_outputs > 1: out_names = [f'y{c}' for c in range(ens.n_outputs)]
     return Explanation(values, bias, names, X, out_names)
 
+# %% ../nbs/02_tree_contributions.ipynb #c008r
 def contributions_reference(model, X)->Explanation:
     "Path-walk feature contributions, one row and one tree at a time (paper Eq. 2-6); slow, for checking."
     ens = ensemble_trees(model); X, names = check_X(X, model)
