@@ -46,7 +46,7 @@ ITEMS = [  # (seed, label, title, fallback): fallback = 'notation', a dotted sym
     ('000', 'Eq. 30', 'layer contribution = mean over forests', None),
     ('000', 'Eq. 31', 'MDI(DF): covariance of deep-forest contributions with y', None),
     ('000', 'Proposition 1', 'MDI(DF) summed over the original features = last layer MDI over all features', 'deepforest_interp.calibration.deep_forest_mdi'),
-    ('000', 'Eq. 32', 'the identity of Proposition 1', None),
+    ('000', 'Eq. 32', 'the identity of Proposition 1', 'deepforest_interp.calibration.deep_forest_mdi'),
     ('000', 'Eq. 33', 'proof of Proposition 1, one last-layer forest', 'deepforest_interp.calibration.deep_forest_mdi'),
     ('000', 'Eq. 34', 'sin-cos regression data', 'deepforest_interp.datasets.make_sin_cos'),
     ('000', 'Eq. 35', 'linear-sum regression data', 'deepforest_interp.datasets.make_linear_sum'),
