@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib, numbers
 import numpy as np
 from joblib import Parallel, delayed
-from tqdm.auto import tqdm
+from tqdm.std import tqdm        # plain text bars: no ipywidgets needed, no TqdmWarning in notebooks
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, is_classifier
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor, ExtraTreesClassifier, ExtraTreesRegressor
 from sklearn.model_selection import KFold, StratifiedKFold
