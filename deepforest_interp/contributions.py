@@ -8,15 +8,22 @@ import numpy as np
 import numba
 from joblib import effective_n_jobs
 from .core import (Explanation, Ensemble, ensemble_trees, check_X, check_model, model_output,
-                                    tree_arrays, TreeArrays)
+                                    tree_arrays, TreeArrays, check_int)
 
 # %% auto #0
-__all__ = ['contributions_reference', 'FlatForest', 'walk_contributions', 'contributions', 'plot_contributions']
+__all__ = ['ADDITIVITY_RTOL', 'contributions_reference', 'FlatForest', 'walk_contributions', 'contributions',
+           'plot_contributions']
 
 # %% ../nbs/02_tree_contributions.ipynb #c008
+def _row_offsets(model, ens, X)->np.ndarray:
+    "Per-row constant of the model output, (n, C): zeros for trees and forests, the init estimator's raw score for boosting."
+    if ens.kind != 'raw': return np.tile(ens.offset, (X.shape[0], 1))
+    raw = np.asarray(model._raw_predict_init(X.astype(np.float32)), dtype=float)   # an `init` estimator varies by row
+    return raw.reshape(X.shape[0], -1)[:, :ens.n_outputs]
+
 def _finish(values, bias, ens, names, X)->Explanation:
     "Squeeze single-output results to `(n, K)` / `(n,)` and wrap them in an `Explanation`."
-    if ens.n_outputs == 1: values, bias = values[..., 0], bias[:, 0]
+    if ens.n_outputs == 1 and ens.output_names is None: values, bias = values[..., 0], bias[:, 0]   # one class stays 3-D
     out_names = ens.output_names
     if out_names is None and ens.n_outputs > 1: out_names = [f'y{c}' for c in range(ens.n_outputs)]
     return Explanation(values, bias, names, X, out_names)
@@ -26,7 +33,7 @@ def contributions_reference(model, X)->Explanation:
     "Path-walk feature contributions, one row and one tree at a time (paper Eq. 2-6); slow, for checking."
     ens = ensemble_trees(model); X, names = check_X(X, model)
     n, K, C = X.shape[0], X.shape[1], ens.n_outputs
-    values, bias = np.zeros((n, K, C)), np.tile(ens.offset, (n, 1))
+    values, bias = np.zeros((n, K, C)), _row_offsets(model, ens, X)
     for m, (tree, w) in enumerate(zip(ens.trees, ens.weights)):
         ta = ens.arrays(m)
         paths = tree.decision_path(X.astype(np.float32))
@@ -86,32 +93,39 @@ def walk_contributions(flat:FlatForest, X32:np.ndarray, row_weights:np.ndarray|N
     return out
 
 # %% ../nbs/02_tree_contributions.ipynb #c014
+ADDITIVITY_RTOL = 1e-6   # additivity tolerance, relative to the largest |output| (at least 1)
+
 def contributions(
     model,                       # fitted DecisionTree*/RandomForest*/ExtraTrees*/GradientBoosting* model
     X,                           # (n_samples, n_features) array or DataFrame to explain
     *,
-    check_additivity:bool=True,  # raise if bias + sum(values) differs from the model output by more than 1e-6
+    check_additivity:bool=True,  # raise if bias + sum(values) differs from the output by more than 1e-6 x its scale
     n_jobs:int|None=-1,          # threads for the row loop (joblib convention: -1 = all cores)
 )->Explanation:                  # values (n, K) or (n, K, C), bias (n,) or (n, C)
     "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6)."
     ens = ensemble_trees(model); X, names = check_X(X, model)
     flat = FlatForest(ens)
     values = walk_contributions(flat, X.astype(np.float32), n_jobs=n_jobs)
-    bias = np.tile(ens.offset + flat.weights @ flat.root_value, (X.shape[0], 1))
+    bias = _row_offsets(model, ens, X) + flat.weights @ flat.root_value
     e = _finish(values, bias, ens, names, X)
     if check_additivity:
-        err = np.abs(e.output - model_output(model, X)).max()
-        if not err <= 1e-6: raise AssertionError(f"contributions do not add up to the model output (max error {err:.3g})")
+        out = np.asarray(model_output(model, X), dtype=float).reshape(e.output.shape)
+        err, scale = np.abs(e.output - out).max(), max(1.0, float(np.abs(out).max()))
+        if not err <= ADDITIVITY_RTOL * scale:
+            raise ValueError(f"contributions do not add up to the model output (max error {err:.3g}, output scale "
+                             f"{scale:.3g}); pass check_additivity=False to inspect them")
     return e
 
 # %% ../nbs/02_tree_contributions.ipynb #c025
 def plot_contributions(e:Explanation, row:int=0, output:int|None=None, max_features:int=10, ax=None):
     "Horizontal bar chart of one row's largest contributions (for `output` of a multi-output explanation)."
     import matplotlib.pyplot as plt
+    if not isinstance(e, Explanation): raise TypeError(f"e must be an Explanation, got {type(e).__name__}")
+    row = check_int(row, 'row', -len(e), len(e) - 1)
     v = e.values[row]
     if v.ndim == 2:
         if output is None: raise ValueError("this explanation has several outputs: pass output=<index>")
-        v = v[:, output]
+        v = v[:, check_int(output, 'output', -v.shape[1], v.shape[1] - 1)]
     order = np.argsort(np.abs(v))[::-1][:max_features][::-1]
     if ax is None: _, ax = plt.subplots(figsize=(5, 0.35 * len(order) + 1))
     ax.barh([e.feature_names[k] for k in order], v[order], color=np.where(v[order] > 0, '#d62728', '#1f77b4'))

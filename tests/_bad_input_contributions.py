@@ -1,0 +1,34 @@
+"Bad-input table: tree contributions (issue 11 §3)."
+import numpy as np
+from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, GradientBoostingRegressor,
+                              GradientBoostingClassifier)
+from sklearn.linear_model import LinearRegression
+from _bad_input_common import Bad, Edge
+from deepforest_interp.contributions import contributions, plot_contributions
+
+_rng = np.random.default_rng(4)
+X = _rng.normal(size=(80, 3)); y = 3 * X[:, 0] + X[:, 1]
+rf = RandomForestRegressor(n_estimators=5, random_state=0).fit(X, y)
+one_class = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, np.zeros(80, int))
+gb_init = GradientBoostingRegressor(n_estimators=20, init=LinearRegression(), random_state=0).fit(X, y)
+huge = RandomForestRegressor(n_estimators=5, random_state=0).fit(X, y * 1e11)
+_exact = lambda m, out: np.abs(out.output - np.asarray(m.predict_proba(X) if hasattr(m, 'predict_proba') else m.predict(X))).max() \
+    <= 1e-9 * max(1.0, float(np.abs(out.output).max()))
+
+BAD = [
+    Bad('contributions/unfitted', lambda: contributions(RandomForestRegressor(), X), ValueError, 'not fitted'),
+    Bad('contributions/wrong-type', lambda: contributions(LinearRegression().fit(X, y), X), TypeError, 'unsupported model'),
+    Bad('contributions/wrong-width', lambda: contributions(rf, X[:, :2]), ValueError, 'fitted with 3'),
+    Bad('contributions/inf', lambda: contributions(rf, np.where(X > 1, np.inf, X)), ValueError, 'infinite'),
+    Bad('contributions/empty', lambda: contributions(rf, np.zeros((0, 3))), ValueError, 'no rows'),
+    Bad('contributions/strings', lambda: contributions(rf, [['a', 'b', 'c']]), TypeError, 'strings'),
+    Bad('plot_contributions/not-explanation', lambda: plot_contributions(np.zeros((2, 3))), TypeError, 'must be an Explanation'),
+    Bad('plot_contributions/row-out-of-range', lambda: plot_contributions(contributions(rf, X[:3]), row=5), ValueError, 'row must be <= 2'),
+    Bad('plot_contributions/output-out-of-range', lambda: plot_contributions(contributions(one_class, X[:3]), output=4), ValueError, 'output must be <= 0'),
+]
+EDGE = [
+    Edge('contributions/one-row', lambda: contributions(rf, X[:1]), lambda out: _exact(rf, contributions(rf, X))),
+    Edge('contributions/one-class', lambda: contributions(one_class, X), lambda out: out.values.shape == (80, 3, 1) and _exact(one_class, out)),
+    Edge('contributions/boosting-init-estimator', lambda: contributions(gb_init, X), lambda out: _exact(gb_init, out)),
+    Edge('contributions/huge-target', lambda: contributions(huge, X), lambda out: _exact(huge, out)),
+]
