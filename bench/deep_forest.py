@@ -3,7 +3,8 @@
 satimage (KEEL copy), 70/30 stratified split (seed 0), package defaults, n_jobs=1 on both sides (same work: the
 cascade's forward pass is part of both). Prints, median of `--reps` (default 5) timed calls after one warm-up call
 each (JIT compilation and the per-model cache of the training rows' out-of-fold contributions are warm-up):
-* predict_proba(3000 new rows) vs deep_forest_contributions(3000 new rows): ratio, target <= 2.5x;
+* predict_proba(3000 new rows) vs deep_forest_contributions(3000 new rows): ratio, target <= 2.5x (the per-model cache
+  of the training rows' out-of-fold contributions and of the explained layer's leaf tables is warm; its size is printed);
 * the same with the per-model cache cleared before every call (the cost of a first call on a fitted model);
 * the one-pass `deep_forest_explain` (training rows out of fold + test rows + MDI(DF), every layer) vs the fit.
 Run: .venv/bin/python bench/deep_forest.py [--quick] [--reps N]
@@ -13,7 +14,7 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 from deepforest_interp.datasets import load_keel
 from deepforest_interp.cascade import CascadeForestClassifier
-from deepforest_interp.calibration import deep_forest_contributions, deep_forest_explain, _TRAIN_CACHE
+from deepforest_interp.calibration import deep_forest_contributions, deep_forest_explain, _TRAIN_CACHE, _cache_get, TABLE_CACHE_BYTES
 
 quick = '--quick' in sys.argv
 reps = int(sys.argv[sys.argv.index('--reps') + 1]) if '--reps' in sys.argv else 5
@@ -46,6 +47,9 @@ for _ in range(reps):
 mp, me = statistics.median(tp), statistics.median(te)
 print(f"3000 new rows, median of {reps}: predict_proba {mp:.3f}s, deep_forest_contributions {me:.3f}s "
       f"-> ratio {me / mp:.2f}x (target <= 2.5x: {'met' if me / mp <= 2.5 else 'NOT met'})", flush=True)
+print(f"per-model cache after the warm-up: leaf tables {(_cache_get(df, 'table bytes') or 0) / 2**20:.0f} MiB "
+      f"(budget TABLE_CACHE_BYTES = {TABLE_CACHE_BYTES / 2**20:.0f} MiB); the model itself pickles to "
+      f"{len(__import__('pickle').dumps(df)) / 2**20:.0f} MiB", flush=True)
 clear = lambda: _TRAIN_CACHE.pop(df, None)
 tc = [median_time(explain, 1, before=clear)[0] for _ in range(max(3, reps // 2))]
 mc = statistics.median(tc)

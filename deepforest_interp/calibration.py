@@ -4,22 +4,20 @@
 
 # %% ../nbs/06_calibration.ipynb #c002
 from __future__ import annotations
-import numbers, weakref
-from types import SimpleNamespace
+import numbers, threading, weakref
 from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pandas as pd
 from joblib import effective_n_jobs
 from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
-from .core import Explanation, check_X, check_y, check_n_jobs, tree_arrays, inbag_counts
+from .core import Explanation, check_X, check_y, check_n_jobs, tree_arrays, inbag_counts, LazyKernels
 from .importance import encode_target, local_mdi_from_contributions
 from .estimation import inbag_rows
 from .cascade import CascadeForestClassifier, CascadeForestRegressor
 
-
 # %% auto #0
-__all__ = ['CAL_NONE', 'CAL_MULTIPLICATIVE', 'CAL_ADDITIVE', 'CAL_PARTIAL', 'CALIBRATIONS', 'MULT_TOL',
+__all__ = ['CAL_NONE', 'CAL_MULTIPLICATIVE', 'CAL_ADDITIVE', 'CAL_PARTIAL', 'CALIBRATIONS', 'MULT_TOL', 'TABLE_CACHE_BYTES',
            'multiplicative_calibration', 'additive_calibration', 'partial_additive_calibration', 'cascade_pass',
            'deep_forest_contributions', 'deep_forest_mdi', 'deep_forest_local_mdi', 'deep_forest_explain']
 
@@ -29,34 +27,17 @@ CALIBRATIONS = {None: CAL_NONE, 'none': CAL_NONE, 'multiplicative': CAL_MULTIPLI
                 'partial': CAL_PARTIAL}
 MULT_TOL = 1e-6   # Eq. 23 falls back to Eq. 24 when |sum of the estimate| <= MULT_TOL * sum of its absolute values
 
-_KERNELS = {}   # name -> compiled kernel, filled by _kernels() on first use
-
-def _kernel(fn):
-    "Mark a module-level function as a numba kernel; `_kernels()` compiles it on first use (no numba on import)."
-    _KERNELS[fn.__name__] = None
-    return fn
-
-def _kernels()->SimpleNamespace:
-    "Compile every `_kernel` (numba.njit, cache=True: loaded from numba's disk cache after the first run), once."
-    g = globals()
-    if any(v is None for v in _KERNELS.values()):
-        import numba
-        for name in _KERNELS:      # rebind all globals first: kernels that call kernels then find compiled ones
-            if not isinstance(g[name], numba.core.dispatcher.Dispatcher):
-                g[name] = numba.njit(cache=True, nogil=True)(g[name])
-            _KERNELS[name] = g[name]
-    return SimpleNamespace(**_KERNELS)
-
+_K = LazyKernels(globals())   # the numba kernels below, compiled on first use (core.LazyKernels)
 
 # %% ../nbs/06_calibration.ipynb #c006b
-@_kernel
+@_K.register
 def _additive_col(est, dmu):
     "Eq. (24) on one class column; uniform split when the estimate is all zeros."
     a = np.abs(est).sum()
     if a > 0.0: return est + np.abs(est) / a * (dmu - est.sum())
     return np.full(est.shape[0], dmu / est.shape[0])
 
-@_kernel
+@_K.register
 def _calibrate_col(est, dmu, method):
     "Calibrate one class column `est` (K,) to sum to `dmu` with the calibration code `method` (CAL_*)."
     if method == CAL_NONE: return est.copy()
@@ -75,7 +56,7 @@ def _calibrate_col(est, dmu, method):
             return out
     return _additive_col(est, dmu)                                   # Eq. (24) and the fallbacks
 
-@_kernel
+@_K.register
 def _calibrate(est, dmu, method):
     "Calibrate a node's (K, C) estimate column by column to the (C,) increment `dmu`."
     out = np.empty_like(est)
@@ -99,7 +80,7 @@ def _check_node(est, dmu)->tuple[np.ndarray, np.ndarray, bool]:
 
 def _calibrate_node(est, dmu, method)->np.ndarray:
     e2, d, flat = _check_node(est, dmu)
-    out = _kernels()._calibrate(e2, d, method)
+    out = _K._calibrate(e2, d, method)
     return out[:, 0] if flat else out
 
 
@@ -122,7 +103,7 @@ def partial_additive_calibration(est, dmu)->np.ndarray:
 
 
 # %% ../nbs/06_calibration.ipynb #c014
-@_kernel
+@_K.register
 def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
     "S[t] = sum of w_r * P2[rows[r]] over the in-bag rows r in node t; P2 is (n_train, D) flat, S is (n_nodes, D)."
     D = P2.shape[1]
@@ -135,7 +116,7 @@ def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
         for d in range(D): S[p, d] += S[node, d]
     return S
 
-@_kernel
+@_K.register
 def _table_nb(left, right, feature, value, weight, K, C, S, method):
     "Algorithm 1: cumulative calibrated contributions of every node, (n_nodes, K, C)."
     n = left.shape[0]
@@ -159,7 +140,7 @@ def _table_nb(left, right, feature, value, weight, K, C, S, method):
                 for k in range(K): table[ch, k, c] += cal[k]
     return table
 
-@_kernel
+@_K.register
 def _gather_add(out2, rows, leaf, table2, scale):
     "out2[rows[r]] += scale * table2[leaf[r]] on flat (n, K*C) / (n_nodes, K*C) arrays."
     D = table2.shape[1]
@@ -207,29 +188,44 @@ def _tree_structs(model, l, f, j, Ztr)->list:
     _cache_put(model, key, out)
     return out
 
+TABLE_CACHE_BYTES = 2**30   # per model: Algorithm 1's leaf tables kept for repeated calls; beyond this they are recomputed
+
+def _leaf_table(model, key, ta, value, rows, w, leaf, P2, K, C, method)->tuple:
+    "Algorithm 1's table of one tree at its leaves: (node id -> leaf row, (n_leaves, K*C)); cached within TABLE_CACHE_BYTES."
+    hit = _cache_get(model, ('table',) + key)
+    if hit is not None: return hit
+    S = (_K._node_sums_nb(ta.n_nodes, ta.parent, leaf, rows, w, P2).reshape(ta.n_nodes, -1, K, C) if rows is not None
+         else np.zeros((1, 1, K, C)))
+    table2 = _K._table_nb(ta.left, ta.right, ta.feature, value, ta.weight, K, C, S, method).reshape(ta.n_nodes, K * C)
+    leaves = np.flatnonzero(ta.left < 0)
+    pos = np.zeros(ta.n_nodes, np.intp); pos[leaves] = np.arange(len(leaves))
+    out = (pos, np.ascontiguousarray(table2[leaves]))
+    size = pos.nbytes + out[1].nbytes
+    with _CACHE_LOCK:
+        used = _cache_get(model, 'table bytes') or 0
+        if used + size <= TABLE_CACHE_BYTES:
+            _cache_put(model, ('table',) + key, out); _cache_put(model, 'table bytes', used + size)
+    return out
+
 def _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method, want_train:bool):
     "One forest of layer l: OOF contributions of the training rows (if `want_train`), and contributions of new rows."
-    k = _kernels()
     n = Ztr.shape[0]
     tr_v = np.zeros((n, K * C)) if want_train else None; tr_b = np.zeros((n, C)) if want_train else None
     nw_v = None if Znew is None else np.zeros((len(Znew), K * C)); nw_b = None if Znew is None else np.zeros((len(Znew), C))
     all_new = None if Znew is None else np.arange(len(Znew))
     P2 = None if prev is None else prev.reshape(n, -1)          # (n, F*K*C) view, no copy
-    J = len(model.folds_[l]); S0 = np.zeros((1, 1, K, C))
+    J = len(model.folds_[l])
     for j, (tr, va) in enumerate(model.folds_[l]):
         trees = _tree_structs(model, l, f, j, Ztr); M = len(trees)
         va = np.asarray(va)
         fold_v = np.zeros((len(va), K * C)) if want_train else None
-        for tree, ta, value, rows, w, leaf in trees:
-            if rows is not None:
-                S = k._node_sums_nb(ta.n_nodes, ta.parent, leaf, rows, w, P2).reshape(ta.n_nodes, -1, K, C)
-            else: S = S0
-            table2 = k._table_nb(ta.left, ta.right, ta.feature, value, ta.weight, K, C, S, method).reshape(ta.n_nodes, K * C)
+        for m, (tree, ta, value, rows, w, leaf) in enumerate(trees):
+            pos, tab = _leaf_table(model, (method, l, f, j, m), ta, value, rows, w, leaf, P2, K, C, method)
             if want_train:
-                k._gather_add(fold_v, np.arange(len(va)), tree.apply(Ztr[va], check_input=False), table2, 1.0)
+                _K._gather_add(fold_v, np.arange(len(va)), pos[tree.apply(Ztr[va], check_input=False)], tab, 1.0)
                 tr_b[va] += value[0] / M
             if Znew is not None:
-                k._gather_add(nw_v, all_new, tree.apply(Znew, check_input=False), table2, 1.0)
+                _K._gather_add(nw_v, all_new, pos[tree.apply(Znew, check_input=False)], tab, 1.0)
                 nw_b += value[0] / (M * J)
         if want_train: tr_v[va] = fold_v / M
     if Znew is not None: nw_v /= M * J
@@ -237,6 +233,7 @@ def _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method, want_train:bool):
             None if Znew is None else nw_v.reshape(-1, K, C), nw_b)
 
 _TRAIN_CACHE = weakref.WeakKeyDictionary()   # model -> (model.layers_, {key: value}); a refit drops it
+_CACHE_LOCK = threading.Lock()
 
 def _cache_get(model, key):
     entry = _TRAIN_CACHE.get(model)
@@ -290,7 +287,6 @@ def cascade_pass(
         if Znew is not None: res.update(new=np.stack([p[2] for p in parts], 1), new_bias=np.stack([p[3] for p in parts], 1))
         prev = res.train; out.append(res)
     return out
-
 
 # %% ../nbs/06_calibration.ipynb #c019
 def _training_mean(model)->np.ndarray:

@@ -4,14 +4,16 @@
 
 # %% ../nbs/02_tree_contributions.ipynb #c002
 from __future__ import annotations
+import weakref
 import numpy as np
-import numba
-from joblib import effective_n_jobs
+from sklearn.tree import DecisionTreeClassifier
 from .core import (Explanation, Ensemble, ensemble_trees, check_X, check_model, model_output,
-                                    tree_arrays, TreeArrays, check_int)
+                                    tree_arrays, TreeArrays, check_int, LazyKernels)
+prange = range          # numba.prange once the kernels compile (see LazyKernels)
+_K = LazyKernels(globals())
 
 # %% auto #0
-__all__ = ['ADDITIVITY_RTOL', 'contributions_reference', 'FlatForest', 'walk_contributions', 'contributions',
+__all__ = ['prange', 'ADDITIVITY_RTOL', 'contributions_reference', 'FlatForest', 'walk_contributions', 'contributions',
            'plot_contributions']
 
 # %% ../nbs/02_tree_contributions.ipynb #c008
@@ -46,28 +48,76 @@ def contributions_reference(model, X)->Explanation:
 
 # %% ../nbs/02_tree_contributions.ipynb #c011
 class FlatForest:
-    "All trees of an ensemble flattened into global node arrays, with per-node increments (for the kernels)."
+    "All trees of a fitted model in global node arrays with every node's increment, as the kernels walk them; `FlatForest.of` caches one per model."
+    _cache = weakref.WeakKeyDictionary()     # model -> (the trees it was built from, FlatForest)
+
     def __init__(self, ens:Ensemble):
-        arrs = [ens.arrays(m) for m in range(len(ens))]
-        sizes = np.array([a.n_nodes for a in arrs]); off = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        self.roots = off.astype(np.int64)
-        glob = lambda a, o: np.where(a >= 0, a + o, -1)
-        self.left = np.concatenate([glob(a.left, o) for a, o in zip(arrs, off)]).astype(np.int32)   # int32: fewer cache lines
-        self.right = np.concatenate([glob(a.right, o) for a, o in zip(arrs, off)]).astype(np.int32)
-        self.feature = np.concatenate([a.feature for a in arrs]).astype(np.int32)
-        self.threshold = np.concatenate([a.threshold for a in arrs])
-        self.delta = np.concatenate([a.value - a.value[np.maximum(a.parent, 0)] for a in arrs])   # 0 at roots
-        self.root_value = np.stack([a.value[0] for a in arrs])                # (M, C)
+        ts = [t.tree_ for t in ens.trees]
+        sizes = np.array([t.node_count for t in ts], dtype=np.int64)
+        self.roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        N, C = int(sizes.sum()), ens.n_outputs
+        self.left, self.right = np.empty(N, np.int32), np.empty(N, np.int32)   # int32: fewer cache lines
+        self.feature, self.threshold = np.empty(N, np.int32), np.empty(N)
+        self.missing_left = np.zeros(N, np.uint8)                               # 1: NaN goes to the left child
+        self.delta, self.root_value = np.zeros((N, C)), np.zeros((len(ts), C))
+        for m, (est, t, o, s) in enumerate(zip(ens.trees, ts, self.roots, sizes)):
+            left, right = t.children_left, t.children_right
+            inner = left >= 0
+            self.left[o:o + s] = np.where(inner, left + o, -1); self.right[o:o + s] = np.where(inner, right + o, -1)
+            self.feature[o:o + s] = np.where(inner, t.feature, -1); self.threshold[o:o + s] = t.threshold
+            mgl = getattr(t, 'missing_go_to_left', None)
+            if mgl is not None: self.missing_left[o:o + s] = mgl
+            if isinstance(est, DecisionTreeClassifier):
+                v = t.value[:, 0, :]; tot = v.sum(1, keepdims=True); v = v / np.where(tot > 0, tot, 1)   # class fractions
+            else: v = t.value[:, :, 0]
+            parent = np.zeros(s, np.int64); parent[left[inner]] = np.flatnonzero(inner); parent[right[inner]] = np.flatnonzero(inner)
+            cols = [ens.columns[m]] if v.shape[1] != C else slice(None)     # a boosting tree writes one column
+            self.delta[o:o + s, cols] = v - v[parent]                      # 0 at the root (its own parent here)
+            self.root_value[m, cols] = v[0]
         self.weights = np.asarray(ens.weights, dtype=float)
-        self.arrays = arrs
+        self.n_outputs, self.n_nodes = C, N
+        for a in (self.roots, self.left, self.right, self.feature, self.threshold, self.missing_left, self.delta,
+                  self.root_value, self.weights): a.flags.writeable = False            # shared through the cache
+
+    @property
+    def depth(self)->np.ndarray:
+        "Depth of every node (roots 0), computed level by level over all trees at once."
+        if getattr(self, '_depth', None) is None:
+            depth, frontier, d = np.zeros(self.n_nodes, np.int64), self.roots, 0
+            while frontier.size:
+                depth[frontier] = d
+                frontier = frontier[self.left[frontier] >= 0]
+                frontier, d = np.concatenate([self.left[frontier], self.right[frontier]]), d + 1
+            depth.flags.writeable = False; self._depth = depth
+        return self._depth
+
+    @classmethod
+    def of(cls, model)->FlatForest:
+        "The flattened forest of a fitted supported `model`, cached until the model is refitted or deleted."
+        ens = ensemble_trees(model)
+        trees = tuple(t.tree_ for t in ens.trees)
+        try: hit = cls._cache.get(model)
+        except TypeError: return cls(ens)                        # a model that cannot be weakly referenced: no cache
+        if (hit is not None and len(hit[0]) == len(trees) and all(a is b for a, b in zip(hit[0], trees))
+                and np.array_equal(hit[1].weights, ens.weights) and hit[1].n_outputs == ens.n_outputs):
+            return hit[1]
+        flat = cls(ens); cls._cache[model] = (trees, flat)
+        return flat
+
+    @staticmethod
+    def clear_cache():
+        "Drop every cached flattened forest (they are also dropped with their model)."
+        FlatForest._cache.clear()
 
 # %% ../nbs/02_tree_contributions.ipynb #c012
-@numba.njit(parallel=True, cache=True, nogil=True)
-def _walk_kernel(X, roots, left, right, feature, threshold, delta, tree_w, row_w, out, block):
+BLOCK_ROWS = 256   # rows per parallel block: each tree is walked by this many rows while it sits in cache
+
+@_K.register(parallel=True)
+def _walk_kernel(X, roots, left, right, feature, threshold, missing_left, delta, tree_w, row_w, out, block):
     "out[i, s(t), :] += w * delta[child] along every path (row_w (M, n) optional: shape (0, 0) = unused)."
     n, M, C = X.shape[0], roots.shape[0], delta.shape[1]
     use_rw = row_w.shape[0] > 0
-    for b in numba.prange((n + block - 1) // block):      # parallel over blocks of rows ...
+    for b in prange((n + block - 1) // block):            # parallel over blocks of rows ...
         lo, hi = b * block, min(n, (b + 1) * block)
         for m in range(M):                                 # ... tree-major inside a block: the tree stays in cache
             for i in range(lo, hi):
@@ -75,21 +125,32 @@ def _walk_kernel(X, roots, left, right, feature, threshold, delta, tree_w, row_w
                 if w == 0.0: continue
                 node = roots[m]
                 while left[node] >= 0:
-                    f = feature[node]
-                    node = left[node] if X[i, f] <= threshold[node] else right[node]
+                    f = feature[node]; x = X[i, f]
+                    if x <= threshold[node] or (x != x and missing_left[node] != 0): node = left[node]
+                    else: node = right[node]                # NaN goes where the tree sends it
                     for c in range(C): out[i, f, c] += w * delta[node, c]
 
 # %% ../nbs/02_tree_contributions.ipynb #c013
-def walk_contributions(flat:FlatForest, X32:np.ndarray, row_weights:np.ndarray|None=None, n_jobs:int|None=None)->np.ndarray:
+def walk_contributions(
+    flat:FlatForest,                    # the model's flattened trees (`FlatForest.of(model)`)
+    X32:np.ndarray,                     # (n, K) rows as float32 (as scikit-learn compares them); NaN routed like predict
+    row_weights:np.ndarray|None=None,   # (n_trees, n) weight of tree m for row i (multiplies the tree weight)
+    tree_weights:np.ndarray|None=None,  # (n_trees,) replaces `flat.weights` (e.g. ones when row_weights carry it all)
+    n_jobs:int|None=None,               # threads (joblib convention)
+)->np.ndarray:                          # (n, K, C)
     "Sum the weighted increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
-    n, K = X32.shape
-    out = np.zeros((n, K, flat.delta.shape[1]))
+    X32 = np.ascontiguousarray(X32, dtype=np.float32)
+    n, M = X32.shape[0], len(flat.roots)
+    out = np.zeros((n, X32.shape[1], flat.n_outputs))
+    tw = flat.weights if tree_weights is None else np.ascontiguousarray(tree_weights, dtype=float)
+    if tw.shape != (M,): raise ValueError(f"tree_weights must have one entry per tree ({M}), got shape {tw.shape}")
     rw = np.zeros((0, 0)) if row_weights is None else np.ascontiguousarray(row_weights, dtype=float)
-    nt = max(1, min(effective_n_jobs(n_jobs), numba.config.NUMBA_NUM_THREADS))
-    old = numba.get_num_threads(); numba.set_num_threads(nt)
-    try: _walk_kernel(np.ascontiguousarray(X32, dtype=np.float32), flat.roots, flat.left, flat.right, flat.feature,
-                      flat.threshold, flat.delta, flat.weights, rw, out, 256)
-    finally: numba.set_num_threads(old)
+    if row_weights is not None and rw.shape != (M, n):
+        raise ValueError(f"row_weights must have shape (n_trees, n_rows) = {(M, n)}, got {rw.shape}")
+    kernel = _K._walk_kernel
+    with _K.threads(n_jobs):
+        kernel(X32, flat.roots, flat.left, flat.right, flat.feature, flat.threshold, flat.missing_left, flat.delta,
+               tw, rw, out, BLOCK_ROWS)
     return out
 
 # %% ../nbs/02_tree_contributions.ipynb #c014
@@ -104,7 +165,7 @@ def contributions(
 )->Explanation:                  # values (n, K) or (n, K, C), bias (n,) or (n, C)
     "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6)."
     ens = ensemble_trees(model); X, names = check_X(X, model)
-    flat = FlatForest(ens)
+    flat = FlatForest.of(model)
     values = walk_contributions(flat, X.astype(np.float32), n_jobs=n_jobs)
     bias = _row_offsets(model, ens, X) + flat.weights @ flat.root_value
     e = _finish(values, bias, ens, names, X)

@@ -4,22 +4,25 @@
 
 # %% ../nbs/00_core.ipynb #c002
 from __future__ import annotations
-import numbers, warnings
+import numbers, threading, warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
+from joblib import effective_n_jobs
 from sklearn.exceptions import NotFittedError
+from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 from sklearn.tree import BaseDecisionTree, DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, ExtraTreesClassifier,
                               ExtraTreesRegressor, GradientBoostingClassifier, GradientBoostingRegressor)
 
 # %% auto #0
-__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'Explanation', 'check_model', 'check_X',
-           'check_y', 'check_int', 'check_n_jobs', 'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees',
-           'model_output', 'inbag_counts', 'oob_mask']
+__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'Explanation', 'check_model',
+           'routes_missing', 'check_X', 'check_y', 'check_int', 'check_n_jobs', 'LazyKernels', 'TreeArrays',
+           'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output', 'inbag_counts', 'oob_mask']
 
 # %% ../nbs/00_core.ipynb #c005
 @dataclass
@@ -104,11 +107,17 @@ def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
     check_is_fitted(model)
     return model
 
+# %% ../nbs/00_core.ipynb #c010n
+def routes_missing(model)->bool:
+    "True if the fitted `model` routes NaN inputs itself (its scikit-learn tag `input_tags.allow_nan`)."
+    try: return bool(get_tags(model).input_tags.allow_nan)
+    except (AttributeError, TypeError, ValueError): return False
+
 # %% ../nbs/00_core.ipynb #c011
 MAX_DENSE_BYTES = 2**31   # largest scipy sparse X densified (float64 bytes)
 
-def check_X(X, model=None, *, name='X', allow_nan:bool=False)->tuple[np.ndarray, list]:
-    "Validate `X` as a finite 2-D numeric array matching `model` (NaN allowed only with `allow_nan`); return `(array, feature_names)`."
+def check_X(X, model=None, *, name='X', allow_nan:bool|None=None)->tuple[np.ndarray, list]:
+    "Validate `X` as a 2-D numeric array matching `model`, without inf (NaN only if `allow_nan`, default: if `model` routes it); return `(array, feature_names)`."
     if isinstance(X, pd.Series): X = X.to_frame().T
     if hasattr(X, 'toarray') and hasattr(X, 'nnz'):          # scipy sparse: trees see the same values densified
         n_bytes = 8 * int(np.prod(X.shape))
@@ -132,11 +141,12 @@ def check_X(X, model=None, *, name='X', allow_nan:bool=False)->tuple[np.ndarray,
             except (TypeError, ValueError) as err:
                 raise TypeError(f"{name} contains strings or objects that are not numbers: {err}") from None
         if arr.dtype.kind not in 'biuf': raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
-        arr, names = arr.astype(float), None
+        arr, names = arr.astype(float, copy=False), None       # no copy of a float64 input: explanations keep a view
     if arr.ndim == 1: arr = arr[None, :]
     if arr.ndim != 2: raise ValueError(f"{name} must be 2-D (n_samples, n_features), got shape {arr.shape}")
     if arr.shape[0] == 0: raise ValueError(f"{name} has no rows")
     if np.isinf(arr).any(): raise ValueError(f"{name} contains infinite values")
+    if allow_nan is None: allow_nan = model is not None and routes_missing(model)
     if not allow_nan and np.isnan(arr).any():
         raise ValueError(f"{name} contains NaN and this model cannot route missing values; impute or drop them before explaining")
     if model is not None:
@@ -182,6 +192,44 @@ def check_n_jobs(n_jobs, name:str='n_jobs')->int|None:
     if n_jobs == 0: raise ValueError(f"{name} must be a non-zero int or None (joblib convention: -1 = all cores), got 0")
     return n_jobs
 
+
+# %% ../nbs/00_core.ipynb #c012l
+class LazyKernels:
+    "The numba kernels of one module, compiled together on first use (so `import deepforest_interp` never loads numba)."
+    def __init__(self, namespace:dict):   # the module's `globals()`: compiled kernels replace the plain functions there
+        self._ns, self._options, self._ready, self._lock = namespace, {}, False, threading.Lock()
+
+    def register(self, fn=None, *, parallel:bool=False):
+        "Decorator: mark a module-level function as a kernel (`parallel=True` if it loops with `prange`)."
+        if fn is None: return lambda f: self.register(f, parallel=parallel)
+        self._options[fn.__name__] = dict(parallel=parallel); self._ready = False
+        return fn
+
+    def _compile(self):
+        import numba
+        with self._lock:
+            if self._ready: return
+            self._ns['prange'] = numba.prange
+            for name, opts in self._options.items():     # rebind all first: kernels calling kernels find compiled ones
+                if not isinstance(self._ns[name], numba.core.dispatcher.Dispatcher):
+                    self._ns[name] = numba.njit(cache=True, nogil=True, **opts)(self._ns[name])
+            self._ready = True
+
+    def __getattr__(self, name):
+        "The compiled kernel `name` (compiling every kernel of the module on the first access)."
+        if name.startswith('_') and name not in self.__dict__.get('_options', {}): raise AttributeError(name)
+        if name not in self._options: raise AttributeError(f"no kernel named {name!r}; registered: {sorted(self._options)}")
+        if not self._ready: self._compile()
+        return self._ns[name]
+
+    @contextmanager
+    def threads(self, n_jobs:int|None):
+        "Run the kernels inside the block on `n_jobs` threads (joblib convention: None = 1, -1 = all cores)."
+        import numba
+        nt = max(1, min(effective_n_jobs(n_jobs), numba.config.NUMBA_NUM_THREADS))
+        old = numba.get_num_threads(); numba.set_num_threads(nt)
+        try: yield nt
+        finally: numba.set_num_threads(old)
 
 # %% ../nbs/00_core.ipynb #c015
 @dataclass

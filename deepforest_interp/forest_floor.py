@@ -89,10 +89,9 @@ def oob_contributions(
     counts = inbag_counts(forest, n)
     X32 = np.ascontiguousarray(X, dtype=np.float32)
     ens = ensemble_trees(forest)
-    flat = FlatForest(ens)
+    flat = FlatForest.of(forest)
     mu0 = _base_value(forest, flat.root_value, y, n)                          # (C,); validates y
     _check_training_rows(forest, X32, counts, None if y is None else np.asarray(check_y(y, n)))
-    flat.weights = np.ones(len(ens))                      # the 1/|J_i| lives in the row weights
     oob = counts == 0
     n_oob = oob.sum(0)
     W = oob / np.maximum(n_oob, 1)                        # W[j, i] = [i OOB for j] / |J_i|
@@ -104,7 +103,7 @@ def oob_contributions(
                              "trees (in-bag contributions, not cross-validated)")
         warnings.warn(msg + ": explained with all trees (in-bag, not cross-validated)")
         W[:, never] = 1 / len(ens)
-    values = walk_contributions(flat, X32, row_weights=W, n_jobs=n_jobs)      # (n, K, C), Eq. (14), l >= 1
+    values = walk_contributions(flat, X32, row_weights=W, tree_weights=np.ones(len(ens)), n_jobs=n_jobs)   # Eq. (14), l >= 1; 1/|J_i| in W
     bias = np.tile(mu0, (n, 1))
     bootstrap = W.T @ flat.root_value - mu0                                   # Eq. (14), l = 0
     clf = is_classifier(forest)
@@ -126,8 +125,7 @@ def heldout_contributions(
     n_jobs = check_n_jobs(n_jobs)
     X, names = check_X(X_new, forest, name='X_new')
     n = X.shape[0]
-    ens = ensemble_trees(forest)
-    flat = FlatForest(ens)
+    flat = FlatForest.of(forest)
     n_train = getattr(forest, '_n_samples', None)
     if y is not None and n_train is None: raise ValueError("this forest does not record its number of training rows")
     mu0 = _base_value(forest, flat.root_value, y, n_train)                   # (C,)

@@ -162,7 +162,7 @@ def fit_weights(
 # %% ../nbs/03_mdi_covariance.ipynb #c015c
 def _weighted_contributions(model, X, W)->np.ndarray:
     "g[i,k,c] = sum_T tree_weight_T * W[T,i] * f_{T,k,c}(x_i) with the compiled kernel."
-    flat = FlatForest(ensemble_trees(model))
+    flat = FlatForest.of(model)
     return walk_contributions(flat, X.astype(np.float32), row_weights=W)
 
 def _mdi_scale(model)->float:

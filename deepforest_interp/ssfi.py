@@ -7,18 +7,20 @@ from __future__ import annotations
 import copy, math, numbers
 from dataclasses import dataclass
 import numpy as np
-import numba
-from joblib import Parallel, delayed, effective_n_jobs
+from joblib import Parallel, delayed
 from sklearn.base import clone, is_classifier
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 import warnings
 with warnings.catch_warnings():                  # tqdm.auto warns when ipywidgets is missing, then falls back to text
     warnings.simplefilter('ignore'); from tqdm.auto import tqdm
 from .core import (check_X, check_y, check_model, ensemble_trees, tree_arrays, oob_mask,
-                                    TREE_TYPES, FOREST_TYPES)
+                                    TREE_TYPES, FOREST_TYPES, LazyKernels)
+from .contributions import FlatForest, BLOCK_ROWS
+prange = range          # numba.prange once the kernels compile (see LazyKernels)
+_K = LazyKernels(globals())
 
 # %% auto #0
-__all__ = ['depth_weight', 'ssfi_reference', 'ssfi', 'feature_ranges', 'LOOForest', 'loo_forest', 'LOOSSFI', 'ssfi_loo',
+__all__ = ['prange', 'depth_weight', 'ssfi_reference', 'ssfi', 'feature_ranges', 'LOOForest', 'loo_forest', 'LOOSSFI', 'ssfi_loo',
            'plot_ssfi', 'plot_ssfi_image']
 
 # %% ../nbs/09_ssfi.ipynb #c005
@@ -45,7 +47,16 @@ def _inv_scale(scale, n_features:int)->np.ndarray:
     s = np.asarray(scale, dtype=float).reshape(-1) if np.ndim(scale) else np.full(n_features, float(scale))
     if s.shape != (n_features,): raise ValueError(f"scale has {s.size} entries, expected one per feature ({n_features})")
     if not (np.isfinite(s).all() and (s > 0).all()): raise ValueError("scale must be finite and positive for every feature")
-    return 1 / s
+    with np.errstate(over='ignore'): inv = 1 / s
+    if not np.isfinite(inv).all(): raise ValueError(f"scale has entries so small that 1/scale overflows (smallest {s.min():.3g})")
+    return inv
+
+def _check_finite(out:np.ndarray)->np.ndarray:
+    "SSFI values beyond the float64 range (huge |X| or a tiny `scale`) are an error, never an inf in the output."
+    if not np.isfinite(out).all():
+        raise ValueError("SSFI overflowed the float64 range: |X - threshold| / scale exceeds ~1e308 for some rows; "
+                         "rescale X or pass a larger scale (e.g. feature_ranges(X_train))")
+    return out
 
 def _check_ssfi_model(model):
     "SSFI needs the trees of a fitted decision tree, random forest or extra-trees model."
@@ -72,16 +83,18 @@ def ssfi_reference(
                 k = ta.feature[node]
                 if k < 0: continue                                               # the leaf makes no split
                 s, f, d = ta.threshold[node], X[i, k], ta.depth[node]
-                out[i, k] += 1 / (1 + a ** -float(d)) * abs(s - f) * inv[k]     # Eq. (6), summed as in Eq. (7)
-    return out / len(trees) if average else out
+                if np.isnan(f) or not np.isfinite(s): continue                   # missing value / missing-vs-present split: no distance
+                with np.errstate(over='ignore'):
+                    out[i, k] += 1 / (1 + a ** -float(d)) * abs(s - f) * inv[k]  # Eq. (6), summed as in Eq. (7)
+    return _check_finite(out / len(trees) if average else out)
 
 # %% ../nbs/09_ssfi.ipynb #c017
-@numba.njit(parallel=True, cache=True, nogil=True)
-def _ssfi_kernel(X32, X, roots, left, right, feature, threshold, node_w, tree_w, row_w, inv_scale, out, block):
+@_K.register(parallel=True)
+def _ssfi_kernel(X32, X, roots, left, right, feature, threshold, missing_left, node_w, tree_w, row_w, inv_scale, out, block):
     "out[i, f] += w_tree * node_w[t] * |threshold[t] - X[i, f]| * inv_scale[f] over the internal nodes t of every path."
     n, M = X.shape[0], roots.shape[0]
     use_rw = row_w.shape[0] > 0
-    for b in numba.prange((n + block - 1) // block):      # parallel over blocks of rows ...
+    for b in prange((n + block - 1) // block):            # parallel over blocks of rows ...
         lo, hi = b * block, min(n, (b + 1) * block)
         for m in range(M):                                 # ... tree-major inside a block
             for i in range(lo, hi):
@@ -89,48 +102,24 @@ def _ssfi_kernel(X32, X, roots, left, right, feature, threshold, node_w, tree_w,
                 if w == 0.0: continue
                 node = roots[m]
                 while left[node] >= 0:
-                    f = feature[node]
-                    out[i, f] += w * node_w[node] * abs(threshold[node] - X[i, f]) * inv_scale[f]
-                    node = left[node] if X32[i, f] <= threshold[node] else right[node]
+                    f = feature[node]; x = X32[i, f]; xf = X[i, f]
+                    t = threshold[node]
+                    if xf == xf and abs(t) < np.inf: out[i, f] += w * node_w[node] * abs(t - xf) * inv_scale[f]
+                    if x <= threshold[node] or (x != x and missing_left[node] != 0): node = left[node]
+                    else: node = right[node]
 
-@numba.njit(cache=True)
-def _node_depths(left, right):
-    "Depth of every node of flattened trees (roots 0); relies on children being numbered after their parent."
-    depth = np.zeros(left.shape[0], np.int64)
-    for t in range(left.shape[0]):
-        if left[t] >= 0: depth[left[t]] = depth[t] + 1; depth[right[t]] = depth[t] + 1
-    return depth
-
-@dataclass
-class _Splits:
-    "All trees of a model flattened into global node arrays, with the Eq. (6) depth factor of every node."
-    roots: np.ndarray; left: np.ndarray; right: np.ndarray; feature: np.ndarray; threshold: np.ndarray
-    node_w: np.ndarray; n_trees: int
-
-def _flat_splits(model, alpha:float)->_Splits:
-    "Flatten the trees of `model` (child ids made global) and attach the depth factors."
-    ts = [t.tree_ for t in ensemble_trees(model).trees]
-    off = np.concatenate([[0], np.cumsum([t.node_count for t in ts])[:-1]]).astype(np.int64)
-    glob = lambda a, o: np.where(a >= 0, a + o, -1)
-    left = np.concatenate([glob(t.children_left, o) for t, o in zip(ts, off)]).astype(np.int32)
-    right = np.concatenate([glob(t.children_right, o) for t, o in zip(ts, off)]).astype(np.int32)
-    inner = np.flatnonzero(left >= 0)
-    assert (left[inner] > inner).all() and (right[inner] > inner).all(), "unexpected node numbering"
-    return _Splits(off, left, right, np.concatenate([t.feature for t in ts]).astype(np.int32),
-                   np.concatenate([t.threshold for t in ts]).astype(float),
-                   depth_weight(_node_depths(left, right), alpha), len(ts))
-
-def _walk_ssfi(sp:_Splits, X, inv_scale, average:bool, row_w=None, n_jobs=None)->np.ndarray:
+def _walk_ssfi(flat:FlatForest, X, inv_scale, alpha:float, average:bool, row_w=None, n_jobs=None)->np.ndarray:
     "Run the kernel on float64 rows X (n, K); `row_w` (M, n) optionally weights each tree per row (then no averaging)."
     out = np.zeros(X.shape)
-    tree_w = np.full(sp.n_trees, 1 / sp.n_trees if average and row_w is None else 1.0)
+    M = len(flat.roots)
+    tree_w = np.full(M, 1 / M if average and row_w is None else 1.0)
     rw = np.zeros((0, 0)) if row_w is None else np.ascontiguousarray(row_w, dtype=float)
-    nt = max(1, min(effective_n_jobs(n_jobs), numba.config.NUMBA_NUM_THREADS))
-    old = numba.get_num_threads(); numba.set_num_threads(nt)
-    try: _ssfi_kernel(X.astype(np.float32), np.ascontiguousarray(X, dtype=float), sp.roots, sp.left, sp.right,
-                      sp.feature, sp.threshold, sp.node_w, tree_w, rw, inv_scale, out, 256)
-    finally: numba.set_num_threads(old)
-    return out
+    kernel = _K._ssfi_kernel
+    with _K.threads(n_jobs), np.errstate(over='ignore'):
+        kernel(np.ascontiguousarray(X, dtype=np.float32), np.ascontiguousarray(X, dtype=float), flat.roots, flat.left,
+               flat.right, flat.feature, flat.threshold, flat.missing_left, depth_weight(flat.depth, alpha), tree_w, rw,
+               inv_scale, out, BLOCK_ROWS)
+    return _check_finite(out)
 
 # %% ../nbs/09_ssfi.ipynb #c018
 def ssfi(
@@ -145,7 +134,7 @@ def ssfi(
     "Single-sample feature importance of every row of `X` (paper Eq. 6-7), compiled and parallel over rows."
     _check_ssfi_model(model); a = _check_alpha(alpha)
     X, _ = check_X(X, model); inv = _inv_scale(scale, X.shape[1])
-    return _walk_ssfi(_flat_splits(model, a), X, inv, average, n_jobs=n_jobs)
+    return _walk_ssfi(FlatForest.of(model), X, inv, a, average, n_jobs=n_jobs)
 
 # %% ../nbs/09_ssfi.ipynb #c023
 def feature_ranges(
@@ -183,7 +172,7 @@ class LOOForest:
     def ssfi(self, X, *, alpha:float=0.9, scale=None, average:bool=True, n_jobs:int|None=-1)->np.ndarray:
         "Leave-one-out SSFI of every row in `rows`, each over its own sub-forest (Eq. 6-7); `X` is the training data."
         a = _check_alpha(alpha); X, _ = check_X(X, self.forest)
-        return _walk_ssfi(_flat_splits(self.forest, a), X[self.rows], _inv_scale(scale, X.shape[1]), average,
+        return _walk_ssfi(FlatForest.of(self.forest), X[self.rows], _inv_scale(scale, X.shape[1]), a, average,
                           self.row_weights(average), n_jobs)
 
     def predict(self, X)->np.ndarray:
@@ -253,7 +242,7 @@ def _loo_one(estimator, X, y, i, alpha, inv, average):
     "Algorithm 1 for row i: fit a clone on the other rows, return (SSFI of row i, prediction of row i)."
     keep = np.ones(len(X), bool); keep[i] = False
     m = clone(estimator).fit(X[keep], y[keep])
-    return _walk_ssfi(_flat_splits(m, alpha), X[i:i + 1], inv, average, n_jobs=1)[0], m.predict(X[i:i + 1])[0]
+    return _walk_ssfi(FlatForest(ensemble_trees(m)), X[i:i + 1], inv, alpha, average, n_jobs=1)[0], m.predict(X[i:i + 1])[0]   # one use: no cache
 
 # %% ../nbs/09_ssfi.ipynb #c034s
 def ssfi_loo(

@@ -22,7 +22,7 @@ BAD = [
     Bad('mdi/unfitted', lambda: mdi(RandomForestClassifier()), ValueError, 'not fitted'),
     Bad('mdi/wrong-type', lambda: mdi(object()), TypeError, 'unsupported model'),
     Bad('mdi/normalize', lambda: mdi(rf, normalize='yes'), TypeError, 'normalize must be a bool'),
-    Bad('mdi_covariance/nan-X', lambda: mdi_covariance(rf, np.where(X > 1, np.nan, X), y), ValueError, 'NaN'),
+    Bad('mdi_covariance/nan-X', lambda: mdi_covariance(rf, np.where(X > 1, np.nan, X), y), ValueError, 'training data in training order'),   # NaN routed; not the training rows
     Bad('mdi_covariance/wrong-width', lambda: mdi_covariance(rf, X[:, :2], y), ValueError, 'fitted with 3'),
     Bad('mdi_covariance/short-y', lambda: mdi_covariance(rf, X, y[:10]), ValueError, 'has 10 rows'),
     Bad('mdi_covariance/unknown-label', lambda: mdi_covariance(rf, X, y + 5), ValueError, 'not fitted on'),

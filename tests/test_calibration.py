@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 from deepforest_interp.cascade import CascadeForestClassifier, CascadeForestRegressor
 from deepforest_interp.calibration import (deep_forest_contributions, deep_forest_mdi, deep_forest_local_mdi, cascade_pass,
-                                           _kernels, CALIBRATIONS, partial_additive_calibration,
+                                           _K, CALIBRATIONS, partial_additive_calibration,
                                            additive_calibration, multiplicative_calibration)
 from deepforest_interp.estimation import inbag_rows, cascade_contributions_reference
 from deepforest_interp.contributions import contributions
@@ -61,9 +61,9 @@ def test_eq20_at_every_node(seed, C, cal):
                 counts = inbag_counts(fm, len(tr))
                 for t, tree in enumerate(fm.estimators_):
                     ta = tree_arrays(tree); rows, w = inbag_rows(fm, t, tr, counts)
-                    S = _kernels()._node_sums_nb(ta.n_nodes, ta.parent, tree.apply(Ztr[rows]), rows, w, prev.reshape(len(prev), -1))
+                    S = _K._node_sums_nb(ta.n_nodes, ta.parent, tree.apply(Ztr[rows]), rows, w, prev.reshape(len(prev), -1))
                     S = S.reshape(ta.n_nodes, -1, K, Cc)
-                    table = _kernels()._table_nb(ta.left, ta.right, ta.feature, np.ascontiguousarray(ta.value), ta.weight, K, Cc, S, method)
+                    table = _K._table_nb(ta.left, ta.right, ta.feature, np.ascontiguousarray(ta.value), ta.weight, K, Cc, S, method)
                     np.testing.assert_allclose(table.sum(1), ta.value - ta.value[0], atol=1e-10)
 
 @HSET

@@ -92,3 +92,50 @@ def test_no_nan_and_chunk_independence():
     m = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, y)
     a = contributions(m, X).values; b = np.concatenate([contributions(m, X[i:i + 97]).values for i in range(0, 1000, 97)])
     assert np.isfinite(a).all(); np.testing.assert_array_equal(a, b)
+
+
+@given(seed=st.integers(0, 10_000), frac=st.sampled_from([0.05, 0.3, 0.8]), classifier=st.booleans(),
+       kind=st.sampled_from(['rf', 'et', 'dt']), train_nan=st.booleans())
+@HSET
+def test_missing_values_routed_as_predict(seed, frac, classifier, kind, train_nan):
+    "NaN goes where the tree sends it (missing_go_to_left), so bias + values = the model output on rows with NaN."
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(90, 4)); y = (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.5) if classifier else X[:, 0] + rng.normal(size=90)
+    Xm = X.copy(); Xm[rng.random(X.shape) < frac] = np.nan
+    cls = {('rf', True): RandomForestClassifier, ('et', True): ExtraTreesClassifier, ('dt', True): DecisionTreeClassifier,
+           ('rf', False): RandomForestRegressor, ('et', False): ExtraTreesRegressor, ('dt', False): DecisionTreeRegressor}[kind, classifier]
+    m = cls(random_state=seed, **({} if kind == 'dt' else {'n_estimators': 5})).fit(Xm if train_nan else X, y)
+    e = contributions(m, Xm)
+    assert np.isfinite(e.values).all()
+    np.testing.assert_allclose(e.output, model_output(m, Xm), atol=1e-9)
+    np.testing.assert_allclose(e.values, contributions_reference(m, Xm).values, atol=1e-9)
+
+
+def test_nan_refused_where_the_model_cannot_route_it():
+    X = np.random.default_rng(0).normal(size=(50, 3)); X[0, 0] = np.nan
+    gb = GradientBoostingRegressor(n_estimators=3).fit(np.nan_to_num(X), np.arange(50.))
+    with pytest.raises(ValueError, match='cannot route missing values'): contributions(gb, X)
+
+
+def test_flat_forest_cache():
+    "FlatForest.of caches per fitted model, is rebuilt after a refit or warm-start growth, and is read-only."
+    from deepforest_interp.contributions import FlatForest
+    from deepforest_interp.core import ensemble_trees
+    rng = np.random.default_rng(1); X = rng.normal(size=(80, 3)); y = X[:, 0] + rng.normal(size=80)
+    rf = RandomForestRegressor(5, random_state=0, warm_start=True).fit(X, y)
+    a = FlatForest.of(rf)
+    assert FlatForest.of(rf) is a
+    with pytest.raises(ValueError): a.delta[0, 0] = 1.0
+    rf.set_params(n_estimators=8).fit(X, y)                          # warm start: 3 trees appended in place
+    b = FlatForest.of(rf)
+    assert b is not a and len(b.roots) == 8
+    np.testing.assert_allclose(contributions(rf, X).output, rf.predict(X), atol=1e-12)
+    rf2 = RandomForestRegressor(5, random_state=1).fit(X, y); c = FlatForest.of(rf2)
+    rf2.fit(X, -y)                                                   # refit: new trees, the cache must not answer
+    assert FlatForest.of(rf2) is not c
+    np.testing.assert_allclose(contributions(rf2, X).output, rf2.predict(X), atol=1e-12)
+    fresh = FlatForest(ensemble_trees(rf2))
+    for k in ['roots', 'left', 'right', 'feature', 'threshold', 'missing_left', 'delta', 'root_value', 'weights']:
+        np.testing.assert_array_equal(getattr(fresh, k), getattr(FlatForest.of(rf2), k))
+    FlatForest.clear_cache()
+    assert FlatForest.of(rf2) is not fresh

@@ -125,7 +125,9 @@ def test_bad_input():
         with pytest.raises((ValueError, TypeError), match=None) as e: ssfi(rf, X, alpha=a)
         assert msg in str(e.value)
     Xn = X.copy(); Xn[0, 0] = np.nan
-    with pytest.raises(ValueError, match='NaN'): ssfi(rf, Xn)
+    np.testing.assert_allclose(ssfi(rf, Xn), ssfi_reference(rf, Xn), atol=1e-12)   # NaN routed, no distance credited
+    with pytest.raises(ValueError, match='overflowed'): ssfi(rf, X * 1e10, scale=1e-300)
+    with pytest.raises(ValueError, match='1/scale overflows'): ssfi(rf, X, scale=1e-310)
     Xn[0, 0] = np.inf
     with pytest.raises(ValueError, match='infinite'): ssfi(rf, Xn)
     with pytest.raises(ValueError, match='has 2 features'): ssfi(rf, X[:, :2])
@@ -146,3 +148,17 @@ def test_plots():
     img = ax.images[0].get_array()
     assert img.shape == (8, 8, 3) and np.isclose(img[..., 1], 0.1).sum() == 10
     plt.close(ax.figure)
+
+
+@given(seed=st.integers(0, 10_000), frac=st.sampled_from([0.05, 0.3]), kind=st.sampled_from(['rf', 'et', 'dt']))
+@HSET
+def test_missing_values_routed_as_predict(seed, frac, kind):
+    "Forests trained with NaN: SSFI follows the branch scikit-learn takes for NaN and credits no distance for it."
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(80, 4)); y = X[:, 0] + rng.normal(size=80)
+    X[rng.random(X.shape) < frac] = np.nan
+    m = {'rf': RandomForestRegressor(6, random_state=seed), 'et': ExtraTreesRegressor(6, random_state=seed),
+         'dt': DecisionTreeRegressor(max_depth=5, random_state=seed)}[kind].fit(X, y)
+    got = ssfi(m, X)
+    assert np.isfinite(got).all()
+    np.testing.assert_allclose(got, ssfi_reference(m, X), atol=1e-10)
