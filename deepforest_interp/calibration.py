@@ -190,8 +190,8 @@ def _tree_structs(model, l, f, j, Ztr)->list:
 
 TABLE_CACHE_BYTES = 2**30   # per model: Algorithm 1's leaf tables kept for repeated calls; beyond this they are recomputed
 
-def _leaf_table(model, key, ta, value, rows, w, leaf, P2, K, C, method)->tuple:
-    "Algorithm 1's table of one tree at its leaves: (node id -> leaf row, (n_leaves, K*C)); cached within TABLE_CACHE_BYTES."
+def _leaf_table(model, key, ta, value, rows, w, leaf, P2, K, C, method, keep:bool)->tuple:
+    "Algorithm 1's table of one tree at its leaves: (node id -> leaf row, (n_leaves, K*C)); kept (if `keep`) within TABLE_CACHE_BYTES."
     hit = _cache_get(model, ('table',) + key)
     if hit is not None: return hit
     S = (_K._node_sums_nb(ta.n_nodes, ta.parent, leaf, rows, w, P2).reshape(ta.n_nodes, -1, K, C) if rows is not None
@@ -203,7 +203,7 @@ def _leaf_table(model, key, ta, value, rows, w, leaf, P2, K, C, method)->tuple:
     size = pos.nbytes + out[1].nbytes
     with _CACHE_LOCK:
         used = _cache_get(model, 'table bytes') or 0
-        if used + size <= TABLE_CACHE_BYTES:
+        if keep and used + size <= TABLE_CACHE_BYTES:
             _cache_put(model, ('table',) + key, out); _cache_put(model, 'table bytes', used + size)
     return out
 
@@ -220,7 +220,8 @@ def _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method, want_train:bool):
         va = np.asarray(va)
         fold_v = np.zeros((len(va), K * C)) if want_train else None
         for m, (tree, ta, value, rows, w, leaf) in enumerate(trees):
-            pos, tab = _leaf_table(model, (method, l, f, j, m), ta, value, rows, w, leaf, P2, K, C, method)
+            pos, tab = _leaf_table(model, (method, l, f, j, m), ta, value, rows, w, leaf, P2, K, C, method,
+                                   keep=Znew is not None)     # only layers whose new rows are explained reuse them
             if want_train:
                 _K._gather_add(fold_v, np.arange(len(va)), pos[tree.apply(Ztr[va], check_input=False)], tab, 1.0)
                 tr_b[va] += value[0] / M
