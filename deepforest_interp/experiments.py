@@ -16,7 +16,7 @@ from .core import check_int, check_n_jobs
 # %% auto #0
 __all__ = ['CLAIM_COLUMNS', 'VERDICTS', 'is_full', 'is_smoke', 'figures_dir', 'save_figure', 'write_results', 'write_claims',
            'md_table', 'assemble_results', 'cache_dir', 'reps_dir', 'task_key', 'execution_backend', 'run_repetitions',
-           'out_dir', 'write_timings']
+           'run_prefer_full', 'out_dir', 'write_timings']
 
 # %% ../nbs/09b_experiments.ipynb #c005
 def is_full()->bool:
@@ -207,6 +207,24 @@ def run_repetitions(
                 done[key] = res
                 if verbose: print(f'{slug}: {len(done)}/{len(keys)} repetitions ({time.time() - t0:.0f} s)', flush=True)
     return pd.DataFrame([{**t, **done[k]} for k, t in zip(keys, tasks) if k in done])
+
+# %% ../nbs/09b_experiments.ipynb #c018h
+def run_prefer_full(
+    fn,                     # as in run_repetitions
+    tasks,                  # the tasks of this mode (quick, smoke or FULL)
+    full_tasks,             # the FULL protocol's tasks (a superset of the quick ones, or other settings)
+    **kwargs,               # passed to run_repetitions (slug=, version=, n_jobs=, ...)
+)->tuple[pd.DataFrame, str]:  # (results, 'FULL' | 'quick' | 'smoke')
+    "Run the repetitions of this mode, but return a stored complete FULL run instead when one exists (quick mode only)."
+    if is_full(): return run_repetitions(fn, full_tasks, **kwargs), 'FULL'
+    if not is_smoke() and kwargs.get('store', True) is not False:
+        before = os.environ.get('DFI_CACHED_ONLY'); os.environ['DFI_CACHED_ONLY'] = '1'
+        try: full = run_repetitions(fn, full_tasks, **{k: v for k, v in kwargs.items() if k != 'verbose'})
+        finally:
+            if before is None: del os.environ['DFI_CACHED_ONLY']
+            else: os.environ['DFI_CACHED_ONLY'] = before
+        if len(full) == len(list(full_tasks)): return full, 'FULL'
+    return run_repetitions(fn, tasks, **kwargs), 'smoke' if is_smoke() else 'quick'
 
 # %% ../nbs/09b_experiments.ipynb #c017b
 def out_dir()->Path:
