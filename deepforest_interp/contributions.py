@@ -76,6 +76,7 @@ class FlatForest:
             self.root_value[m, cols] = v[0]
         self.weights = np.asarray(ens.weights, dtype=float)
         self.n_outputs, self.n_nodes = C, N
+        self.n_features = int(getattr(ens.trees[0], 'n_features_in_', max(int(self.feature.max()) + 1, 1)))
         for a in (self.roots, self.left, self.right, self.feature, self.threshold, self.missing_left, self.delta,
                   self.root_value, self.weights): a.flags.writeable = False            # shared through the cache
 
@@ -139,7 +140,10 @@ def walk_contributions(
     n_jobs:int|None=None,               # threads (joblib convention)
 )->np.ndarray:                          # (n, K, C)
     "Sum the weighted increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
+    if not isinstance(flat, FlatForest): raise TypeError(f"flat must be a FlatForest (FlatForest.of(model)), got {type(flat).__name__}")
     X32 = np.ascontiguousarray(X32, dtype=np.float32)
+    if X32.ndim != 2 or X32.shape[1] != flat.n_features:      # the kernel indexes X by feature: never read past a row
+        raise ValueError(f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}")
     n, M = X32.shape[0], len(flat.roots)
     out = np.zeros((n, X32.shape[1], flat.n_outputs))
     tw = flat.weights if tree_weights is None else np.ascontiguousarray(tree_weights, dtype=float)
@@ -147,6 +151,7 @@ def walk_contributions(
     rw = np.zeros((0, 0)) if row_weights is None else np.ascontiguousarray(row_weights, dtype=float)
     if row_weights is not None and rw.shape != (M, n):
         raise ValueError(f"row_weights must have shape (n_trees, n_rows) = {(M, n)}, got {rw.shape}")
+    if not (np.isfinite(tw).all() and np.isfinite(rw).all()): raise ValueError("tree_weights and row_weights must be finite")
     kernel = _K._walk_kernel
     with _K.threads(n_jobs):
         kernel(X32, flat.roots, flat.left, flat.right, flat.feature, flat.threshold, flat.missing_left, flat.delta,

@@ -110,6 +110,8 @@ def _ssfi_kernel(X32, X, roots, left, right, feature, threshold, missing_left, n
 
 def _walk_ssfi(flat:FlatForest, X, inv_scale, alpha:float, average:bool, row_w=None, n_jobs=None)->np.ndarray:
     "Run the kernel on float64 rows X (n, K); `row_w` (M, n) optionally weights each tree per row (then no averaging)."
+    if X.ndim != 2 or X.shape[1] != flat.n_features:           # the kernel indexes X by feature: never read past a row
+        raise ValueError(f"X must have shape (n_rows, {flat.n_features}), got {X.shape}")
     out = np.zeros(X.shape)
     M = len(flat.roots)
     tree_w = np.full(M, 1 / M if average and row_w is None else 1.0)

@@ -139,3 +139,15 @@ def test_flat_forest_cache():
         np.testing.assert_array_equal(getattr(fresh, k), getattr(FlatForest.of(rf2), k))
     FlatForest.clear_cache()
     assert FlatForest.of(rf2) is not fresh
+
+
+def test_walk_contributions_checks_before_the_kernel():
+    "The public kernel wrapper validates shapes and finiteness, so no input reaches numba unchecked."
+    from deepforest_interp.contributions import FlatForest, walk_contributions
+    rng = np.random.default_rng(2); X = rng.normal(size=(40, 4)); y = X[:, 0]
+    flat = FlatForest.of(RandomForestRegressor(3, random_state=0).fit(X, y))
+    X32 = X.astype(np.float32)
+    for bad, kw, msg in [(X32[:, :2], {}, 'shape'), (X32[0], {}, 'shape'), (X32, dict(row_weights=np.ones((3, 5))), 'row_weights'),
+                         (X32, dict(tree_weights=np.ones(2)), 'tree_weights'), (X32, dict(tree_weights=np.r_[1, np.nan, 1]), 'finite')]:
+        with pytest.raises(ValueError, match=msg): walk_contributions(flat, bad, **kw)
+    with pytest.raises(TypeError, match='FlatForest'): walk_contributions('flat', X32)
