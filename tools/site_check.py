@@ -63,7 +63,14 @@ async () => {
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    missing = []                     # paths a page asked for that the site lacks (fonts, scripts, images ...)
+
     def log_message(self, *a): pass
+
+    def send_error(self, code, message=None, explain=None):
+        if code == 404 and 'favicon' not in self.path: _Quiet.missing.append(unquote(urlsplit(self.path).path))
+        try: super().send_error(code, message, explain)
+        except (BrokenPipeError, ConnectionResetError): pass    # the page was closed first: recorded above
 
 
 def serve(root: Path):
@@ -137,6 +144,7 @@ def main() -> int:
             ctx.close()
     finally:
         httpd.shutdown()
+    problems += [f'a page requested a file the site lacks: {p}' for p in sorted(set(_Quiet.missing))]
     print(f"site-check: {stats['pages']} pages, {stats['math']} math elements, {stats['imgs']} images, "
           f"{stats.get('solutions', 0)} folded solutions, {stats['links']} distinct links per page checked in {time.time() - t0:.0f} s; "
           f"screenshots in {(SITE / '_screens').relative_to(ROOT) if SITE.is_relative_to(ROOT) else SITE / '_screens'}/")
