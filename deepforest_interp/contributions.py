@@ -9,12 +9,14 @@ import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 from .core import (Explanation, Ensemble, ensemble_trees, check_X, check_model, model_output,
                                     tree_arrays, TreeArrays, check_int, LazyKernels)
-prange = range          # numba.prange once the kernels compile (see LazyKernels)
-_K = LazyKernels(globals())
 
 # %% auto #0
-__all__ = ['prange', 'ADDITIVITY_RTOL', 'contributions_reference', 'FlatForest', 'walk_contributions', 'contributions',
+__all__ = ['ADDITIVITY_RTOL', 'contributions_reference', 'FlatForest', 'walk_contributions', 'contributions',
            'plot_contributions']
+
+# %% ../nbs/02_tree_contributions.ipynb #c002k
+prange = range          # numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
+_K = LazyKernels(globals())
 
 # %% ../nbs/02_tree_contributions.ipynb #c008
 def _row_offsets(model, ens, X)->np.ndarray:

@@ -16,12 +16,14 @@ with warnings.catch_warnings():                  # tqdm.auto warns when ipywidge
 from .core import (check_X, check_y, check_model, ensemble_trees, tree_arrays, oob_mask,
                                     TREE_TYPES, FOREST_TYPES, LazyKernels)
 from .contributions import FlatForest, BLOCK_ROWS
-prange = range          # numba.prange once the kernels compile (see LazyKernels)
-_K = LazyKernels(globals())
 
 # %% auto #0
-__all__ = ['prange', 'depth_weight', 'ssfi_reference', 'ssfi', 'feature_ranges', 'LOOForest', 'loo_forest', 'LOOSSFI', 'ssfi_loo',
+__all__ = ['depth_weight', 'ssfi_reference', 'ssfi', 'feature_ranges', 'LOOForest', 'loo_forest', 'LOOSSFI', 'ssfi_loo',
            'plot_ssfi', 'plot_ssfi_image']
+
+# %% ../nbs/09_ssfi.ipynb #c002k
+prange = range          # numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
+_K = LazyKernels(globals())
 
 # %% ../nbs/09_ssfi.ipynb #c005
 def _check_alpha(alpha)->float:
