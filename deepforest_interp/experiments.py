@@ -216,6 +216,7 @@ def run_prefer_full(
     **kwargs,               # passed to run_repetitions (slug=, version=, n_jobs=, ...)
 )->tuple[pd.DataFrame, str]:  # (results, 'FULL' | 'quick' | 'smoke')
     "Run the repetitions of this mode, but return a stored complete FULL run instead when one exists (quick mode only)."
+    tasks, full_tasks = list(tasks), list(full_tasks)       # generators are read more than once below
     if is_full(): return run_repetitions(fn, full_tasks, **kwargs), 'FULL'
     if not is_smoke() and kwargs.get('store', True) is not False:
         before = os.environ.get('DFI_CACHED_ONLY'); os.environ['DFI_CACHED_ONLY'] = '1'
@@ -223,7 +224,7 @@ def run_prefer_full(
         finally:
             if before is None: del os.environ['DFI_CACHED_ONLY']
             else: os.environ['DFI_CACHED_ONLY'] = before
-        if len(full) == len(list(full_tasks)): return full, 'FULL'
+        if len(full) == len(full_tasks): return full, 'FULL'
     return run_repetitions(fn, tasks, **kwargs), 'smoke' if is_smoke() else 'quick'
 
 # %% ../nbs/09b_experiments.ipynb #c017b

@@ -107,7 +107,7 @@ def _ssfi_kernel(X32, X, roots, left, right, feature, threshold, missing_left, n
                     f = feature[node]; x = X32[i, f]; xf = X[i, f]
                     t = threshold[node]
                     if xf == xf and abs(t) < np.inf: out[i, f] += w * node_w[node] * abs(t - xf) * inv_scale[f]
-                    if x <= threshold[node] or (x != x and missing_left[node] != 0): node = left[node]
+                    if x <= t or (x != x and missing_left[node] != 0): node = left[node]
                     else: node = right[node]
 
 def _walk_ssfi(flat:FlatForest, X, inv_scale, alpha:float, average:bool, row_w=None, n_jobs=None)->np.ndarray:
