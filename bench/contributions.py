@@ -20,7 +20,7 @@ import sys, time, statistics, tracemalloc
 import numpy as np
 from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
-from deepforest_interp.contributions import contributions, FlatForest
+from deepforest_interp.tree_contributions import contributions, FlatForest
 
 quick = '--quick' in sys.argv
 reps = int(sys.argv[sys.argv.index('--reps') + 1]) if '--reps' in sys.argv else (3 if quick else 7)

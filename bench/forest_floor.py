@@ -9,7 +9,7 @@ Run: .venv/bin/python bench/forest_floor.py [--quick]
 import sys, time
 import numpy as np
 from sklearn.ensemble import RandomForestRegressor, RandomForestClassifier
-from deepforest_interp.contributions import contributions
+from deepforest_interp.tree_contributions import contributions
 from deepforest_interp.forest_floor import oob_contributions, heldout_contributions, goodness_of_visualization
 
 quick = '--quick' in sys.argv

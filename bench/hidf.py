@@ -7,7 +7,7 @@ import numpy as np
 from sklearn.ensemble import RandomForestClassifier
 from deepforest_interp.core import tree_arrays
 from deepforest_interp.datasets import make_hidf_sphere
-from deepforest_interp.grit import Interaction, intersect, leaf_rules, sample_forest_rules, _grit_core, _rit_layout
+from deepforest_interp.intersection_trees import Interaction, intersect, leaf_rules, sample_forest_rules, _grit_core, _rit_layout
 
 
 def naive_leaf_rules(forest):

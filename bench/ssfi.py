@@ -11,8 +11,8 @@ import numpy as np
 from sklearn.datasets import make_classification, load_wine
 from sklearn.preprocessing import minmax_scale
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
-from deepforest_interp.contributions import contributions
-from deepforest_interp.ssfi import ssfi, ssfi_loo
+from deepforest_interp.tree_contributions import contributions
+from deepforest_interp.single_sample import ssfi, ssfi_loo
 
 quick = '--quick' in sys.argv
 n = 1000 if quick else 5000

@@ -1,20 +1,47 @@
 """deepforest_interp: explainable deep forests and random forests.
 
-The package root re-exports the public API of every module (each module is generated from one notebook in nbs/).
+The package root holds what users call: explainers, importances, estimators, plots and data loaders. Everything else
+(kernels, validation helpers, experiment and site plumbing) lives in its module, e.g.
+``deepforest_interp.tree_contributions.FlatForest`` or ``deepforest_interp.experiments.run_repetitions``.
+Each module is generated from one notebook in nbs/; no module is shadowed by a function of the same name.
 """
 __version__ = "0.1.0"
 
-from .core import *
-from .datasets import *
-from .contributions import *
-from .importance import *
-from .cascade import *
-from .estimation import *
-from .calibration import *
-from .forest_floor import *
-from .forest_floor_plots import *
-from .ssfi import *
-from .grit import *
-from .hidf import *
-from .experiments import *
-from .derivations import *
+from .core import Explanation
+from .datasets import (make_sin_cos, make_linear_sum, make_three_class, make_sim, make_forest_floor_toy,
+                       make_hidf_sphere, load_iris, load_wine, load_breast_cancer, load_digits,
+                       load_diabetes, load_keel, load_adult, load_bank_marketing, load_statlog_satellite,
+                       load_crowdsourced_mapping, load_phishing, load_bike_sharing, list_datasets)
+from .tree_contributions import contributions, plot_contributions
+from .importance import (mdi, mdi_covariance, mdi_oob, local_mdi, mda, oob_permutation_importance,
+                         plot_importances)
+from .cascade import CascadeForestClassifier, CascadeForestRegressor, plot_validation_curve
+from .calibration import deep_forest_contributions, deep_forest_mdi, deep_forest_local_mdi, deep_forest_explain
+from .forest_floor import (oob_contributions, heldout_contributions, goodness_of_visualization, feature_colors,
+                           contribution_importance, rank_interactions)
+from .forest_floor_plots import plot_forest_floor, plot_two_way, plot_aligned, plot_simplex, plot_simplex_grid
+from .single_sample import ssfi, loo_forest, LOOForest, ssfi_loo, plot_ssfi, plot_ssfi_image
+from .intersection_trees import (Interaction, RuleSet, leaf_rules, grit, grit_forest,
+                                 EnrichedRandomForestClassifier, stability_scores, plot_stability)
+from .hidf import HiDFClassifier, alc_features, hidf_contributions, hidf_mdi
+
+__all__ = [
+    # explanations and explainers
+    'Explanation', 'contributions', 'deep_forest_contributions', 'deep_forest_explain', 'oob_contributions',
+    'heldout_contributions', 'ssfi', 'ssfi_loo', 'loo_forest', 'LOOForest', 'hidf_contributions',
+    # importances
+    'mdi', 'mdi_covariance', 'mdi_oob', 'local_mdi', 'mda', 'oob_permutation_importance', 'deep_forest_mdi',
+    'deep_forest_local_mdi', 'hidf_mdi', 'contribution_importance', 'rank_interactions', 'goodness_of_visualization',
+    # estimators and rule mining
+    'CascadeForestClassifier', 'CascadeForestRegressor', 'HiDFClassifier', 'EnrichedRandomForestClassifier',
+    'Interaction', 'RuleSet', 'leaf_rules', 'grit', 'grit_forest', 'stability_scores', 'alc_features',
+    # plots
+    'plot_contributions', 'plot_importances', 'plot_validation_curve', 'plot_forest_floor', 'plot_two_way',
+    'plot_aligned', 'plot_simplex', 'plot_simplex_grid', 'feature_colors', 'plot_ssfi', 'plot_ssfi_image',
+    'plot_stability',
+    # data
+    'make_sin_cos', 'make_linear_sum', 'make_three_class', 'make_sim', 'make_forest_floor_toy', 'make_hidf_sphere',
+    'load_iris', 'load_wine', 'load_breast_cancer', 'load_digits', 'load_diabetes',
+    'load_keel', 'load_adult', 'load_bank_marketing', 'load_statlog_satellite', 'load_crowdsourced_mapping',
+    'load_phishing', 'load_bike_sharing', 'list_datasets',
+]

@@ -64,9 +64,9 @@ ITEMS = [  # (seed, label, title, fallback): fallback = 'notation', a dotted sym
     ('003', 'nodePredReg', 'node prediction (regression): mean target of the node', 'notation'),
     ('003', 'nodePredClass', 'node prediction (classification): class frequencies of the node', 'notation'),
     ('003', 'nodePredClassSumToOne', 'class probabilities of a node sum to one', 'notation'),
-    ('003', 'LIdef', 'local increment: node prediction minus parent prediction', 'deepforest_interp.contributions.FlatForest'),
+    ('003', 'LIdef', 'local increment: node prediction minus parent prediction', 'deepforest_interp.tree_contributions.FlatForest'),
     ('003', 'LIclass', 'local increments of a classifier sum to zero over classes', 'notation'),
-    ('003', 'Eq. 11', 'prediction = grand mean + mean sum of local increments (LIeq2)', 'deepforest_interp.contributions.contributions'),
+    ('003', 'Eq. 11', 'prediction = grand mean + mean sum of local increments (LIeq2)', 'deepforest_interp.tree_contributions.contributions'),
     ('003', 'Eq. 12', 'OOB prediction from the OOB trees only (LIeq3)', 'deepforest_interp.forest_floor.oob_contributions'),
     ('003', 'Eq. 13', 'feature contributions over all trees (in bag), the scale of new rows', 'deepforest_interp.forest_floor.heldout_contributions'),
     ('003', 'Eq. 14', 'OOB cross-validated feature contributions incl. the bootstrap increment (FCoob)', 'deepforest_interp.forest_floor.oob_contributions'),
@@ -86,9 +86,9 @@ ITEMS = [  # (seed, label, title, fallback): fallback = 'notation', a dotted sym
 ]
 
 # %% ../nbs/derivations.ipynb #d010
-MODULE_SEED = {'core': '000', 'datasets': '000', 'contributions': '000', 'importance': '000', 'cascade': '000',
-               'estimation': '000', 'calibration': '000', 'grit': '001', 'alc_hidf': '001', 'hidf': '001',
-               'forest_floor': '003', 'forest_floor_plots': '003', 'ssfi': '004'}
+MODULE_SEED = {'core': '000', 'datasets': '000', 'tree_contributions': '000', 'importance': '000', 'cascade': '000',
+               'estimation': '000', 'calibration': '000', 'intersection_trees': '001', 'alc_hidf': '001', 'hidf': '001',
+               'forest_floor': '003', 'forest_floor_plots': '003', 'single_sample': '004'}
 
 # %% ../nbs/derivations.ipynb #d012
 _TOKEN = (r"\(|\)|\bpaper\b|\bseed (\d{3})\b|`([^`]+)`|"

@@ -12,7 +12,7 @@ from sklearn.base import is_classifier
 from sklearn.neighbors import NearestNeighbors
 from .core import (Explanation, FOREST_TYPES, check_model, check_X, check_y, check_int,
                                     check_n_jobs, ensemble_trees, inbag_counts)
-from .contributions import FlatForest, walk_contributions
+from .tree_contributions import FlatForest, walk_contributions
 
 # %% auto #0
 __all__ = ['GRADIENT_COLORS', 'oob_contributions', 'heldout_contributions', 'default_k', 'knn_loo', 'knn_smooth',

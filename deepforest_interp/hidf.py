@@ -16,9 +16,9 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data, _check_sample_weight
 from .core import Explanation, check_X, check_y, tree_arrays, inbag_counts, MAX_SEED
-from .grit import Interaction, stability_scores, MAX_INTERSECTION_DEPTH, MAX_N_CHILD, MAX_RIT_NODES
+from .intersection_trees import Interaction, stability_scores, MAX_INTERSECTION_DEPTH, MAX_N_CHILD, MAX_RIT_NODES
 from .cascade import CascadeForestClassifier
-from .contributions import contributions
+from .tree_contributions import contributions
 from .estimation import inbag_rows, node_sums
 from .calibration import partial_additive_calibration, additive_calibration, multiplicative_calibration
 from .importance import encode_target

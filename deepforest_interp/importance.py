@@ -12,7 +12,7 @@ from sklearn.utils.class_weight import compute_sample_weight, compute_class_weig
 from sklearn.inspection import permutation_importance
 from .core import (check_model, check_X, check_y, check_int, check_n_jobs, tree_arrays, ensemble_trees,
                                     inbag_counts, oob_mask, TREE_TYPES, FOREST_TYPES)
-from .contributions import FlatForest, walk_contributions, contributions
+from .tree_contributions import FlatForest, walk_contributions, contributions
 
 # %% auto #0
 __all__ = ['mdi_tree', 'mdi', 'impurity_reductions', 'encode_target', 'fit_weights', 'mdi_covariance', 'mdi_oob',

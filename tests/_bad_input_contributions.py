@@ -4,7 +4,7 @@ from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, Gra
                               GradientBoostingClassifier)
 from sklearn.linear_model import LinearRegression
 from _bad_input_common import Bad, Edge
-from deepforest_interp.contributions import contributions, plot_contributions
+from deepforest_interp.tree_contributions import contributions, plot_contributions
 
 _rng = np.random.default_rng(4)
 X = _rng.normal(size=(80, 3)); y = 3 * X[:, 0] + X[:, 1]

@@ -1,7 +1,7 @@
 "Bad-input table: hiDF (grit + hidf modules, issue 11 §3). Format: tests/test_bad_input.py."
 import numpy as np
 from _bad_input_common import Bad, Edge
-from deepforest_interp.grit import Interaction, grit, leaf_rules, stability_scores, plot_stability, intersect
+from deepforest_interp.intersection_trees import Interaction, grit, leaf_rules, stability_scores, plot_stability, intersect
 from deepforest_interp.hidf import (alc_features, alc_shares, credit_alc, HiDFClassifier, hidf_contributions, hidf_mdi)
 from sklearn.tree import DecisionTreeClassifier
 

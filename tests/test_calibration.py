@@ -7,7 +7,7 @@ from deepforest_interp.calibration import (deep_forest_contributions, deep_fores
                                            _K, CALIBRATIONS, partial_additive_calibration,
                                            additive_calibration, multiplicative_calibration)
 from deepforest_interp.estimation import inbag_rows, cascade_contributions_reference
-from deepforest_interp.contributions import contributions
+from deepforest_interp.tree_contributions import contributions
 from deepforest_interp.importance import encode_target
 from deepforest_interp.core import tree_arrays, inbag_counts
 

@@ -5,7 +5,7 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, ExtraTreesClassifier, ExtraTreesRegressor,
                               GradientBoostingClassifier, GradientBoostingRegressor)
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from deepforest_interp.contributions import contributions, contributions_reference
+from deepforest_interp.tree_contributions import contributions, contributions_reference
 from deepforest_interp.core import model_output
 
 shap = pytest.importorskip("shap")
@@ -78,7 +78,7 @@ def test_fixed_case_stump():
 
 def test_row_weights_oob_like():
     "walk_contributions with row weights equals a per-tree masked sum."
-    from deepforest_interp.contributions import FlatForest, walk_contributions
+    from deepforest_interp.tree_contributions import FlatForest, walk_contributions
     from deepforest_interp.core import ensemble_trees
     rng = np.random.default_rng(0); X = rng.normal(size=(80, 3)); y = X[:, 0] + rng.normal(size=80)
     m = RandomForestRegressor(n_estimators=7, random_state=0).fit(X, y)
@@ -119,7 +119,7 @@ def test_nan_refused_where_the_model_cannot_route_it():
 
 def test_flat_forest_cache():
     "FlatForest.of caches per fitted model, is rebuilt after a refit or warm-start growth, and is read-only."
-    from deepforest_interp.contributions import FlatForest
+    from deepforest_interp.tree_contributions import FlatForest
     from deepforest_interp.core import ensemble_trees
     rng = np.random.default_rng(1); X = rng.normal(size=(80, 3)); y = X[:, 0] + rng.normal(size=80)
     rf = RandomForestRegressor(5, random_state=0, warm_start=True).fit(X, y)
@@ -143,7 +143,7 @@ def test_flat_forest_cache():
 
 def test_walk_contributions_checks_before_the_kernel():
     "The public kernel wrapper validates shapes and finiteness, so no input reaches numba unchecked."
-    from deepforest_interp.contributions import FlatForest, walk_contributions
+    from deepforest_interp.tree_contributions import FlatForest, walk_contributions
     rng = np.random.default_rng(2); X = rng.normal(size=(40, 4)); y = X[:, 0]
     flat = FlatForest.of(RandomForestRegressor(3, random_state=0).fit(X, y))
     X32 = X.astype(np.float32)

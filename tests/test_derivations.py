@@ -15,8 +15,19 @@ def index():
     return derivation_index(with_report=True)
 
 
-def test_root_export():
-    assert dfi.derivation_index is derivation_index
+def test_package_face():
+    "The root exports only what users call (<= 90 names) and no module is shadowed by a function."
+    import importlib, pkgutil, types
+    assert len(dfi.__all__) <= 90 and len(set(dfi.__all__)) == len(dfi.__all__)
+    assert all(hasattr(dfi, n) for n in dfi.__all__)
+    for m in pkgutil.iter_modules(dfi.__path__):
+        if m.name.startswith('_'): continue
+        mod = importlib.import_module(f'deepforest_interp.{m.name}')
+        assert isinstance(getattr(dfi, m.name, mod), types.ModuleType), m.name
+        exec(f'import deepforest_interp.{m.name} as _m', (g := {}))
+        assert isinstance(g['_m'], types.ModuleType), m.name
+    for helper in ['is_full', 'md_table', 'check_X', 'derivation_index', 'run_repetitions']:
+        assert helper not in dfi.__all__
 
 
 def test_one_row_per_item(index):

@@ -1,4 +1,4 @@
-"Property tests of deepforest_interp.grit: rules of leaves (Eq. 1), gRIT against a literal Algorithm 1, stability (Eq. 2), ERF."
+"Property tests of deepforest_interp.intersection_trees: rules of leaves (Eq. 1), gRIT against a literal Algorithm 1, stability (Eq. 2), ERF."
 import warnings
 import numpy as np
 import pytest
@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 from sklearn.ensemble import RandomForestClassifier, ExtraTreesClassifier
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils.estimator_checks import parametrize_with_checks
-from deepforest_interp.grit import (Interaction, leaf_rules, sample_forest_rules, intersect, grit, stability_scores,
+from deepforest_interp.intersection_trees import (Interaction, leaf_rules, sample_forest_rules, intersect, grit, stability_scores,
                                     EnrichedRandomForestClassifier, _grit_core, _rit_layout)
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from deepforest_interp.grit import Interaction
+from deepforest_interp.intersection_trees import Interaction
 from deepforest_interp.hidf import alc_features, alc_shares, credit_alc, HiDFClassifier, hidf_contributions
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

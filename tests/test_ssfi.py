@@ -9,7 +9,7 @@ from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, Ext
                               GradientBoostingRegressor)
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from deepforest_interp.core import oob_mask, tree_arrays
-from deepforest_interp.ssfi import (ssfi, ssfi_reference, ssfi_loo, loo_forest, depth_weight, feature_ranges,
+from deepforest_interp.single_sample import (ssfi, ssfi_reference, ssfi_loo, loo_forest, depth_weight, feature_ranges,
                                     plot_ssfi, plot_ssfi_image)
 
 HSET = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -15,7 +15,7 @@ with warnings.catch_warnings():                  # tqdm.auto warns when ipywidge
     warnings.simplefilter('ignore'); from tqdm.auto import tqdm
 from .core import (check_X, check_y, check_model, ensemble_trees, tree_arrays, oob_mask,
                                     TREE_TYPES, FOREST_TYPES, LazyKernels)
-from .contributions import FlatForest, BLOCK_ROWS
+from .tree_contributions import FlatForest, BLOCK_ROWS
 
 # %% auto #0
 __all__ = ['depth_weight', 'ssfi_reference', 'ssfi', 'feature_ranges', 'LOOForest', 'loo_forest', 'LOOSSFI', 'ssfi_loo',
