@@ -27,9 +27,10 @@ REMOVE_MIME = ('application/vnd.jupyter.widget-view+json',)
 def pages():
     "(section caption, [notebook stems]) in teaching order."
     stems = sorted(p.stem for p in NBS.glob('*.ipynb') if not p.name.startswith(('_', '.')))
-    concept = [s for s in stems if re.match(r'0\d', s) and 'experiments' not in s]
+    concept = [s for s in stems if re.match(r'0\d', s) and 'experiments' not in s and s != '00_core']
     exper = [s for s in stems if 'experiments' in s]
-    rest = [s for s in stems if s not in concept + exper + ['index']]
+    first = [s for s in ('derivations', '00_core') if s in stems]      # the index first; core is an appendix
+    rest = first + [s for s in stems if s not in concept + exper + first + ['index']]
     return [('Concepts: one derivation per notebook', concept), ('Experiments: the papers\' figures and tables', exper),
             ('Reference', rest)]
 
