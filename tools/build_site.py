@@ -62,8 +62,14 @@ def _outside_code(text: str, f) -> str:
     return re.sub(r'\x00(\d+)\x00', lambda m: keep[int(m.group(1))], f(masked))
 
 
+DOWNLOAD = ('<div class="download-notebook"><a href="_static/notebooks/{name}" download="{name}">&#x2B07; Download this '
+            'notebook</a> (<code>{name}</code>, with its outputs) to run it in JupyterLab.</div>')
+
+
 def stage_notebook(src: Path, dst: Path, note: bool):
-    "Copy one notebook into the site sources, prepared for reading."
+    "Copy one notebook into the site sources, prepared for reading; the original goes to _static/notebooks/."
+    (SRC / '_static' / 'notebooks').mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src, SRC / '_static' / 'notebooks' / dst.name)
     nb = json.loads(src.read_text())
     cells, has_title = [], False
     for c in nb['cells']:
@@ -93,8 +99,9 @@ def stage_notebook(src: Path, dst: Path, note: bool):
         else:
             continue                                    # raw cells (e.g. skip_exec front matter) are not content
         cells.append(c)
-        if note and not has_title and c['cell_type'] == 'markdown' and text.lstrip().startswith('# '):
-            cells.append({'cell_type': 'markdown', 'id': 'siteder', 'metadata': {}, 'source': DERIV_NOTE})
+        if not has_title and c['cell_type'] == 'markdown' and text.lstrip().startswith('# '):
+            extra = DOWNLOAD.format(name=dst.name) + ('\n\n' + DERIV_NOTE if note else '')
+            cells.append({'cell_type': 'markdown', 'id': 'siteder', 'metadata': {}, 'source': extra})
             has_title = True
     nb['cells'] = cells
     nb.setdefault('metadata', {})['kernelspec'] = {'name': 'python3', 'display_name': 'Python 3', 'language': 'python'}
