@@ -62,6 +62,31 @@ def _outside_code(text: str, f) -> str:
     return re.sub(r'\x00(\d+)\x00', lambda m: keep[int(m.group(1))], f(masked))
 
 
+LONG = 30                                   # code lines: a longer exported definition is folded
+TOPLEVEL = re.compile(r'^(?:@\w[\w.]*(?:\(.*\))?\s*\n)*(?:async\s+)?(def|class)\s+(\w+)', re.M)
+IMPORT_LINE = re.compile(r'^(?:from\s+\S+\s+)?import\s|^\s|^\)|^#')
+
+
+def fold_reason(names: set, body: str):
+    """Why a code cell is folded behind a toggle on the site (None: shown). Teaching code stays visible: the readable
+    reference implementation of an equation, worked examples, checks and plots. Folded: an explicit `#| fold`; imports;
+    internal (`#| exporti`) and private (`_name`) definitions; numba kernels; validation (`check_*`) helpers; the
+    experiment pages' report-writing functions."""
+    lines = [l for l in body.split('\n') if l.strip()]
+    if 'fold' in names: return 'implementation'
+    if lines and all(IMPORT_LINE.match(l) for l in lines) and any(l.startswith(('import', 'from')) for l in lines):
+        return 'imports'
+    defs = [m.group(2) for m in TOPLEVEL.finditer(body)]
+    if 'exporti' in names and defs: return 'implementation'
+    if not defs: return None
+    if re.search(r'@\s*(?:numba\.)?(?:njit|jit|vectorize)|\bKERNELS\b|LazyKernels', body): return 'compiled kernel'
+    if all(d.startswith('_') or d.startswith('check_') for d in defs): return 'implementation'
+    if all(d.startswith(('write_', 'save_', 'fmt_', 'format_', 'report_')) for d in defs): return 'report code'
+    if names & {'export', 'exports'} and len(lines) > LONG and not any('reference' in d for d in defs):
+        return f'the implementation of {defs[0]}'          # the fast library version; its reference stays in view
+    return None
+
+
 DOWNLOAD = ('<div class="download-notebook"><a href="_static/notebooks/{name}" download="{name}">&#x2B07; Download this '
             'notebook</a> (<code>{name}</code>, with its outputs) to run it in JupyterLab.</div>')
 
@@ -85,6 +110,9 @@ def stage_notebook(src: Path, dst: Path, note: bool):
                                                         'code_prompt_hide': 'Hide solution'}}
             elif 'echo' in names and re.search(r'#\s*\|\s*echo:\s*false', text):
                 md = {'tags': ['remove-input']}
+            elif fold_reason(names, body):
+                md = {'tags': ['hide-input'], 'mystnb': {'code_prompt_show': f'Show {fold_reason(names, body)}',
+                                                         'code_prompt_hide': f'Hide {fold_reason(names, body)}'}}
             c['metadata'] = md
             for o in c.get('outputs', []):
                 for m in REMOVE_MIME:

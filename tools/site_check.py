@@ -56,6 +56,12 @@ async () => {
     const d = pre.closest('details');
     if (!d || d.open) out.openSolutions += 1;
   }
+  out.folded = 0; out.openFolded = 0;          // implementation toggles ("Show imports", "Show implementation" ...)
+  for (const d of document.querySelectorAll('details')) {
+    const s = d.querySelector('summary');
+    if (!s || !/^\s*Show (imports|implementation|the implementation|compiled kernel|report code)/.test(s.textContent)) continue;
+    out.folded += 1; if (d.open) out.openFolded += 1;
+  }
   for (const a of document.querySelectorAll('a[href]')) out.links.push(a.href);
   return out;
 }
@@ -126,6 +132,10 @@ def main() -> int:
                 for m in res['mathBad']: problems.append(f'{where}: math not typeset: {m}')
                 stats['solutions'] = stats.get('solutions', 0) + res['solutions']
                 if res['openSolutions']: problems.append(f'{where}: {res["openSolutions"]} exercise solution(s) not folded')
+                stats['folded'] = stats.get('folded', 0) + res['folded']
+                if res['openFolded']: problems.append(f'{where}: {res["openFolded"]} implementation toggle(s) open')
+                if re.match(r'0[2-9]', page_name) and not res['folded']:
+                    problems.append(f'{where}: a concept page without folded implementation code')
                 if res['mjErrors']: problems.append(f'{where}: {res["mjErrors"]} MathJax error(s)')
                 for t in res['raw']: problems.append(f'{where}: raw TeX in the visible text: {t!r}')
                 for s in res['imgBad']: problems.append(f'{where}: image does not load: {s}')
@@ -146,7 +156,7 @@ def main() -> int:
         httpd.shutdown()
     problems += [f'a page requested a file the site lacks: {p}' for p in sorted(set(_Quiet.missing))]
     print(f"site-check: {stats['pages']} pages, {stats['math']} math elements, {stats['imgs']} images, "
-          f"{stats.get('solutions', 0)} folded solutions, {stats['links']} distinct links per page checked in {time.time() - t0:.0f} s; "
+          f"{stats.get('solutions', 0)} folded solutions, {stats.get('folded', 0)} folded implementation cells, {stats['links']} distinct links per page checked in {time.time() - t0:.0f} s; "
           f"screenshots in {(SITE / '_screens').relative_to(ROOT) if SITE.is_relative_to(ROOT) else SITE / '_screens'}/")
     if problems:
         print(f'site-check FAILED ({len(problems)} problems):')
