@@ -23,7 +23,8 @@ $(STAMP): $(BIN)/python setup.py settings.ini
 
 install: $(STAMP)
 
-## Quick reproduction of every figure and table into figures/ (FULL=1 for paper-sized runs). Repetitions are stored
+## Quick reproduction of every figure and table into figures/ (FULL=1 for paper-sized runs); the executed experiment
+## notebooks are stored back into nbs/ with their outputs (tools/store_outputs.py: no stderr, no machine paths). Repetitions are stored
 ## per repetition (_cache/, and figures/reps/ which is committed), so an interrupted run resumes; DASK_SCHEDULER=local or
 ## DASK_SCHEDULER=tcp://host:8786 sends them to a dask cluster. Run times go to _out/timings.md, never into figures/.
 reproduce: $(STAMP)
@@ -38,6 +39,9 @@ reproduce: $(STAMP)
 	done
 	cat _out/timings_*.md > _out/timings.md
 	$(BIN)/python -c "from deepforest_interp.experiments import assemble_results; print(assemble_results('figures'))"
+	$(BIN)/python tools/store_outputs.py
+	. $(BIN)/activate && nbdev_clean
+	$(BIN)/python tools/sync_check.py
 
 ## Library in sync with notebooks (and within the output budget), notebook tests, pytest, then the course site in Chromium.
 test: $(STAMP)

@@ -111,3 +111,25 @@ def test_site_staging(tmp_path):
     assert out[5]['metadata']['tags'] == ['hide-cell']
     assert out[5]['metadata']['mystnb']['code_prompt_show'] == 'Show solution'
     assert 'derivations.ipynb' in out[1]['source']
+
+
+def test_store_outputs_cleans_and_refuses_machine_paths(tmp_path):
+    "Executed experiment notebooks go back to nbs/ without stderr or papermill metadata; a machine path is refused."
+    sys.path.insert(0, str(ROOT / 'tools'))
+    import store_outputs
+    cell = lambda outs, tags=(): {'cell_type': 'code', 'id': 'c', 'metadata': {'tags': list(tags), 'papermill': {}},
+                                  'execution_count': 1, 'source': 'x', 'outputs': outs}
+    ok = {'cells': [cell([], ['injected-parameters']),
+                    cell([{'output_type': 'stream', 'name': 'stderr', 'text': '100%|##| 3/3'},
+                          {'output_type': 'stream', 'name': 'stdout', 'text': 'AUC 0.98\n'}])],
+          'metadata': {'papermill': {'duration': 1.0}}, 'nbformat': 4, 'nbformat_minor': 5}
+    src, dst = tmp_path / 'in.ipynb', tmp_path / 'out.ipynb'
+    src.write_text(json.dumps(ok))
+    assert store_outputs.store(src, dst) == []
+    nb = json.loads(dst.read_text())
+    assert len(nb['cells']) == 1 and nb['cells'][0]['outputs'] == [ok['cells'][1]['outputs'][1]]
+    assert 'papermill' not in nb['metadata'] and 'papermill' not in nb['cells'][0]['metadata']
+    for leak in ["PosixPath('figures/a.png')", '/tmp/dfi_figs/a.png', str(ROOT / 'figures')]:
+        bad = {**ok, 'cells': [cell([{'output_type': 'execute_result', 'data': {'text/plain': leak}}])]}
+        src.write_text(json.dumps(bad)); dst.unlink(missing_ok=True)
+        assert store_outputs.store(src, dst) and not dst.exists()

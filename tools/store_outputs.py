@@ -1,0 +1,62 @@
+"""`make reproduce`, last step: store the executed experiment notebooks (_out/1*_experiments_*.ipynb, written by
+papermill) back into nbs/ with their outputs, so a reader of the repository or of the site sees every result.
+
+What is stored must be the same on every run (so `make reproduce` leaves git clean) and must not leak the machine:
+* stderr streams (tqdm progress bars, warnings) and papermill's per-cell metadata and injected-parameters cell are
+  dropped; execution counts are cleared by nbdev_clean afterwards;
+* an output that holds a machine path (the work folder, /tmp, a home folder) or a `PosixPath(...)` repr fails the run,
+  naming the notebook and cell: print the file name or end the line with `;` instead.
+
+Usage: python tools/store_outputs.py [NOTEBOOK ...]   (default: every _out/1*_experiments_*.ipynb)
+"""
+import json, re, sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MACHINE = re.compile(r"PosixPath\(|(?<![\w.])/(?:tmp|work|root|home|Users|var/folders)/|" + re.escape(str(ROOT)))
+
+
+def _text(o) -> str:
+    if o.get('output_type') == 'stream': return ''.join(o.get('text', ''))
+    data = o.get('data', {})
+    return ''.join(''.join(v) if isinstance(v, list) else str(v) for k, v in data.items()
+                   if k.startswith('text/') or k.endswith('json')) + ''.join(o.get('traceback', []))
+
+
+def store(src: Path, dst: Path) -> list:
+    "Copy one executed notebook into nbs/, cleaned; return the problems found."
+    nb = json.loads(src.read_text())
+    problems, cells = [], []
+    for i, c in enumerate(nb['cells']):
+        tags = c.get('metadata', {}).get('tags', [])
+        if 'injected-parameters' in tags: continue
+        c['metadata'] = {k: v for k, v in c.get('metadata', {}).items() if k not in ('papermill', 'execution')}
+        if c['cell_type'] == 'code':
+            outs = []
+            for o in c.get('outputs', []):
+                if o.get('output_type') == 'stream' and o.get('name') == 'stderr': continue
+                if o.get('output_type') == 'error':
+                    problems.append(f'{src.name} cell {i}: raised {o.get("ename")}: {o.get("evalue", "")[:120]}')
+                t = _text(o)
+                m = MACHINE.search(t)
+                if m: problems.append(f'{src.name} cell {i}: machine path in an output: ...{t[max(m.start() - 40, 0):m.end() + 40]!r}')
+                outs.append(o)
+            c['outputs'] = outs
+        cells.append(c)
+    nb['cells'] = cells
+    nb['metadata'].pop('papermill', None)
+    if not problems: dst.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n')
+    return problems
+
+
+def main(argv) -> int:
+    srcs = [Path(a) for a in argv] or sorted((ROOT / '_out').glob('1*_experiments_*.ipynb'))
+    problems = []
+    for s in srcs: problems += store(s, ROOT / 'nbs' / s.name)
+    for p in problems: print('store-outputs:', p)
+    print(f'store-outputs: {len(srcs) - len({p.split()[0] for p in problems})} of {len(srcs)} notebooks stored in nbs/')
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
