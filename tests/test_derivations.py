@@ -5,11 +5,6 @@ import deepforest_interp as dfi
 from deepforest_interp.derivations import ITEMS, derivation_index, parse_tags, resolve_symbol
 
 
-# Symbols known to have no direct check yet, with the reason; anything else unchecked fails. Remove an entry as soon as
-# its notebook gains a check cell (the test warns when an entry has become stale).
-KNOWN_UNCHECKED = {}
-
-
 @pytest.fixture(scope='module')
 def index():
     return derivation_index(with_report=True)
@@ -32,22 +27,38 @@ def test_package_face():
 
 def test_one_row_per_item(index):
     df, _ = index
-    assert list(df.columns) == ['seed', 'label', 'title', 'symbol', 'notebook', 'test']
+    assert list(df.columns) == ['seed', 'label', 'title', 'symbol', 'notebook', 'checks']
     assert len(df) == len(ITEMS) and not df.duplicated(['seed', 'label']).any()
     assert set(df.seed) == {'000', '001', '002', '003', '004'}
 
 
-def test_every_named_symbol_imports_and_is_checked(index):
+def test_every_named_symbol_imports_and_every_item_has_a_tagged_check(index):
+    "Each numbered item that is not notation is asserted by a notebook cell or test tagged `# check: seed NNN <label>`."
     df, _ = index
     named = df[df.symbol.ne('') & df.symbol.ne('notation')]
     for sym in sorted(set(named.symbol)):
         resolve_symbol(sym)                                         # raises ImportError / AttributeError
-    unchecked = named[named.test.eq('') & ~named.symbol.isin(list(KNOWN_UNCHECKED))]
-    stale = sorted(set(KNOWN_UNCHECKED) & set(named.symbol[named.test.ne('')]))
-    if stale: warnings.warn(f'now checked, remove from KNOWN_UNCHECKED: {stale}')
-    assert unchecked.empty, ('symbols of the derivation index that no notebook check cell and no test uses:\n' +
+    unchecked = named[named.checks.eq('')]
+    assert unchecked.empty, ('numbered items without a cell or test tagged `# check: seed NNN <label>`:\n' +
                              unchecked[['seed', 'label', 'symbol', 'notebook']].to_string())
     assert named.notebook.ne('').all()
+    assert df.symbol.ne('').all(), df.loc[df.symbol.eq(''), ['seed', 'label']].to_string()
+
+
+def test_check_places_exist(index):
+    "Every place a check tag names is a real notebook cell or test function."
+    import json
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    df, _ = index
+    for places in df.checks[df.checks.ne('')]:
+        for p in places.split('; '):
+            if p.startswith('nbs/'):
+                path, cid = p.split('#')
+                assert cid in {c.get('id') for c in json.loads((root / path).read_text())['cells']}, p
+            else:
+                path, fn = p.split('::')
+                assert f'def {fn}(' in (root / path).read_text(), p
 
 
 def test_tags_cite_real_items(index):

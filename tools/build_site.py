@@ -104,6 +104,7 @@ def stage_notebook(src: Path, dst: Path, note: bool):
             if names & DROP or 'nbdev_export()' in body and len(body) < 60: continue
             if not body.strip() and not c.get('outputs'): continue
             c['source'] = body
+            if names & {'export', 'exports'}: c['_export'] = True
             md = {}
             if SOLUTION.match(body.split('\n', 1)[0]):
                 md = {'tags': ['hide-cell'], 'mystnb': {'code_prompt_show': 'Show solution',
@@ -131,7 +132,7 @@ def stage_notebook(src: Path, dst: Path, note: bool):
             extra = DOWNLOAD.format(name=dst.name) + ('\n\n' + DERIV_NOTE if note else '')
             cells.append({'cell_type': 'markdown', 'id': 'siteder', 'metadata': {}, 'source': extra})
             has_title = True
-    nb['cells'] = cells
+    nb['cells'] = _anchored(cells)
     nb.setdefault('metadata', {})['kernelspec'] = {'name': 'python3', 'display_name': 'Python 3', 'language': 'python'}
     dst.write_text(json.dumps(nb, indent=1, ensure_ascii=False))
 
@@ -141,12 +142,39 @@ def _fill_derivations(dst: Path):
     nb = json.loads(dst.read_text())
     changed = False
     for c in nb['cells']:
-        if c['cell_type'] == 'code' and not c.get('outputs') and c['source'].strip().startswith('show_derivation_index('):
+        if c['cell_type'] == 'code' and not c.get('outputs') and 'show_derivation_index()' in c['source']:
             from deepforest_interp.derivations import derivation_index_markdown
             c['outputs'] = [{'output_type': 'display_data', 'metadata': {},
                              'data': {'text/markdown': derivation_index_markdown(), 'text/plain': '<index>'}}]
             changed = True
     if changed: dst.write_text(json.dumps(nb, indent=1, ensure_ascii=False))
+
+
+CHECK_TAG = re.compile(r'(?m)^[ \t]*#[ \t]*check:')
+PUBLIC_DEF = re.compile(r'(?m)^(?:def|class)\s+([A-Za-z]\w*)')
+TAG_N = re.compile(r'\\tag\{\s*(\d+)\s*\}')
+
+
+def _anchored(cells: list) -> list:
+    """Anchors the derivation index links to: `eq-N` before the first markdown cell numbering Eq. N, `def-<name>` before
+    the exported cell defining a public name, `check-<cell id>` before a cell tagged `# check: ...`."""
+    out, seen = [], set()
+    for c in cells:
+        ids = []
+        text = c['source'] if isinstance(c['source'], str) else ''.join(c['source'])
+        if c['cell_type'] == 'markdown':
+            ids += [f'eq-{n}' for n in TAG_N.findall(text)]
+        elif c['cell_type'] == 'code':
+            if c.get('_export'): ids += [f'def-{n}' for n in PUBLIC_DEF.findall(text)]
+            if CHECK_TAG.search(text) and c.get('id'): ids.append(f'check-{c["id"]}')
+        c.pop('_export', None)
+        ids = [i for i in ids if i not in seen]
+        seen.update(ids)
+        if ids:
+            out.append({'cell_type': 'markdown', 'id': f'anchor{len(out)}', 'metadata': {},
+                        'source': ''.join(f'<span id="{i}"></span>' for i in ids)})
+        out.append(c)
+    return out
 
 
 def stage():
