@@ -123,7 +123,8 @@ def parse_tags(
         if not stack: continue
         ctx = stack[-1][1]
         if m.group(2):                                            # a back-quoted formula name
-            lab = named.get(m.group(2).split('^')[0].split('_')[0])
+            exact = {l for s_, l, *_ in ITEMS if s_ == ctx}
+            lab = m.group(2) if m.group(2) in exact else named.get(m.group(2).split('^')[0].split('_')[0])
             if lab and any(s == ctx and l == lab for s, l, *_ in ITEMS): out.append((ctx, lab, 1))
             continue
         kind, a, b = _KIND[m.group(3)], int(m.group(4)), int(m.group(5) or m.group(4))
@@ -207,12 +208,16 @@ def find_checks()->dict:
             if c['cell_type'] == 'code': add(''.join(c['source']), f"nbs/{stem}.ipynb#{c.get('id', '')}")
     for p in sorted((_root() / 'tests').glob('test_*.py')):
         if p.name == 'test_derivations.py': continue
-        fn = None
+        fn, pending = None, []               # a tag just above a test (before its decorators) belongs to it
         for line in p.read_text().splitlines():
-            m = re.match(r'(?:async\s+)?def\s+(test\w*)', line)
-            if m: fn = m.group(1)
-            elif re.match(r'\S', line) and not line.startswith(('#', '@')): fn = None
-            if fn and re.search(_CHECK, line): add(line.strip(), f'tests/{p.name}::{fn}')
+            m = re.match(r'(?:async\s+)?def\s+(\w+)', line)
+            if m:
+                fn = m.group(1) if m.group(1).startswith('test') else None
+                if fn: [add(t, f'tests/{p.name}::{fn}') for t in pending]
+                pending = []
+            elif re.match(r'#', line) and re.search(_CHECK, line): pending.append(line.strip()); fn = None
+            elif re.match(r'[^\s#@)\]]', line): fn, pending = None, []
+            elif fn and re.search(_CHECK, line): add(line.strip(), f'tests/{p.name}::{fn}')
     return out
 
 # %% ../nbs/derivations.ipynb #d024

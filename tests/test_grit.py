@@ -26,6 +26,7 @@ def _data(seed, n=80, p=4, C=2):
     return X, y
 
 
+# check: seed 001 Eq. 1
 @SETTINGS
 @given(seed=st.integers(0, 10_000), depth=st.integers(1, 8), regression=st.booleans())
 def test_leaf_rule_is_satisfied_by_exactly_the_rows_of_the_leaf(seed, depth, regression):
@@ -88,6 +89,7 @@ def _reference_grit(rules, L, D, n_child, collect):
     return {s: len(ls) / L for s, ls in found.items()}
 
 
+# check: seed 001 Algorithm 1
 @SETTINGS
 @given(seed=st.integers(0, 10_000), L=st.integers(1, 5), D=st.integers(1, 4), n_child=st.integers(1, 3),
        collect=st.sampled_from(['leaves', 'all']))
@@ -116,6 +118,7 @@ def test_grit_thresholds_loosest_and_median():
         grit(rules, threshold_agg='mean')
 
 
+# check: seed 001 Eq. 2
 def test_stability_is_eq2_and_in_unit_interval():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(300, 6)); y = ((X[:, 0] > 0) ^ (X[:, 1] > 0)).astype(int)

@@ -14,6 +14,7 @@ def _interaction(d):
     return Interaction(tuple(d), tuple(d.values()))
 
 
+# check: seed 001 Eq. 3
 @SETTINGS
 @given(seed=st.integers(0, 10_000), inters=st.lists(signed_rule, max_size=5))
 def test_alc_features_are_eq3_finite_and_nonnegative(seed, inters):

@@ -15,6 +15,7 @@ from deepforest_interp.single_sample import (ssfi, ssfi_reference, ssfi_loo, loo
 HSET = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+# check: seed 004 Eq. 6, Eq. 7
 def test_stump_by_hand():
     X = np.array([[0., 7], [1, 3], [2, 5], [3, 1]])
     stump = DecisionTreeRegressor(max_depth=1).fit(X, [0, 0, 1, 1])       # root: x0 <= 1.5, depth 0, factor 1/2
@@ -25,6 +26,7 @@ def test_stump_by_hand():
         np.testing.assert_allclose(f(stump, Xq, alpha=0.3), want, atol=1e-12)   # the root's factor is 1/2 for every alpha
 
 
+# check: seed 004 Eq. 6, Eq. 7
 def test_depth2_by_hand():
     # same feature twice on the path: root x0 <= 2.5 (d=0), then x0 <= 1.5 (d=1)
     t = DecisionTreeRegressor(max_depth=2).fit(np.array([[0.], [1], [2], [3]]), [0, 1, 10, 30])
@@ -91,6 +93,7 @@ def test_scale_is_a_divisor():
     np.testing.assert_allclose(ssfi(rf, X, scale=r), ssfi(rf, X) / r, rtol=1e-12)
 
 
+# check: seed 004 Algorithm 1
 def test_ssfi_loo_refit_is_algorithm_1():
     rng = np.random.default_rng(2)
     X = rng.uniform(size=(40, 4)); y = (X[:, 0] + X[:, 1] > 1).astype(int)
