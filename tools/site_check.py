@@ -21,11 +21,11 @@ CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
 FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
          '--disable-background-networking', '--disable-component-update', '--disable-sync']
 SCREENS = [('index.html', None), ('06_calibration.html', 'div.math'), ('08_forest_floor.html', '.cell_output img'),
-           ('derivations.html', 'table')]
+           ('derivations.html', 'table'), ('10_experiments_deep_forest.html', '.cell_output img')]
 
 PAGE_JS = r"""
 async () => {
-  const out = {math: 0, mathBad: [], mjErrors: 0, raw: [], imgs: 0, imgBad: [], links: []};
+  const out = {math: 0, mathBad: [], mjErrors: 0, raw: [], rawMd: [], imgs: 0, imgBad: [], links: []};
   if (window.MathJax && MathJax.Hub) {
     await new Promise(r => MathJax.Hub.Queue(() => r(true)));
   }
@@ -42,6 +42,10 @@ async () => {
     if (!p.checkVisibility()) continue;
     const t = n.textContent;
     if (t.includes('\\tag{') || t.includes('$$')) out.raw.push(t.trim().slice(0, 100));
+  }
+  for (const pre of document.querySelectorAll('.cell_output pre')) {     // markdown printed instead of displayed
+    const t = pre.textContent;
+    if (/\|\s*:?-{3,}:?\s*\|/.test(t) || /(^|\n)#{2,4} \S/.test(t)) out.rawMd.push(t.trim().slice(0, 100));
   }
   for (const img of document.images) {
     img.loading = 'eager';
@@ -138,6 +142,9 @@ def main() -> int:
                     problems.append(f'{where}: a concept page without folded implementation code')
                 if res['mjErrors']: problems.append(f'{where}: {res["mjErrors"]} MathJax error(s)')
                 for t in res['raw']: problems.append(f'{where}: raw TeX in the visible text: {t!r}')
+                for t in res['rawMd']: problems.append(f'{where}: markdown printed as text (a table or heading): {t!r}')
+                if re.match(r'1\d_experiments_', page_name) and not res['imgs']:
+                    problems.append(f'{where}: an experiment page without a figure (store the executed notebook: make reproduce)')
                 for s in res['imgBad']: problems.append(f'{where}: image does not load: {s}')
                 for href in sorted(set(res['links'])):
                     stats['links'] += 1
