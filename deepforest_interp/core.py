@@ -20,79 +20,49 @@ from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, Ext
                               ExtraTreesRegressor, GradientBoostingClassifier, GradientBoostingRegressor)
 
 # %% auto #0
-__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'Explanation', 'check_model',
-           'routes_missing', 'check_X', 'check_y', 'check_int', 'check_n_jobs', 'LazyKernels', 'TreeArrays',
-           'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output', 'inbag_counts', 'oob_mask']
+__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'check_model', 'routes_missing',
+           'categorical_message', 'accepts_categories', 'check_X', 'check_y', 'check_int', 'check_n_jobs',
+           'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output', 'inbag_counts',
+           'oob_mask']
 
-# %% ../nbs/00_core.ipynb #c005
-@dataclass
-class Explanation:
-    "Additive explanation: `bias (+ bootstrap) + values.sum(1)` reproduces the model output (seed 000 Eq. 11-12)."
-    values: np.ndarray                      # (n, K) regression, (n, K, C) classification / multi-output
-    bias: np.ndarray                        # (n,) or (n, C)
-    feature_names: list                     # K names
-    data: np.ndarray|None = None            # (n, K) the explained rows
-    output_names: list|None = None          # C class labels / target names; None for single-output regression
-    bootstrap: np.ndarray|None = None       # (n,) or (n, C): forest-floor bootstrap increment, None unless set
-    info: dict = field(default_factory=dict) # extra facts an explainer reports (e.g. the training mean mu0)
+# %% ../nbs/00_core.ipynb #c004i
+def _frozen(a)->np.ndarray|None:
+    "A private read-only copy of `a` (None stays None): later edits of the caller's array cannot reach an Explanation."
+    if a is None: return None
+    if isinstance(a, (pd.DataFrame, pd.Series)): a = a.astype(object).to_numpy() if _has_labels(a) else a.to_numpy()
+    a = np.array(a, copy=True)
+    a.flags.writeable = False
+    return a
 
-    def __post_init__(self):
-        self.values, self.bias = np.asarray(self.values, dtype=float), np.asarray(self.bias, dtype=float)
-        if self.values.ndim not in (2, 3): raise ValueError(f"values must be 2-D or 3-D, got shape {self.values.shape}")
-        n, K = self.values.shape[:2]
-        if self.bias.shape != (n,) + self.values.shape[2:]:
-            raise ValueError(f"bias has shape {self.bias.shape}, expected {(n,) + self.values.shape[2:]}")
-        if self.bootstrap is not None:
-            self.bootstrap = np.asarray(self.bootstrap, dtype=float)
-            if self.bootstrap.shape != self.bias.shape:
-                raise ValueError(f"bootstrap has shape {self.bootstrap.shape}, expected {self.bias.shape}")
-        self.feature_names = [str(f) for f in self.feature_names]
-        if len(self.feature_names) != K: raise ValueError(f"{len(self.feature_names)} feature names for {K} features")
-        if self.output_names is not None:
-            self.output_names = list(self.output_names)
-            if self.values.ndim != 3 or len(self.output_names) != self.values.shape[2]:
-                raise ValueError("output_names must name every output (last axis of values)")
+def _has_labels(X)->bool:
+    "True if a DataFrame/Series holds non-numeric (category / string / object) columns."
+    cols = [X] if isinstance(X, pd.Series) else [X[c] for c in X.columns]
+    return any(not (pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s)) for s in cols)
 
-    @property
-    def output(self)->np.ndarray:
-        "The reconstructed model output, `bias + values.sum(axis=1)` (+ `bootstrap` when set)."
-        out = self.bias + self.values.sum(axis=1)
-        return out if self.bootstrap is None else out + self.bootstrap
+# %% ../nbs/00_core.ipynb #c004j
+def _position(key, n:int, what:str)->np.ndarray:
+    "Normalise an int / slice / boolean mask / 1-D index array over `n` items to an index array (clear errors)."
+    if key is None or isinstance(key, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an int, slice, boolean mask or 1-D index array, got {key!r}")
+    if isinstance(key, slice): return np.arange(n)[key]
+    if isinstance(key, numbers.Integral):
+        if not -n <= key < n: raise ValueError(f"{what} {key} out of range for {n} {what}s")
+        return np.array([key % n])
+    arr = np.asarray(key)
+    if arr.ndim != 1: raise ValueError(f"{what} index arrays must be 1-D, got shape {arr.shape}")
+    if arr.size == 0: return np.zeros(0, dtype=np.intp)
+    if arr.dtype.kind == 'b':
+        if arr.size != n: raise ValueError(f"boolean {what} mask has {arr.size} entries, expected {n}")
+        return np.flatnonzero(arr)
+    if arr.dtype.kind not in 'iu':
+        raise TypeError(f"{what} must be an int, slice, boolean mask or 1-D index array, got dtype {arr.dtype}")
+    if (arr < -n).any() or (arr >= n).any(): raise ValueError(f"{what} index out of range for {n} {what}s: {arr[(arr < -n) | (arr >= n)][:5].tolist()}")
+    return arr % n
 
-    @property
-    def shape(self): return self.values.shape
-    def __len__(self): return self.values.shape[0]
-
-    def __getitem__(self, rows)->Explanation:
-        "Select rows (an int, slice, boolean mask or index array), keeping every field aligned."
-        try: rows = np.atleast_1d(np.arange(len(self))[rows])
-        except IndexError: raise ValueError(f"rows {rows!r} out of range for an Explanation of {len(self)} rows") from None
-        except TypeError: raise TypeError(f"rows must be an int, slice, boolean mask or index array, got {type(rows).__name__}") from None
-        sel = lambda a: None if a is None else a[rows]
-        return Explanation(self.values[rows], self.bias[rows], self.feature_names, sel(self.data),
-                           self.output_names, sel(self.bootstrap), dict(self.info))
-
-    def to_frame(self)->pd.DataFrame:
-        "Tidy long table: one row per (sample, feature[, output]) with the feature value and its contribution."
-        n, K = self.values.shape[:2]
-        vals = self.values if self.values.ndim == 3 else self.values[..., None]
-        C = vals.shape[2]
-        outs = self.output_names if self.output_names is not None else (list(range(C)) if C > 1 else [None])
-        df = pd.DataFrame({'sample': np.repeat(np.arange(n), K * C),
-                           'feature': np.tile(np.repeat(self.feature_names, C), n),
-                           'output': np.tile(np.asarray(outs, dtype=object), n * K),
-                           'contribution': vals.reshape(-1)})
-        if self.data is not None: df.insert(2, 'value', np.repeat(np.asarray(self.data).reshape(-1), C))
-        return df if C > 1 or self.values.ndim == 3 else df.drop(columns='output')
-
-    def to_shap(self):
-        "Return a `shap.Explanation` with the same values, base values, data and names (needs `shap`)."
-        try: import shap
-        except ImportError as err:
-            raise ImportError("to_shap() needs the optional dependency shap: pip install shap") from err
-        base = self.bias if self.bootstrap is None else self.bias + self.bootstrap
-        return shap.Explanation(self.values, base_values=base, data=self.data, feature_names=self.feature_names,
-                                output_names=self.output_names)
+def _abbrev(items, k:int=3)->str:
+    "`[a, b, c, ..., z] ` for long lists."
+    items = [str(i) for i in items]
+    return '[' + ', '.join(items if len(items) <= 2 * k else items[:k] + ['...'] + items[-1:]) + ']'
 
 # %% ../nbs/00_core.ipynb #c010
 TREE_TYPES = (DecisionTreeClassifier, DecisionTreeRegressor)
@@ -113,6 +83,21 @@ def routes_missing(model)->bool:
     try: return bool(get_tags(model).input_tags.allow_nan)
     except (AttributeError, TypeError, ValueError): return False
 
+# %% ../nbs/00_core.ipynb #c010q
+def categorical_message(columns, name:str='X')->str:
+    "The error text for non-numeric columns given to a model that takes numbers only: names the columns and the fix."
+    cols = [str(c) for c in columns][:5]
+    return (f"{name} has non-numeric (category/string) columns {cols}, and this model takes numbers only: put an "
+            f"encoder in front of it and explain the pipeline, e.g. make_pipeline(make_column_transformer("
+            f"(OneHotEncoder(handle_unknown='ignore'), {cols}), remainder='passthrough'), model)")
+
+# %% ../nbs/00_core.ipynb #c010r
+def accepts_categories(model)->bool:
+    "True if the fitted `model` takes pandas 'category' columns itself (scikit-learn's `is_categorical_` from `categorical_features='from_dtype'`)."
+    is_cat = getattr(model, 'is_categorical_', None)
+    return (is_cat is not None and bool(np.asarray(is_cat).any())
+            and getattr(model, 'categorical_features', None) == 'from_dtype')
+
 # %% ../nbs/00_core.ipynb #c011
 MAX_DENSE_BYTES = 2**31   # largest scipy sparse X densified (float64 bytes)
 
@@ -130,7 +115,12 @@ def check_X(X, model=None, *, name='X', allow_nan:bool|None=None)->tuple[np.ndar
             dup = X.columns[X.columns.duplicated()].unique().tolist()
             raise ValueError(f"{name} has duplicate column names {dup[:5]}: every feature needs its own name")
         bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))]
-        if bad: raise TypeError(f"{name} has non-numeric columns {bad[:5]}: encode them as numbers first")
+        if bad and model is not None and accepts_categories(model):    # the model encodes pandas categories itself
+            strings = [c for c in bad if not isinstance(X[c].dtype, pd.CategoricalDtype)]
+            if strings: raise TypeError(f"{name} has string/object columns {strings[:5]}: this model takes pandas "
+                                        "'category' columns only; convert them with X[col].astype('category')")
+            X = X.assign(**{str(c): X[c].cat.codes.astype(float).where(X[c].notna()) for c in bad})
+        elif bad: raise TypeError(categorical_message(bad, name))
         names, arr = [str(c) for c in X.columns], X.to_numpy(dtype=float)
     else:
         try: arr = np.asarray(X)
