@@ -20,10 +20,10 @@ from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, Ext
                               ExtraTreesRegressor, GradientBoostingClassifier, GradientBoostingRegressor)
 
 # %% auto #0
-__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'check_model', 'routes_missing',
-           'categorical_message', 'accepts_categories', 'check_X', 'check_y', 'check_int', 'check_n_jobs',
-           'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output', 'inbag_counts',
-           'oob_mask']
+__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'Explanation', 'check_model',
+           'routes_missing', 'categorical_message', 'accepts_categories', 'check_X', 'check_y', 'check_int',
+           'check_n_jobs', 'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output',
+           'inbag_counts', 'oob_mask']
 
 # %% ../nbs/00_core.ipynb #c004i
 def _frozen(a)->np.ndarray|None:
@@ -63,6 +63,202 @@ def _abbrev(items, k:int=3)->str:
     "`[a, b, c, ..., z] ` for long lists."
     items = [str(i) for i in items]
     return '[' + ', '.join(items if len(items) <= 2 * k else items[:k] + ['...'] + items[-1:]) + ']'
+
+# %% ../nbs/00_core.ipynb #c005
+@dataclass(eq=False, repr=False)
+class Explanation:
+    "Additive explanation: `bias (+ bootstrap) + values.sum(1)` reproduces the model output (seed 000 Eq. 11-12)."
+    values: np.ndarray                      # (n, K) regression, (n, K, C) classification / multi-output
+    bias: np.ndarray                        # (n,) or (n, C)
+    feature_names: list                     # K names
+    data: np.ndarray|None = None            # (n, K) the explained rows (a read-only copy; raw labels for pipelines)
+    output_names: list|None = None          # C class labels / target names; None for single-output regression
+    bootstrap: np.ndarray|None = None       # (n,) or (n, C): forest-floor bootstrap increment, None unless set
+    info: dict = field(default_factory=dict) # extra facts an explainer reports (e.g. the training mean mu0)
+    std: np.ndarray|None = None             # optional spread of `values` (same shape), carried by indexing
+
+    def __post_init__(self):
+        self.values, self.bias = np.asarray(self.values, dtype=float), np.asarray(self.bias, dtype=float)
+        if self.values.ndim not in (2, 3): raise ValueError(f"values must be 2-D or 3-D, got shape {self.values.shape}")
+        n, K = self.values.shape[:2]
+        if self.bias.shape != (n,) + self.values.shape[2:]:
+            raise ValueError(f"bias has shape {self.bias.shape}, expected {(n,) + self.values.shape[2:]}")
+        if self.bootstrap is not None:
+            self.bootstrap = np.asarray(self.bootstrap, dtype=float)
+            if self.bootstrap.shape != self.bias.shape:
+                raise ValueError(f"bootstrap has shape {self.bootstrap.shape}, expected {self.bias.shape}")
+        if self.std is not None:
+            self.std = np.asarray(self.std, dtype=float)
+            if self.std.shape != self.values.shape:
+                raise ValueError(f"std has shape {self.std.shape}, expected the shape of values {self.values.shape}")
+        self.data = _frozen(self.data)
+        if self.data is not None and self.data.shape != (n, K):
+            raise ValueError(f"data has shape {self.data.shape}, expected (n_rows, n_features) = {(n, K)}")
+        if isinstance(self.feature_names, str): raise TypeError("feature_names must be a list of names, got a str")
+        self.feature_names = [str(f) for f in self.feature_names]
+        if len(self.feature_names) != K: raise ValueError(f"{len(self.feature_names)} feature names for {K} features")
+        if self.output_names is not None:
+            self.output_names = list(self.output_names)
+            if self.values.ndim != 3 or len(self.output_names) != self.values.shape[2]:
+                raise ValueError("output_names must name every output (last axis of values)")
+        if not isinstance(self.info, dict): raise TypeError(f"info must be a dict, got {type(self.info).__name__}")
+
+    @property
+    def output(self)->np.ndarray:
+        "The reconstructed model output, `bias + values.sum(axis=1)` (+ `bootstrap` when set)."
+        out = self.bias + self.values.sum(axis=1)
+        return out if self.bootstrap is None else out + self.bootstrap
+
+    @property
+    def shape(self): return self.values.shape
+    def __len__(self): return self.values.shape[0]
+
+    def __repr__(self)->str:
+        n, K = self.values.shape[:2]
+        outs = '' if self.values.ndim == 2 else f", outputs={_abbrev(self.output_names or range(self.values.shape[2]))}"
+        extra = [f for f in ('data', 'bootstrap', 'std') if getattr(self, f) is not None]
+        kind = self.info.get('kind', 'multi-output' if self.values.ndim == 3 else 'single-output')
+        return (f"Explanation(n_rows={n}, n_features={K}{outs}, features={_abbrev(self.feature_names)}, "
+                f"kind={kind!r}, fields={['values', 'bias'] + extra})")
+
+    def _feature_index(self, key)->np.ndarray:
+        "Feature positions from names (str or list of str) or from positions / masks / slices."
+        K = len(self.feature_names)
+        if isinstance(key, str) or (isinstance(key, (list, tuple, np.ndarray)) and len(key) and
+                                    all(isinstance(k, (str, np.str_)) for k in key)):
+            keys = [key] if isinstance(key, str) else list(key)
+            missing = [k for k in keys if k not in self.feature_names]
+            if missing: raise ValueError(f"unknown feature names {missing[:5]}; this explanation has {_abbrev(self.feature_names)}")
+            return np.array([self.feature_names.index(k) for k in keys])
+        return _position(key, K, 'feature')
+
+    def output_index(self, output)->int:
+        "Position of `output`, given as a class label / target name (tried first) or as an int position."
+        if self.values.ndim != 3: raise ValueError("this explanation has a single output: there is no output to select")
+        C = self.values.shape[2]
+        names = self.output_names if self.output_names is not None else list(range(C))
+        if not isinstance(output, (bool, np.bool_)):
+            for c, o in enumerate(names):                      # a label first: classes [1, 2, 3] -> output=1 is class 1
+                if o == output or (isinstance(output, str) and str(o) == output): return c
+        if isinstance(output, str): raise ValueError(f"output {output!r} is not one of the outputs {_abbrev(names)}")
+        if isinstance(output, (bool, np.bool_)) or not isinstance(output, numbers.Integral):
+            raise TypeError(f"output must be a class label / output name or an int position, got {output!r}")
+        if not -C <= output < C: raise ValueError(f"output must be >= {-C} and <= {C - 1}, got {output} ({C} outputs)")
+        return int(output) % C
+
+    def for_output(self, output)->Explanation:
+        "The explanation of one output (a class label such as `'>50K'`, or a position): 2-D values, 1-D bias."
+        c = self.output_index(output)
+        pick = lambda a: None if a is None else a[..., c]
+        info = dict(self.info); info['output'] = self.output_names[c] if self.output_names is not None else c
+        return Explanation(self.values[..., c], self.bias[..., c], self.feature_names, self.data, None,
+                           pick(self.bootstrap), info, pick(self.std))
+
+    def __getitem__(self, key)->Explanation:
+        "Select rows, then optionally features (by name or position) and one output: `e[rows]`, `e[:, 'age']`, `e[:, :, '>50K']`."
+        if isinstance(key, tuple):
+            if not 1 <= len(key) <= 3: raise ValueError(f"index with at most (rows, features, output), got {len(key)} parts")
+            rows, feats, out = (tuple(key) + (slice(None), None))[:3]
+        else: rows, feats, out = key, slice(None), None
+        if isinstance(rows, str):
+            raise TypeError(f"rows must be positions or a mask; select a feature by name with e[:, {rows!r}]")
+        r, f = _position(rows, len(self), 'row'), self._feature_index(feats)
+        sel = lambda a: None if a is None else a[r][:, f]
+        e = Explanation(self.values[r][:, f], self.bias[r], [self.feature_names[k] for k in f], sel(self.data),
+                        self.output_names, None if self.bootstrap is None else self.bootstrap[r], dict(self.info),
+                        sel(self.std))
+        return e if out is None or (isinstance(out, slice) and out == slice(None)) else e.for_output(out)
+
+    def abs(self)->Explanation:
+        "Absolute contributions (bias, bootstrap, data and std kept): the usual first step of a global importance."
+        return Explanation(np.abs(self.values), self.bias, self.feature_names, self.data, self.output_names,
+                           self.bootstrap, dict(self.info), self.std)
+
+    def mean(self, axis:int=0)->Explanation:
+        "Average over rows (`axis=0` only): a one-row explanation (data dropped; std becomes the mean per-row spread)."
+        if axis != 0: raise ValueError(f"mean is taken over rows only (axis=0), got axis={axis!r}")
+        m = lambda a: None if a is None else a.mean(0, keepdims=True)
+        return Explanation(m(self.values), m(self.bias), self.feature_names, None, self.output_names,
+                           m(self.bootstrap), dict(self.info), m(self.std))
+
+    def group(self, mapping, data=None)->Explanation:
+        "Sum contributions over groups of features (exact: the output is unchanged); `mapping` = {group: [features]} or one group label per feature."
+        K = len(self.feature_names)
+        if isinstance(mapping, dict): groups = {str(g): self._feature_index(list(m)) if len(m) else np.zeros(0, np.intp) for g, m in mapping.items()}
+        else:
+            labels = list(mapping)
+            if len(labels) != K: raise ValueError(f"mapping gives {len(labels)} group labels for {K} features")
+            groups = {}
+            for k, g in enumerate(labels): groups.setdefault(str(g), []).append(k)
+            groups = {g: np.array(ks) for g, ks in groups.items()}
+        used = np.concatenate([np.zeros(0, np.intp)] + list(groups.values()))
+        count = np.bincount(used, minlength=K)
+        if (count != 1).any():
+            bad = [self.feature_names[k] for k in np.flatnonzero(count != 1)]
+            raise ValueError(f"every feature must belong to exactly one group; not so for {bad[:5]}")
+        vals = np.stack([self.values[:, ks].sum(1) for ks in groups.values()], axis=1)
+        if data is None and self.data is not None and all(len(ks) == 1 for ks in groups.values()):
+            data = self.data[:, [ks[0] for ks in groups.values()]]
+        return Explanation(vals, self.bias, list(groups), data, self.output_names, self.bootstrap, dict(self.info))
+
+    def to_frame(self)->pd.DataFrame:
+        "Tidy long table, one row per (sample, feature[, output]): value, contribution, bias (and bootstrap, std); `from_frame` inverts it."
+        n, K = self.values.shape[:2]
+        C = self.values.shape[2] if self.values.ndim == 3 else 1
+        rep = lambda a: np.asarray(a).reshape(n, K, C).reshape(-1)                     # (n, K, C) order
+        per_row = lambda a: np.repeat(np.asarray(a).reshape(n, 1, C), K, axis=1).reshape(-1)
+        df = pd.DataFrame({'sample': np.repeat(np.arange(n), K * C),
+                           'feature': np.tile(np.repeat(self.feature_names, C), n)})
+        if self.data is not None: df['value'] = np.repeat(self.data.reshape(-1), C)
+        if self.values.ndim == 3:
+            outs = self.output_names if self.output_names is not None else list(range(C))
+            df['output'] = np.tile(np.asarray(outs, dtype=object), n * K)
+        df['contribution'] = rep(self.values)
+        df['bias'] = per_row(self.bias)
+        if self.bootstrap is not None: df['bootstrap'] = per_row(self.bootstrap)
+        if self.std is not None: df['std'] = rep(self.std)
+        return df
+
+    @classmethod
+    def from_frame(cls, df:pd.DataFrame)->Explanation:
+        "Rebuild an Explanation from `to_frame()`'s table (exact round trip of values, bias, data, bootstrap, std)."
+        if not isinstance(df, pd.DataFrame): raise TypeError(f"df must be a DataFrame (from to_frame()), got {type(df).__name__}")
+        need = {'sample', 'feature', 'contribution', 'bias'}
+        if need - set(df.columns): raise ValueError(f"df lacks the columns {sorted(need - set(df.columns))} that to_frame() writes")
+        feats = list(pd.unique(df['feature'].astype(str)))
+        samples = np.sort(pd.unique(df['sample']))
+        has_out = 'output' in df.columns
+        outs = list(pd.unique(df['output'])) if has_out else [None]
+        n, K, C = len(samples), len(feats), len(outs)
+        if len(df) != n * K * C: raise ValueError(f"df has {len(df)} rows, expected samples x features x outputs = {n * K * C}")
+        i = np.searchsorted(samples, df['sample'].to_numpy())
+        k = pd.Categorical(df['feature'].astype(str), categories=feats).codes
+        c = pd.Categorical(df['output'], categories=outs).codes if has_out else np.zeros(len(df), int)
+        flat = (i * K + k) * C + c
+        if len(np.unique(flat)) != len(df): raise ValueError("df has duplicate (sample, feature, output) rows")
+        order = np.argsort(flat)
+        col = lambda name: df[name].to_numpy()[order]
+        shape = (n, K, C) if has_out else (n, K)
+        first = lambda a: a.reshape(n, K, C)[:, 0, :].reshape((n, C) if has_out else (n,))
+        data = col('value').reshape(n, K, C)[:, :, 0] if 'value' in df.columns else None
+        return cls(col('contribution').reshape(shape), first(col('bias')), feats, data, outs if has_out else None,
+                   first(col('bootstrap')) if 'bootstrap' in df.columns else None, {},
+                   col('std').reshape(shape) if 'std' in df.columns else None)
+
+    def to_shap(self, output=None):
+        "A `shap.Explanation` (needs `shap`); a multi-output explanation needs `output=` (label or position) for shap's plots."
+        try: import shap
+        except ImportError as err:
+            raise ImportError("to_shap() needs the optional dependency shap: pip install shap") from err
+        e = self
+        if self.values.ndim == 3:
+            if output is None and self.values.shape[2] > 1:
+                raise ValueError(f"this explanation has {self.values.shape[2]} outputs {_abbrev(self.output_names or [])}: "
+                                 "pass output=<label or position> (shap's plots take one output at a time)")
+            e = self.for_output(0 if output is None else output)
+        elif output is not None: raise ValueError("this explanation has a single output: leave output=None")
+        base = e.bias if e.bootstrap is None else e.bias + e.bootstrap
+        return shap.Explanation(e.values, base_values=base, data=e.data, feature_names=e.feature_names)
 
 # %% ../nbs/00_core.ipynb #c010
 TREE_TYPES = (DecisionTreeClassifier, DecisionTreeRegressor)
