@@ -21,9 +21,9 @@ from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, Ext
 
 # %% auto #0
 __all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'Explanation', 'check_model',
-           'routes_missing', 'categorical_message', 'accepts_categories', 'check_X', 'check_y', 'check_int',
-           'check_n_jobs', 'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output',
-           'inbag_counts', 'oob_mask']
+           'routes_missing', 'categorical_message', 'numeric_frame', 'accepts_categories', 'check_X', 'check_y',
+           'check_int', 'check_n_jobs', 'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees',
+           'model_output', 'inbag_counts', 'oob_mask']
 
 # %% ../nbs/00_core.ipynb #c004i
 def _frozen(a)->np.ndarray|None:
@@ -286,6 +286,14 @@ def categorical_message(columns, name:str='X')->str:
     return (f"{name} has non-numeric (category/string) columns {cols}, and this model takes numbers only: put an "
             f"encoder in front of it and explain the pipeline, e.g. make_pipeline(make_column_transformer("
             f"(OneHotEncoder(handle_unknown='ignore'), {cols}), remainder='passthrough'), model)")
+
+# %% ../nbs/00_core.ipynb #c010s
+def numeric_frame(X, name:str='X'):
+    "Return `X` unchanged, after raising `categorical_message` if it is a DataFrame with category/string columns."
+    if isinstance(X, pd.DataFrame):
+        bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))]
+        if bad: raise TypeError(categorical_message(bad, name))
+    return X
 
 # %% ../nbs/00_core.ipynb #c010r
 def accepts_categories(model)->bool:
