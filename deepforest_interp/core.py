@@ -143,7 +143,8 @@ class Explanation:
         if isinstance(output, str): raise ValueError(f"output {output!r} is not one of the outputs {_abbrev(names)}")
         if isinstance(output, (bool, np.bool_)) or not isinstance(output, numbers.Integral):
             raise TypeError(f"output must be a class label / output name or an int position, got {output!r}")
-        if not -C <= output < C: raise ValueError(f"output must be >= {-C} and <= {C - 1}, got {output} ({C} outputs)")
+        if output >= C: raise ValueError(f"output must be <= {C - 1} ({C} outputs), got {output}")
+        if output < -C: raise ValueError(f"output must be >= {-C} ({C} outputs), got {output}")
         return int(output) % C
 
     def for_output(self, output)->Explanation:
