@@ -20,10 +20,10 @@ from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, Ext
                               ExtraTreesRegressor, GradientBoostingClassifier, GradientBoostingRegressor)
 
 # %% auto #0
-__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'Explanation', 'check_model',
-           'routes_missing', 'categorical_message', 'numeric_frame', 'accepts_categories', 'check_X', 'check_y',
-           'check_int', 'check_n_jobs', 'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees',
-           'model_output', 'inbag_counts', 'oob_mask']
+__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'Explanation', 'label_codes',
+           'check_model', 'routes_missing', 'categorical_message', 'numeric_frame', 'accepts_categories', 'check_X',
+           'check_y', 'check_int', 'check_n_jobs', 'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble',
+           'ensemble_trees', 'model_output', 'inbag_counts', 'oob_mask']
 
 # %% ../nbs/00_core.ipynb #c004i
 def _frozen(a)->np.ndarray|None:
@@ -260,6 +260,22 @@ class Explanation:
         elif output is not None: raise ValueError("this explanation has a single output: leave output=None")
         base = e.bias if e.bootstrap is None else e.bias + e.bootstrap
         return shap.Explanation(e.values, base_values=base, data=e.data, feature_names=e.feature_names)
+
+# %% ../nbs/00_core.ipynb #c008q
+def label_codes(data)->tuple[np.ndarray, dict]:
+    "`data` as floats: label columns become the position of their sorted labels; also `{column: labels}` for the axes."
+    data = np.asarray(data)
+    if data.dtype.kind != 'O': return data.astype(float), {}
+    out, labels = np.empty(data.shape, dtype=float), {}
+    for j in range(data.shape[1]):
+        col = data[:, j]
+        try: out[:, j] = col.astype(float); continue
+        except (TypeError, ValueError): pass
+        miss = pd.isna(col)
+        labs = sorted({str(v) for v in col[~miss]})
+        out[:, j] = np.where(miss, np.nan, [labs.index(str(v)) if not m else -1 for v, m in zip(col, miss)])
+        labels[j] = labs
+    return out, labels
 
 # %% ../nbs/00_core.ipynb #c010
 TREE_TYPES = (DecisionTreeClassifier, DecisionTreeRegressor)

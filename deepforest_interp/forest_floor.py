@@ -11,7 +11,7 @@ import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.neighbors import NearestNeighbors
 from .core import (Explanation, FOREST_TYPES, check_model, check_X, check_y, check_int,
-                                    check_n_jobs, ensemble_trees, inbag_counts)
+                                    check_n_jobs, ensemble_trees, inbag_counts, label_codes)
 from .tree_contributions import FlatForest, walk_contributions
 from .pipelines import is_pipeline, explain_pipeline, check_level
 
@@ -243,7 +243,7 @@ def _context_data(e:Explanation, X=None)->np.ndarray:
     "The feature values the plots and GOV use: `X` if given (checked against `e`), else `e.data`."
     if X is None:
         if e.data is None: raise ValueError("this explanation has no data: pass X (the explained rows)")
-        return np.asarray(e.data, dtype=float)
+        return label_codes(e.data)[0]                 # category labels -> sorted-label positions
     X, _ = check_X(X)
     if X.shape != e.values.shape[:2]:
         raise ValueError(f"X has shape {X.shape} but the explanation has {e.values.shape[:2]} (rows, features)")

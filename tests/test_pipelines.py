@@ -211,3 +211,15 @@ def test_explanation_bad_indices():
     X[:] = 5
     assert (e2.data == 1).all() and not e2.data.flags.writeable
     with pytest.raises(ValueError, match='data has shape'): Explanation(np.ones((3, 2)), np.zeros(3), ['a', 'b'], np.ones((2, 2)))
+
+def test_forest_floor_plots_show_labels():
+    import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt
+    X, _, ct = _adult_like()
+    y = X.age / 10 + (X.sex == 'Male') * 2.0
+    pipe = make_pipeline(ct, RandomForestRegressor(n_estimators=40, random_state=0, n_jobs=1)).fit(X, y)
+    e = dfi.oob_contributions(pipe, X, y, n_jobs=1)
+    fig = dfi.plot_forest_floor(e, ['sex', 'age'], order=False)
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ['Female', 'Male']
+    plt.close(fig)
+    gov = dfi.goodness_of_visualization(e)
+    assert list(gov.index) == list(X.columns) and np.isfinite(gov.to_numpy()).all()
