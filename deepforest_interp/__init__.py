@@ -8,6 +8,7 @@ Each module is generated from one notebook in nbs/; no module is shadowed by a f
 __version__ = "0.1.0"
 
 from .core import Explanation
+from .pipelines import unwrap_pipeline
 from .datasets import (make_sin_cos, make_linear_sum, make_three_class, make_sim, make_forest_floor_toy,
                        make_hidf_sphere, load_iris, load_wine, load_breast_cancer, load_digits,
                        load_diabetes, load_keel, load_adult, load_bank_marketing, load_statlog_satellite,
@@ -28,7 +29,7 @@ from .hidf import HiDFClassifier, alc_features, hidf_contributions, hidf_mdi
 __all__ = [
     # explanations and explainers
     'Explanation', 'contributions', 'deep_forest_contributions', 'deep_forest_explain', 'oob_contributions',
-    'heldout_contributions', 'ssfi', 'ssfi_loo', 'loo_forest', 'LOOForest', 'hidf_contributions',
+    'heldout_contributions', 'unwrap_pipeline', 'ssfi', 'ssfi_loo', 'loo_forest', 'LOOForest', 'hidf_contributions',
     # importances
     'mdi', 'mdi_covariance', 'mdi_oob', 'local_mdi', 'mda', 'oob_permutation_importance', 'deep_forest_mdi',
     'deep_forest_local_mdi', 'hidf_mdi', 'contribution_importance', 'rank_interactions', 'goodness_of_visualization',

@@ -15,6 +15,7 @@ from .core import Explanation, check_X, check_y, check_n_jobs, tree_arrays, inba
 from .importance import encode_target, local_mdi_from_contributions
 from .estimation import inbag_rows
 from .cascade import CascadeForestClassifier, CascadeForestRegressor
+from .pipelines import is_pipeline, explain_pipeline, check_level
 
 # %% auto #0
 __all__ = ['CAL_NONE', 'CAL_MULTIPLICATIVE', 'CAL_ADDITIVE', 'CAL_PARTIAL', 'CALIBRATIONS', 'MULT_TOL', 'TABLE_CACHE_BYTES',
@@ -316,9 +317,13 @@ def deep_forest_contributions(
     oof:bool=False,                 # True: X is the training data, explained out of fold
     all_layers:bool=False,          # return a list with one Explanation per layer 0..layer
     n_jobs:int|None=None,           # threads (forests of a layer run in parallel)
+    level:str='raw',                # a Pipeline ending in a cascade: 'raw' input columns or the cascade's 'transformed' ones
 ):
     "Contributions of the original features to a deep forest's output (paper Algorithm 1, Eq. 27-30)."
-    _check_cascade(model); _method(calibration); _layer_index(model, layer); check_n_jobs(n_jobs)
+    if is_pipeline(model):
+        return explain_pipeline(deep_forest_contributions, model, X, calibration=calibration, layer=layer, oof=oof,
+                                all_layers=all_layers, n_jobs=n_jobs, level=level)
+    check_level(level); _check_cascade(model); _method(calibration); _layer_index(model, layer); check_n_jobs(n_jobs)
     X, names = check_X(X, model)
     if oof and not model.is_training_data(X):
         raise ValueError("oof=True needs the exact training data X the cascade was fitted on (rows in the same order)")

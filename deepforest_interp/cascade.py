@@ -15,7 +15,7 @@ from sklearn.utils import Bunch, check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data, _check_sample_weight
-from .core import MAX_SEED, check_n_jobs
+from .core import MAX_SEED, check_n_jobs, numeric_frame
 
 # %% auto #0
 __all__ = ['CascadeForestClassifier', 'CascadeForestRegressor', 'plot_validation_curve', 'new_feature_split_share']
@@ -105,7 +105,7 @@ class _BaseCascadeForest(BaseEstimator):
         `sample_weight` is passed to every fold forest and weights the layers' validation scores."""
         self._validate_params()
         check_n_jobs(self.n_jobs)
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not is_classifier(self))
+        X, y = validate_data(self, numeric_frame(X), y, dtype=np.float64, y_numeric=not is_classifier(self))
         X = np.ascontiguousarray(X, dtype=np.float64)
         sw = _check_sample_weight(sample_weight, X, dtype=np.float64)
         if (sw < 0).any(): raise ValueError("sample_weight must be non-negative")
@@ -168,7 +168,7 @@ class _BaseCascadeForest(BaseEstimator):
 
     def _validate_X(self, X)->np.ndarray:
         check_is_fitted(self)
-        return np.ascontiguousarray(validate_data(self, X, dtype=np.float64, reset=False))
+        return np.ascontiguousarray(validate_data(self, numeric_frame(X), dtype=np.float64, reset=False))
 
     def _check_training_data(self, X):
         if not self.is_training_data(X):

@@ -20,21 +20,62 @@ from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, Ext
                               ExtraTreesRegressor, GradientBoostingClassifier, GradientBoostingRegressor)
 
 # %% auto #0
-__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'Explanation', 'check_model',
-           'routes_missing', 'check_X', 'check_y', 'check_int', 'check_n_jobs', 'LazyKernels', 'TreeArrays',
-           'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output', 'inbag_counts', 'oob_mask']
+__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'Explanation', 'label_codes',
+           'check_model', 'routes_missing', 'categorical_message', 'numeric_frame', 'accepts_categories', 'check_X',
+           'check_y', 'check_int', 'check_n_jobs', 'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble',
+           'ensemble_trees', 'model_output', 'inbag_counts', 'oob_mask']
+
+# %% ../nbs/00_core.ipynb #c004i
+def _frozen(a)->np.ndarray|None:
+    "A private read-only copy of `a` (None stays None): later edits of the caller's array cannot reach an Explanation."
+    if a is None: return None
+    if isinstance(a, (pd.DataFrame, pd.Series)): a = a.astype(object).to_numpy() if _has_labels(a) else a.to_numpy()
+    a = np.array(a, copy=True)
+    a.flags.writeable = False
+    return a
+
+def _has_labels(X)->bool:
+    "True if a DataFrame/Series holds non-numeric (category / string / object) columns."
+    cols = [X] if isinstance(X, pd.Series) else [X[c] for c in X.columns]
+    return any(not (pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s)) for s in cols)
+
+# %% ../nbs/00_core.ipynb #c004j
+def _position(key, n:int, what:str)->np.ndarray:
+    "Normalise an int / slice / boolean mask / 1-D index array over `n` items to an index array (clear errors)."
+    if key is None or isinstance(key, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an int, slice, boolean mask or 1-D index array, got {key!r}")
+    if isinstance(key, slice): return np.arange(n)[key]
+    if isinstance(key, numbers.Integral):
+        if not -n <= key < n: raise ValueError(f"{what} {key} out of range for {n} {what}s")
+        return np.array([key % n])
+    arr = np.asarray(key)
+    if arr.ndim != 1: raise ValueError(f"{what} index arrays must be 1-D, got shape {arr.shape}")
+    if arr.size == 0: return np.zeros(0, dtype=np.intp)
+    if arr.dtype.kind == 'b':
+        if arr.size != n: raise ValueError(f"boolean {what} mask has {arr.size} entries, expected {n}")
+        return np.flatnonzero(arr)
+    if arr.dtype.kind not in 'iu':
+        raise TypeError(f"{what} must be an int, slice, boolean mask or 1-D index array, got dtype {arr.dtype}")
+    if (arr < -n).any() or (arr >= n).any(): raise ValueError(f"{what} index out of range for {n} {what}s: {arr[(arr < -n) | (arr >= n)][:5].tolist()}")
+    return arr % n
+
+def _abbrev(items, k:int=3)->str:
+    "`[a, b, c, ..., z] ` for long lists."
+    items = [str(i) for i in items]
+    return '[' + ', '.join(items if len(items) <= 2 * k else items[:k] + ['...'] + items[-1:]) + ']'
 
 # %% ../nbs/00_core.ipynb #c005
-@dataclass
+@dataclass(eq=False, repr=False)
 class Explanation:
     "Additive explanation: `bias (+ bootstrap) + values.sum(1)` reproduces the model output (seed 000 Eq. 11-12)."
     values: np.ndarray                      # (n, K) regression, (n, K, C) classification / multi-output
     bias: np.ndarray                        # (n,) or (n, C)
     feature_names: list                     # K names
-    data: np.ndarray|None = None            # (n, K) the explained rows
+    data: np.ndarray|None = None            # (n, K) the explained rows (a read-only copy; raw labels for pipelines)
     output_names: list|None = None          # C class labels / target names; None for single-output regression
     bootstrap: np.ndarray|None = None       # (n,) or (n, C): forest-floor bootstrap increment, None unless set
     info: dict = field(default_factory=dict) # extra facts an explainer reports (e.g. the training mean mu0)
+    std: np.ndarray|None = None             # optional spread of `values` (same shape), carried by indexing
 
     def __post_init__(self):
         self.values, self.bias = np.asarray(self.values, dtype=float), np.asarray(self.bias, dtype=float)
@@ -46,12 +87,21 @@ class Explanation:
             self.bootstrap = np.asarray(self.bootstrap, dtype=float)
             if self.bootstrap.shape != self.bias.shape:
                 raise ValueError(f"bootstrap has shape {self.bootstrap.shape}, expected {self.bias.shape}")
+        if self.std is not None:
+            self.std = np.asarray(self.std, dtype=float)
+            if self.std.shape != self.values.shape:
+                raise ValueError(f"std has shape {self.std.shape}, expected the shape of values {self.values.shape}")
+        self.data = _frozen(self.data)
+        if self.data is not None and self.data.shape != (n, K):
+            raise ValueError(f"data has shape {self.data.shape}, expected (n_rows, n_features) = {(n, K)}")
+        if isinstance(self.feature_names, str): raise TypeError("feature_names must be a list of names, got a str")
         self.feature_names = [str(f) for f in self.feature_names]
         if len(self.feature_names) != K: raise ValueError(f"{len(self.feature_names)} feature names for {K} features")
         if self.output_names is not None:
             self.output_names = list(self.output_names)
             if self.values.ndim != 3 or len(self.output_names) != self.values.shape[2]:
                 raise ValueError("output_names must name every output (last axis of values)")
+        if not isinstance(self.info, dict): raise TypeError(f"info must be a dict, got {type(self.info).__name__}")
 
     @property
     def output(self)->np.ndarray:
@@ -63,36 +113,169 @@ class Explanation:
     def shape(self): return self.values.shape
     def __len__(self): return self.values.shape[0]
 
-    def __getitem__(self, rows)->Explanation:
-        "Select rows (an int, slice, boolean mask or index array), keeping every field aligned."
-        try: rows = np.atleast_1d(np.arange(len(self))[rows])
-        except IndexError: raise ValueError(f"rows {rows!r} out of range for an Explanation of {len(self)} rows") from None
-        except TypeError: raise TypeError(f"rows must be an int, slice, boolean mask or index array, got {type(rows).__name__}") from None
-        sel = lambda a: None if a is None else a[rows]
-        return Explanation(self.values[rows], self.bias[rows], self.feature_names, sel(self.data),
-                           self.output_names, sel(self.bootstrap), dict(self.info))
+    def __repr__(self)->str:
+        n, K = self.values.shape[:2]
+        outs = '' if self.values.ndim == 2 else f", outputs={_abbrev(self.output_names or range(self.values.shape[2]))}"
+        extra = [f for f in ('data', 'bootstrap', 'std') if getattr(self, f) is not None]
+        kind = self.info.get('kind', 'multi-output' if self.values.ndim == 3 else 'single-output')
+        return (f"Explanation(n_rows={n}, n_features={K}{outs}, features={_abbrev(self.feature_names)}, "
+                f"kind={kind!r}, fields={['values', 'bias'] + extra})")
+
+    def _feature_index(self, key)->np.ndarray:
+        "Feature positions from names (str or list of str) or from positions / masks / slices."
+        K = len(self.feature_names)
+        if isinstance(key, str) or (isinstance(key, (list, tuple, np.ndarray)) and len(key) and
+                                    all(isinstance(k, (str, np.str_)) for k in key)):
+            keys = [key] if isinstance(key, str) else list(key)
+            missing = [k for k in keys if k not in self.feature_names]
+            if missing: raise ValueError(f"unknown feature names {missing[:5]}; this explanation has {_abbrev(self.feature_names)}")
+            return np.array([self.feature_names.index(k) for k in keys])
+        return _position(key, K, 'feature')
+
+    def output_index(self, output)->int:
+        "Position of `output`, given as a class label / target name (tried first) or as an int position."
+        if self.values.ndim != 3: raise ValueError("this explanation has a single output: there is no output to select")
+        C = self.values.shape[2]
+        names = self.output_names if self.output_names is not None else list(range(C))
+        if not isinstance(output, (bool, np.bool_)):
+            for c, o in enumerate(names):                      # a label first: classes [1, 2, 3] -> output=1 is class 1
+                if o == output or (isinstance(output, str) and str(o) == output): return c
+        if isinstance(output, str): raise ValueError(f"output {output!r} is not one of the outputs {_abbrev(names)}")
+        if isinstance(output, (bool, np.bool_)) or not isinstance(output, numbers.Integral):
+            raise TypeError(f"output must be a class label / output name or an int position, got {output!r}")
+        if output >= C: raise ValueError(f"output must be <= {C - 1} ({C} outputs), got {output}")
+        if output < -C: raise ValueError(f"output must be >= {-C} ({C} outputs), got {output}")
+        return int(output) % C
+
+    def for_output(self, output)->Explanation:
+        "The explanation of one output (a class label such as `'>50K'`, or a position): 2-D values, 1-D bias."
+        c = self.output_index(output)
+        pick = lambda a: None if a is None else a[..., c]
+        info = dict(self.info); info['output'] = self.output_names[c] if self.output_names is not None else c
+        return Explanation(self.values[..., c], self.bias[..., c], self.feature_names, self.data, None,
+                           pick(self.bootstrap), info, pick(self.std))
+
+    def __getitem__(self, key)->Explanation:
+        "Select rows, then optionally features (by name or position) and one output: `e[rows]`, `e[:, 'age']`, `e[:, :, '>50K']`."
+        if isinstance(key, tuple):
+            if not 1 <= len(key) <= 3: raise ValueError(f"index with at most (rows, features, output), got {len(key)} parts")
+            rows, feats, out = (tuple(key) + (slice(None), None))[:3]
+        else: rows, feats, out = key, slice(None), None
+        if isinstance(rows, str):
+            raise TypeError(f"rows must be positions or a mask; select a feature by name with e[:, {rows!r}]")
+        r, f = _position(rows, len(self), 'row'), self._feature_index(feats)
+        sel = lambda a: None if a is None else a[r][:, f]
+        e = Explanation(self.values[r][:, f], self.bias[r], [self.feature_names[k] for k in f], sel(self.data),
+                        self.output_names, None if self.bootstrap is None else self.bootstrap[r], dict(self.info),
+                        sel(self.std))
+        return e if out is None or (isinstance(out, slice) and out == slice(None)) else e.for_output(out)
+
+    def abs(self)->Explanation:
+        "Absolute contributions (bias, bootstrap, data and std kept): the usual first step of a global importance."
+        return Explanation(np.abs(self.values), self.bias, self.feature_names, self.data, self.output_names,
+                           self.bootstrap, dict(self.info), self.std)
+
+    def mean(self, axis:int=0)->Explanation:
+        "Average over rows (`axis=0` only): a one-row explanation (data dropped; std becomes the mean per-row spread)."
+        if axis != 0: raise ValueError(f"mean is taken over rows only (axis=0), got axis={axis!r}")
+        m = lambda a: None if a is None else a.mean(0, keepdims=True)
+        return Explanation(m(self.values), m(self.bias), self.feature_names, None, self.output_names,
+                           m(self.bootstrap), dict(self.info), m(self.std))
+
+    def group(self, mapping, data=None)->Explanation:
+        "Sum contributions over groups of features (exact: the output is unchanged); `mapping` = {group: [features]} or one group label per feature."
+        K = len(self.feature_names)
+        if isinstance(mapping, dict): groups = {str(g): self._feature_index(list(m)) if len(m) else np.zeros(0, np.intp) for g, m in mapping.items()}
+        else:
+            labels = list(mapping)
+            if len(labels) != K: raise ValueError(f"mapping gives {len(labels)} group labels for {K} features")
+            groups = {}
+            for k, g in enumerate(labels): groups.setdefault(str(g), []).append(k)
+            groups = {g: np.array(ks) for g, ks in groups.items()}
+        used = np.concatenate([np.zeros(0, np.intp)] + list(groups.values()))
+        count = np.bincount(used, minlength=K)
+        if (count != 1).any():
+            bad = [self.feature_names[k] for k in np.flatnonzero(count != 1)]
+            raise ValueError(f"every feature must belong to exactly one group; not so for {bad[:5]}")
+        vals = np.stack([self.values[:, ks].sum(1) for ks in groups.values()], axis=1)
+        if data is None and self.data is not None and all(len(ks) == 1 for ks in groups.values()):
+            data = self.data[:, [ks[0] for ks in groups.values()]]
+        return Explanation(vals, self.bias, list(groups), data, self.output_names, self.bootstrap, dict(self.info))
 
     def to_frame(self)->pd.DataFrame:
-        "Tidy long table: one row per (sample, feature[, output]) with the feature value and its contribution."
+        "Tidy long table, one row per (sample, feature[, output]): value, contribution, bias (and bootstrap, std); `from_frame` inverts it."
         n, K = self.values.shape[:2]
-        vals = self.values if self.values.ndim == 3 else self.values[..., None]
-        C = vals.shape[2]
-        outs = self.output_names if self.output_names is not None else (list(range(C)) if C > 1 else [None])
+        C = self.values.shape[2] if self.values.ndim == 3 else 1
+        rep = lambda a: np.asarray(a).reshape(n, K, C).reshape(-1)                     # (n, K, C) order
+        per_row = lambda a: np.repeat(np.asarray(a).reshape(n, 1, C), K, axis=1).reshape(-1)
         df = pd.DataFrame({'sample': np.repeat(np.arange(n), K * C),
-                           'feature': np.tile(np.repeat(self.feature_names, C), n),
-                           'output': np.tile(np.asarray(outs, dtype=object), n * K),
-                           'contribution': vals.reshape(-1)})
-        if self.data is not None: df.insert(2, 'value', np.repeat(np.asarray(self.data).reshape(-1), C))
-        return df if C > 1 or self.values.ndim == 3 else df.drop(columns='output')
+                           'feature': np.tile(np.repeat(self.feature_names, C), n)})
+        if self.data is not None: df['value'] = np.repeat(self.data.reshape(-1), C)
+        if self.values.ndim == 3:
+            outs = self.output_names if self.output_names is not None else list(range(C))
+            df['output'] = np.tile(np.asarray(outs, dtype=object), n * K)
+        df['contribution'] = rep(self.values)
+        df['bias'] = per_row(self.bias)
+        if self.bootstrap is not None: df['bootstrap'] = per_row(self.bootstrap)
+        if self.std is not None: df['std'] = rep(self.std)
+        return df
 
-    def to_shap(self):
-        "Return a `shap.Explanation` with the same values, base values, data and names (needs `shap`)."
+    @classmethod
+    def from_frame(cls, df:pd.DataFrame)->Explanation:
+        "Rebuild an Explanation from `to_frame()`'s table (exact round trip of values, bias, data, bootstrap, std)."
+        if not isinstance(df, pd.DataFrame): raise TypeError(f"df must be a DataFrame (from to_frame()), got {type(df).__name__}")
+        need = {'sample', 'feature', 'contribution', 'bias'}
+        if need - set(df.columns): raise ValueError(f"df lacks the columns {sorted(need - set(df.columns))} that to_frame() writes")
+        feats = list(pd.unique(df['feature'].astype(str)))
+        samples = np.sort(pd.unique(df['sample']))
+        has_out = 'output' in df.columns
+        outs = list(pd.unique(df['output'])) if has_out else [None]
+        n, K, C = len(samples), len(feats), len(outs)
+        if len(df) != n * K * C: raise ValueError(f"df has {len(df)} rows, expected samples x features x outputs = {n * K * C}")
+        i = np.searchsorted(samples, df['sample'].to_numpy())
+        k = pd.Categorical(df['feature'].astype(str), categories=feats).codes
+        c = pd.Categorical(df['output'], categories=outs).codes if has_out else np.zeros(len(df), int)
+        flat = (i * K + k) * C + c
+        if len(np.unique(flat)) != len(df): raise ValueError("df has duplicate (sample, feature, output) rows")
+        order = np.argsort(flat)
+        col = lambda name: df[name].to_numpy()[order]
+        shape = (n, K, C) if has_out else (n, K)
+        first = lambda a: a.reshape(n, K, C)[:, 0, :].reshape((n, C) if has_out else (n,))
+        data = col('value').reshape(n, K, C)[:, :, 0] if 'value' in df.columns else None
+        return cls(col('contribution').reshape(shape), first(col('bias')), feats, data, outs if has_out else None,
+                   first(col('bootstrap')) if 'bootstrap' in df.columns else None, {},
+                   col('std').reshape(shape) if 'std' in df.columns else None)
+
+    def to_shap(self, output=None):
+        "A `shap.Explanation` (needs `shap`); a multi-output explanation needs `output=` (label or position) for shap's plots."
         try: import shap
         except ImportError as err:
             raise ImportError("to_shap() needs the optional dependency shap: pip install shap") from err
-        base = self.bias if self.bootstrap is None else self.bias + self.bootstrap
-        return shap.Explanation(self.values, base_values=base, data=self.data, feature_names=self.feature_names,
-                                output_names=self.output_names)
+        e = self
+        if self.values.ndim == 3:
+            if output is None and self.values.shape[2] > 1:
+                raise ValueError(f"this explanation has {self.values.shape[2]} outputs {_abbrev(self.output_names or [])}: "
+                                 "pass output=<label or position> (shap's plots take one output at a time)")
+            e = self.for_output(0 if output is None else output)
+        elif output is not None: raise ValueError("this explanation has a single output: leave output=None")
+        base = e.bias if e.bootstrap is None else e.bias + e.bootstrap
+        return shap.Explanation(e.values, base_values=base, data=e.data, feature_names=e.feature_names)
+
+# %% ../nbs/00_core.ipynb #c008q
+def label_codes(data)->tuple[np.ndarray, dict]:
+    "`data` as floats: label columns become the position of their sorted labels; also `{column: labels}` for the axes."
+    data = np.asarray(data)
+    if data.dtype.kind != 'O': return data.astype(float), {}
+    out, labels = np.empty(data.shape, dtype=float), {}
+    for j in range(data.shape[1]):
+        col = data[:, j]
+        try: out[:, j] = col.astype(float); continue
+        except (TypeError, ValueError): pass
+        miss = pd.isna(col)
+        labs = sorted({str(v) for v in col[~miss]})
+        out[:, j] = np.where(miss, np.nan, [labs.index(str(v)) if not m else -1 for v, m in zip(col, miss)])
+        labels[j] = labs
+    return out, labels
 
 # %% ../nbs/00_core.ipynb #c010
 TREE_TYPES = (DecisionTreeClassifier, DecisionTreeRegressor)
@@ -113,6 +296,29 @@ def routes_missing(model)->bool:
     try: return bool(get_tags(model).input_tags.allow_nan)
     except (AttributeError, TypeError, ValueError): return False
 
+# %% ../nbs/00_core.ipynb #c010q
+def categorical_message(columns, name:str='X')->str:
+    "The error text for non-numeric columns given to a model that takes numbers only: names the columns and the fix."
+    cols = [str(c) for c in columns][:5]
+    return (f"{name} has non-numeric (category/string) columns {cols}, and this model takes numbers only: put an "
+            f"encoder in front of it and explain the pipeline, e.g. make_pipeline(make_column_transformer("
+            f"(OneHotEncoder(handle_unknown='ignore'), {cols}), remainder='passthrough'), model)")
+
+# %% ../nbs/00_core.ipynb #c010s
+def numeric_frame(X, name:str='X'):
+    "Return `X` unchanged, after raising `categorical_message` if it is a DataFrame with category/string columns."
+    if isinstance(X, pd.DataFrame):
+        bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))]
+        if bad: raise TypeError(categorical_message(bad, name))
+    return X
+
+# %% ../nbs/00_core.ipynb #c010r
+def accepts_categories(model)->bool:
+    "True if the fitted `model` takes pandas 'category' columns itself (scikit-learn's `is_categorical_` from `categorical_features='from_dtype'`)."
+    is_cat = getattr(model, 'is_categorical_', None)
+    return (is_cat is not None and bool(np.asarray(is_cat).any())
+            and getattr(model, 'categorical_features', None) == 'from_dtype')
+
 # %% ../nbs/00_core.ipynb #c011
 MAX_DENSE_BYTES = 2**31   # largest scipy sparse X densified (float64 bytes)
 
@@ -130,7 +336,12 @@ def check_X(X, model=None, *, name='X', allow_nan:bool|None=None)->tuple[np.ndar
             dup = X.columns[X.columns.duplicated()].unique().tolist()
             raise ValueError(f"{name} has duplicate column names {dup[:5]}: every feature needs its own name")
         bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))]
-        if bad: raise TypeError(f"{name} has non-numeric columns {bad[:5]}: encode them as numbers first")
+        if bad and model is not None and accepts_categories(model):    # the model encodes pandas categories itself
+            strings = [c for c in bad if not isinstance(X[c].dtype, pd.CategoricalDtype)]
+            if strings: raise TypeError(f"{name} has string/object columns {strings[:5]}: this model takes pandas "
+                                        "'category' columns only; convert them with X[col].astype('category')")
+            X = X.assign(**{str(c): X[c].cat.codes.astype(float).where(X[c].notna()) for c in bad})
+        elif bad: raise TypeError(categorical_message(bad, name))
         names, arr = [str(c) for c in X.columns], X.to_numpy(dtype=float)
     else:
         try: arr = np.asarray(X)

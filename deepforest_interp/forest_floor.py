@@ -11,8 +11,9 @@ import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.neighbors import NearestNeighbors
 from .core import (Explanation, FOREST_TYPES, check_model, check_X, check_y, check_int,
-                                    check_n_jobs, ensemble_trees, inbag_counts)
+                                    check_n_jobs, ensemble_trees, inbag_counts, label_codes)
 from .tree_contributions import FlatForest, walk_contributions
+from .pipelines import is_pipeline, explain_pipeline, check_level
 
 # %% auto #0
 __all__ = ['GRADIENT_COLORS', 'oob_contributions', 'heldout_contributions', 'default_k', 'knn_loo', 'knn_smooth',
@@ -75,9 +76,12 @@ def oob_contributions(
     *,
     never_oob:str='raise',       # rows in bag for every tree: 'raise', or 'all_trees' (explain them with all trees)
     n_jobs:int|None=-1,          # threads for the row loop (-1 = all cores)
+    level:str='raw',             # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
 )->Explanation:                  # values (n, K[, C]); bias (n[, C]) = mu_0; bootstrap (n[, C]) = F_i0
     "OOB cross-validated feature contributions: `bias + bootstrap + values.sum(1)` = OOB prediction (paper Eq. 12, Eq. 14-15)."
-    check_model(forest, FOREST_TYPES)
+    if is_pipeline(forest):
+        return explain_pipeline(oob_contributions, forest, X_train, y, never_oob=never_oob, n_jobs=n_jobs, level=level)
+    check_level(level); check_model(forest, FOREST_TYPES)
     n_jobs = check_n_jobs(n_jobs)
     if not forest.bootstrap:
         raise ValueError("the forest was fitted with bootstrap=False: no tree leaves a row out of bag, so there are "
@@ -119,9 +123,11 @@ def heldout_contributions(
     y=None,                      # the TRAINING target (for the bias mu_0, as in oob_contributions); None = average root
     *,
     n_jobs:int|None=-1,          # threads for the row loop (-1 = all cores)
+    level:str='raw',             # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
 )->Explanation:                  # values (n, K[, C]); bias = mu_0; bootstrap = F_0 (same for every row)
     "Contributions of new rows over all trees, on the scale of `oob_contributions` (paper Eq. 13, Eq. 16)."
-    check_model(forest, FOREST_TYPES)
+    if is_pipeline(forest): return explain_pipeline(heldout_contributions, forest, X_new, y, n_jobs=n_jobs, level=level)
+    check_level(level); check_model(forest, FOREST_TYPES)
     n_jobs = check_n_jobs(n_jobs)
     X, names = check_X(X_new, forest, name='X_new')
     n = X.shape[0]
@@ -237,7 +243,7 @@ def _context_data(e:Explanation, X=None)->np.ndarray:
     "The feature values the plots and GOV use: `X` if given (checked against `e`), else `e.data`."
     if X is None:
         if e.data is None: raise ValueError("this explanation has no data: pass X (the explained rows)")
-        return np.asarray(e.data, dtype=float)
+        return label_codes(e.data)[0]                 # category labels -> sorted-label positions
     X, _ = check_X(X)
     if X.shape != e.values.shape[:2]:
         raise ValueError(f"X has shape {X.shape} but the explanation has {e.values.shape[:2]} (rows, features)")

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import numpy as np
 import pandas as pd
-from .core import Explanation, check_int
+from .core import Explanation, check_int, label_codes
 from .forest_floor import (goodness_of_visualization, knn_smooth, feature_colors,
                                             contribution_importance, _check_explanation, _feature_index,
                                             _feature_group, _context_data, _output_values)
@@ -92,6 +92,7 @@ def plot_forest_floor(
     V = V[..., 0]
     T, XT = _check_test(e, test, output)
     Xc = _context_data(e, X)
+    labs = label_codes(e.data)[1] if X is None else {}                           # {column: its category labels}
     names = e.feature_names
     ks = list(range(len(names))) if features is None else [_feature_index(names, f) for f in features]
     if not ks: raise ValueError("features is empty: name at least one feature")
@@ -116,6 +117,8 @@ def plot_forest_floor(
             ax.plot(xs, knn_smooth(x, f, xs[:, None]), color='k', lw=1.3)
         ax.axhline(0, color='0.6', lw=0.6, zorder=0)
         ax.set_xlabel(names[j])
+        if j in labs:                                                           # a label column: name its positions
+            ax.set_xticks(range(len(labs[j])), labs[j], rotation=90 if len(labs[j]) > 4 else 0, fontsize=7)
         ax.set_title(names[j] + (f"  GOV R²={govs.iloc[ks.index(j)]:.2f}" if gov else ''), fontsize=9)
     for ax in axs[len(ks):]: ax.set_visible(False)
     ylab = 'contribution' + ('' if labels[0] is None else f' to {labels[0]}')

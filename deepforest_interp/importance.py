@@ -13,6 +13,7 @@ from sklearn.inspection import permutation_importance
 from .core import (check_model, check_X, check_y, check_int, check_n_jobs, tree_arrays, ensemble_trees,
                                     inbag_counts, oob_mask, TREE_TYPES, FOREST_TYPES)
 from .tree_contributions import FlatForest, walk_contributions, contributions
+from .pipelines import is_pipeline, explain_pipeline, check_level, unwrap_pipeline, to_raw
 
 # %% auto #0
 __all__ = ['mdi_tree', 'mdi', 'impurity_reductions', 'encode_target', 'fit_weights', 'mdi_covariance', 'mdi_oob',
@@ -43,8 +44,10 @@ def _feature_names(model)->list:
 def mdi(
     model,                   # fitted DecisionTree* / RandomForest* / ExtraTrees*
     normalize:bool=False,    # True: scikit-learn's `feature_importances_` (per-tree normalised, then averaged)
+    level:str='raw',         # a Pipeline: 'raw' = sums over the columns made from each input column, 'transformed' = the model's
 )->pd.Series:                # one value per feature, indexed by feature name
     "Mean Decrease Impurity of a tree or forest, unnormalised by default (paper Eq. 7-10)."
+    if is_pipeline(model): parts = unwrap_pipeline(model, level); return to_raw(parts, mdi(parts.model, normalize))
     check_model(model, TREE_TYPES + FOREST_TYPES)
     if not isinstance(normalize, (bool, np.bool_)): raise TypeError(f"normalize must be a bool, got {type(normalize).__name__}")
     per_tree = np.array([mdi_tree(t) for t in _trees(model)])
@@ -190,9 +193,11 @@ def mdi_covariance(
     y,                     # labels / targets of X
     inbag:bool=True,       # True: each tree uses its in-bag rows weighted as in fit (== mdi(model))
     sample_weight=None,    # inbag=True: the fit's sample_weight; inbag=False: optional row weights
+    level:str='raw',       # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the model's columns
 )->pd.Series:              # one value per feature, indexed by feature name
     "MDI as the covariance of feature contributions with the (one-hot) label (paper Eq. 13-14)."
-    check_model(model, TREE_TYPES + FOREST_TYPES)
+    if is_pipeline(model): return explain_pipeline(mdi_covariance, model, X, y, inbag, sample_weight, level=level)
+    check_level(level); check_model(model, TREE_TYPES + FOREST_TYPES)
     if not isinstance(inbag, (bool, np.bool_)): raise TypeError(f"inbag must be a bool, got {type(inbag).__name__} {inbag!r}")
     _check_criterion(model, 'mdi_covariance')
     X, names = check_X(X, model); Y = encode_target(model, check_y(y, X.shape[0]))
@@ -215,9 +220,11 @@ def mdi_oob(
     X,                     # the training data, in training order
     y,                     # its labels / targets
     sample_weight=None,    # the fit's sample_weight, if any (used only to check that X, y are the training rows)
+    level:str='raw',       # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the model's columns
 )->pd.Series:              # one value per feature, indexed by feature name
     "Li et al.'s debiased MDI: Eq. 13 evaluated on each tree's out-of-bag rows (seed 000 [Li+19])."
-    check_model(forest, FOREST_TYPES)
+    if is_pipeline(forest): return explain_pipeline(mdi_oob, forest, X, y, sample_weight, level=level)
+    check_level(level); check_model(forest, FOREST_TYPES)
     _check_criterion(forest, 'mdi_oob')
     X, names = check_X(X, forest); Y = encode_target(forest, check_y(y, X.shape[0]))
     oob = oob_mask(forest, X.shape[0]).astype(float)

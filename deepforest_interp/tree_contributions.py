@@ -9,6 +9,7 @@ import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 from .core import (Explanation, Ensemble, ensemble_trees, check_X, check_model, model_output,
                                     tree_arrays, TreeArrays, check_int, LazyKernels)
+from .pipelines import is_pipeline, explain_pipeline, check_level
 
 # %% auto #0
 __all__ = ['ADDITIVITY_RTOL', 'contributions_reference', 'FlatForest', 'walk_contributions', 'contributions',
@@ -164,13 +165,17 @@ def walk_contributions(
 ADDITIVITY_RTOL = 1e-6   # additivity tolerance, relative to the largest |output| (at least 1)
 
 def contributions(
-    model,                       # fitted DecisionTree*/RandomForest*/ExtraTrees*/GradientBoosting* model
+    model,                       # fitted DecisionTree*/RandomForest*/ExtraTrees*/GradientBoosting* model, or a Pipeline ending in one
     X,                           # (n_samples, n_features) array or DataFrame to explain
     *,
     check_additivity:bool=True,  # raise if bias + sum(values) differs from the output by more than 1e-6 x its scale
     n_jobs:int|None=-1,          # threads for the row loop (joblib convention: -1 = all cores)
+    level:str='raw',             # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
 )->Explanation:                  # values (n, K) or (n, K, C), bias (n,) or (n, C)
     "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6)."
+    if is_pipeline(model):
+        return explain_pipeline(contributions, model, X, level=level, check_additivity=check_additivity, n_jobs=n_jobs)
+    check_level(level)
     ens = ensemble_trees(model); X, names = check_X(X, model)
     flat = FlatForest.of(model)
     values = walk_contributions(flat, X.astype(np.float32), n_jobs=n_jobs)
@@ -185,18 +190,20 @@ def contributions(
     return e
 
 # %% ../nbs/02_tree_contributions.ipynb #c025
-def plot_contributions(e:Explanation, row:int=0, output:int|None=None, max_features:int=10, ax=None):
-    "Horizontal bar chart of one row's largest contributions (for `output` of a multi-output explanation)."
+def plot_contributions(e:Explanation, row:int=0, output=None, max_features:int=10, ax=None):
+    "Horizontal bar chart of one row's largest contributions, labelled `feature = value` (`output`: a class label or position)."
     import matplotlib.pyplot as plt
     if not isinstance(e, Explanation): raise TypeError(f"e must be an Explanation, got {type(e).__name__}")
     row = check_int(row, 'row', -len(e), len(e) - 1)
     v = e.values[row]
     if v.ndim == 2:
-        if output is None: raise ValueError("this explanation has several outputs: pass output=<index>")
-        v = v[:, check_int(output, 'output', -v.shape[1], v.shape[1] - 1)]
+        if output is None: raise ValueError(f"this explanation has several outputs {e.output_names}: pass output=<label or index>")
+        output = e.output_index(output); v = v[:, output]
     order = np.argsort(np.abs(v))[::-1][:max_features][::-1]
     if ax is None: _, ax = plt.subplots(figsize=(5, 0.35 * len(order) + 1))
-    ax.barh([e.feature_names[k] for k in order], v[order], color=np.where(v[order] > 0, '#d62728', '#1f77b4'))
+    fmt = lambda x: f'{x:.4g}' if isinstance(x, (float, np.floating)) else str(x)
+    labels = [e.feature_names[k] if e.data is None else f'{e.feature_names[k]} = {fmt(e.data[row, k])}' for k in order]
+    ax.barh(labels, v[order], color=np.where(v[order] > 0, '#d62728', '#1f77b4'))
     ax.axvline(0, color='k', lw=0.8)
     b = e.bias[row] if e.bias.ndim == 1 else e.bias[row, output]
     ax.set_xlabel('contribution'); ax.set_title(f'row {row}: bias {b:.3g} + contributions = {b + v.sum():.3g}')
