@@ -9,6 +9,7 @@ import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 from .core import (Explanation, Ensemble, ensemble_trees, check_X, check_model, model_output,
                                     tree_arrays, TreeArrays, check_int, LazyKernels)
+from .boosting import boosting_library, boosted_contributions
 
 # %% auto #0
 __all__ = ['ADDITIVITY_RTOL', 'contributions_reference', 'FlatForest', 'walk_contributions', 'contributions',
@@ -164,13 +165,15 @@ def walk_contributions(
 ADDITIVITY_RTOL = 1e-6   # additivity tolerance, relative to the largest |output| (at least 1)
 
 def contributions(
-    model,                       # fitted DecisionTree*/RandomForest*/ExtraTrees*/GradientBoosting* model
+    model,                       # fitted DecisionTree*/RandomForest*/ExtraTrees*/GradientBoosting*/HistGradientBoosting*, XGBoost or LightGBM model
     X,                           # (n_samples, n_features) array or DataFrame to explain
     *,
     check_additivity:bool=True,  # raise if bias + sum(values) differs from the output by more than 1e-6 x its scale
     n_jobs:int|None=-1,          # threads for the row loop (joblib convention: -1 = all cores)
 )->Explanation:                  # values (n, K) or (n, K, C), bias (n,) or (n, C)
     "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6)."
+    if boosting_library(model) is not None:     # HistGradientBoosting*, XGBoost, LightGBM: notebook 01c
+        return boosted_contributions(model, X, check_additivity=check_additivity, n_jobs=n_jobs)
     ens = ensemble_trees(model); X, names = check_X(X, model)
     flat = FlatForest.of(model)
     values = walk_contributions(flat, X.astype(np.float32), n_jobs=n_jobs)
@@ -192,6 +195,7 @@ def plot_contributions(e:Explanation, row:int=0, output:int|None=None, max_featu
     row = check_int(row, 'row', -len(e), len(e) - 1)
     v = e.values[row]
     if v.ndim == 2:
+        if output is None and v.shape[1] == 1: output = 0      # one output (binary boosting log-odds)
         if output is None: raise ValueError("this explanation has several outputs: pass output=<index>")
         v = v[:, check_int(output, 'output', -v.shape[1], v.shape[1] - 1)]
     order = np.argsort(np.abs(v))[::-1][:max_features][::-1]
