@@ -40,6 +40,7 @@ class BoostedTrees:
     n_features: int            # K input columns
     output_names: list|None    # class labels (classifiers), None for a regressor
     source: str                # 'sklearn-hgb' | 'xgboost' | 'lightgbm'
+    raw_scale: float = 1.0     # the library's raw score times this is Eq. (B1) (LightGBM boosting='rf': 1 / n_iterations)
 
     @property
     def n_outputs(self)->int: return len(self.offset)
@@ -277,7 +278,9 @@ def lgbm_trees(model)->BoostedTrees:
         names = list(model.classes_); names = names[1:] if len(names) == 2 else names
     elif obj in ('binary', 'cross_entropy'): names = [1]
     elif obj.startswith('multiclass'): names = list(range(C))
-    return _assemble(trees, np.zeros(C), int(dm['max_feature_idx']) + 1, names, 'lightgbm')
+    bt = _assemble(trees, np.zeros(C), int(dm['max_feature_idx']) + 1, names, 'lightgbm')
+    bt.raw_scale = scale
+    return bt
 
 # %% ../nbs/01c_boosting.ipynb #b021
 BLOCK_ROWS = 256   # rows per parallel block, as in notebook 02
@@ -403,7 +406,7 @@ def _raw_output(model, lib:str, Xm)->np.ndarray:
     elif lib == 'xgboost':
         out = model.predict(Xm, output_margin=True) if hasattr(model, 'get_booster') else model.inplace_predict(Xm, predict_type='margin')
     else: out = model.predict(Xm, raw_score=True)
-    out = np.asarray(out, dtype=float)
+    out = np.asarray(out, dtype=float) * boosted_trees(model).raw_scale
     return out.reshape(out.shape[0], -1)
 
 # %% ../nbs/01c_boosting.ipynb #b029
