@@ -180,7 +180,7 @@ def _xgb_tree(node:dict, index:dict, column:int)->dict:
     for i, n in enumerate(order):
         t['weight'][i] = n.get('cover', 1.0)
         if 'leaf' in n: t['leaf_value'][i] = n['leaf']; continue
-        if 'split_condition' not in n:
+        if not isinstance(n.get('split_condition'), (int, float)):      # categorical splits list their categories
             raise ValueError("this XGBoost model has categorical splits, which are not supported: "
                              "one-hot or ordinal-encode the categories before training")
         t['left'][i], t['right'][i] = pos[n['yes']], pos[n['no']]
@@ -393,8 +393,6 @@ def _prepare_rows(model, lib:str, X)->tuple:
     if Xa.shape[1] != n_feat: raise ValueError(f"X has {Xa.shape[1]} features, but the model was fitted with {n_feat}")
     fitted = getattr(model, 'feature_names_in_', None)
     if fitted is None and lib == 'xgboost': fitted = _xgb_booster(model).feature_names
-    if fitted is None and lib == 'lightgbm' and not isinstance(X, pd.DataFrame):
-        fitted = None                                      # LightGBM names its columns Column_0...: keep x0...
     if fitted is not None: names = [str(f) for f in fitted]
     Xm = pd.DataFrame(Xa, columns=fitted) if fitted is not None else Xa
     walk = Xa.astype(np.float32).astype(float) if lib == 'xgboost' else Xa

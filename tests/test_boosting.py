@@ -160,6 +160,9 @@ def test_xgb_booster_names_and_early_stopping():
     assert _rel(e.output[:, 0], b.predict(xgb.DMatrix(df), output_margin=True)) < 1e-6
     with pytest.raises(TypeError, match='gbtree'):
         contributions(xgb.XGBRegressor(booster='gblinear', n_estimators=2).fit(df, y), df)
+    dfc = df.assign(w=pd.Categorical(rng.integers(0, 4, 300)))
+    xc = xgb.XGBRegressor(n_estimators=3, enable_categorical=True, tree_method='hist').fit(dfc, y + dfc['w'].cat.codes)
+    with pytest.raises(ValueError, match='categorical splits'): contributions(xc, dfc)
 
 # ---- LightGBM --------------------------------------------------------------------------------------------------
 
