@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
+from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 from .core import Explanation, check_X, check_n_jobs, LazyKernels
 
@@ -146,17 +147,18 @@ def hgb_trees(model)->BoostedTrees:
     return _assemble(trees, baseline, model.n_features_in_, names, 'sklearn-hgb')
 
 # %% ../nbs/01c_boosting.ipynb #b016
+def _bases(model)->set: return {c.__name__ for c in type(model).__mro__}
+
 def _xgb_booster(model):
     "The `xgboost.Booster` of a fitted XGBoost sklearn model or the Booster itself."
-    if hasattr(model, 'get_booster'):
+    if 'XGBModel' in _bases(model):
         try: return model.get_booster()
-        except Exception as err:
-            raise type(err)(f"the XGBoost model is not fitted: {err}") from None
+        except Exception as err: raise NotFittedError(f"this {type(model).__name__} is not fitted yet: {err}") from None
     return model
 
 def _xgb_n_trees(model, booster, per_iter:int)->int|None:
     "Number of trees the sklearn wrapper predicts with (all, unless early stopping chose a best iteration)."
-    if not hasattr(model, 'get_booster'): return None
+    if 'XGBModel' not in _bases(model): return None
     try: best = model.best_iteration
     except AttributeError: return None
     return None if best is None else (int(best) + 1) * per_iter
@@ -223,9 +225,9 @@ def xgb_trees(model)->BoostedTrees:
 # %% ../nbs/01c_boosting.ipynb #b018
 def _lgbm_booster(model):
     "The `lightgbm.Booster` of a fitted LightGBM sklearn model or the Booster itself."
-    if hasattr(model, 'booster_'):
+    if 'LGBMModel' in _bases(model):
         try: return model.booster_
-        except Exception as err: raise type(err)(f"the LightGBM model is not fitted: {err}") from None
+        except Exception as err: raise NotFittedError(f"this {type(model).__name__} is not fitted yet: {err}") from None
     return model
 
 def _bits(categories:list)->np.ndarray:
@@ -331,9 +333,9 @@ def boosting_library(model)->str|None:
     "'sklearn-hgb', 'xgboost' or 'lightgbm' for a model `boosted_trees` reads, else None (never imports a library)."
     from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
     if isinstance(model, (HistGradientBoostingClassifier, HistGradientBoostingRegressor)): return 'sklearn-hgb'
-    mod = type(model).__module__.split('.')[0]
-    if mod == 'xgboost' and (hasattr(model, 'get_booster') or type(model).__name__ == 'Booster'): return 'xgboost'
-    if mod == 'lightgbm' and (hasattr(model, 'booster_') or type(model).__name__ == 'Booster'): return 'lightgbm'
+    mod, bases = type(model).__module__.split('.')[0], {c.__name__ for c in type(model).__mro__}
+    if mod == 'xgboost' and bases & {'XGBModel', 'Booster'}: return 'xgboost'
+    if mod == 'lightgbm' and bases & {'LGBMModel', 'Booster'}: return 'lightgbm'
     return None
 
 # %% ../nbs/01c_boosting.ipynb #b025
