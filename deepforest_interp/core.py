@@ -527,7 +527,7 @@ def ensemble_trees(model)->Ensemble:
         cols = [j for i in range(est.shape[0]) for j in range(n_out)]
         w = np.full(len(trees), float(model.learning_rate))
         offset = _boosting_offset(model, n_out)
-        names = list(model.classes_) if clf and n_out > 1 else None
+        names = list(model.classes_) if clf and n_out > 1 else ([model.classes_[1]] if clf else None)   # binary: log-odds of classes_[1]
         return Ensemble(trees, w, cols, offset, n_out, names, 'raw')
     trees = list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
     C = len(model.classes_) if clf else int(getattr(model, 'n_outputs_', 1))

@@ -10,6 +10,7 @@ from sklearn.tree import DecisionTreeClassifier
 from .core import (Explanation, Ensemble, ensemble_trees, check_X, check_model, model_output,
                                     tree_arrays, TreeArrays, check_int, LazyKernels)
 from .pipelines import is_pipeline, explain_pipeline, check_level
+from .boosting import boosting_library, boosted_contributions
 
 # %% auto #0
 __all__ = ['ADDITIVITY_RTOL', 'contributions_reference', 'FlatForest', 'walk_contributions', 'contributions',
@@ -165,7 +166,7 @@ def walk_contributions(
 ADDITIVITY_RTOL = 1e-6   # additivity tolerance, relative to the largest |output| (at least 1)
 
 def contributions(
-    model,                       # fitted DecisionTree*/RandomForest*/ExtraTrees*/GradientBoosting* model, or a Pipeline ending in one
+    model,                       # fitted DecisionTree*/RandomForest*/ExtraTrees*/GradientBoosting*/HistGradientBoosting*, XGBoost or LightGBM model, or a Pipeline ending in one
     X,                           # (n_samples, n_features) array or DataFrame to explain
     *,
     check_additivity:bool=True,  # raise if bias + sum(values) differs from the output by more than 1e-6 x its scale
@@ -176,6 +177,8 @@ def contributions(
     if is_pipeline(model):
         return explain_pipeline(contributions, model, X, level=level, check_additivity=check_additivity, n_jobs=n_jobs)
     check_level(level)
+    if boosting_library(model) is not None:     # HistGradientBoosting*, XGBoost, LightGBM: notebook 01c
+        return boosted_contributions(model, X, check_additivity=check_additivity, n_jobs=n_jobs)
     ens = ensemble_trees(model); X, names = check_X(X, model)
     flat = FlatForest.of(model)
     values = walk_contributions(flat, X.astype(np.float32), n_jobs=n_jobs)
@@ -197,6 +200,7 @@ def plot_contributions(e:Explanation, row:int=0, output=None, max_features:int=1
     row = check_int(row, 'row', -len(e), len(e) - 1)
     v = e.values[row]
     if v.ndim == 2:
+        if output is None and v.shape[1] == 1: output = 0      # one output (binary boosting log-odds)
         if output is None: raise ValueError(f"this explanation has several outputs {e.output_names}: pass output=<label or index>")
         output = e.output_index(output); v = v[:, output]
     order = np.argsort(np.abs(v))[::-1][:max_features][::-1]

@@ -66,8 +66,12 @@ def test_boosting_raw_scores(cls, n_classes):
     X = rng.normal(size=(150, 4)); y = rng.integers(0, n_classes, 150) if cls is GradientBoostingClassifier else X[:, 0] + rng.normal(size=150)
     m = cls(n_estimators=15, max_depth=3, random_state=0).fit(X, y)
     e = contributions(m, X)
-    np.testing.assert_allclose(e.output, model_output(m, X), atol=1e-9)
+    np.testing.assert_allclose(e.output, np.asarray(model_output(m, X)).reshape(e.output.shape), atol=1e-9)
     np.testing.assert_allclose(e.values, contributions_reference(m, X).values, atol=1e-9)
+    if cls is GradientBoostingClassifier:      # every classifier is 3-D with output_names; binary: one log-odds column
+        assert e.values.shape == (150, 4, 1 if n_classes == 2 else 3)
+        assert e.output_names == ([m.classes_[1]] if n_classes == 2 else list(m.classes_))
+    else: assert e.values.shape == (150, 4) and e.output_names is None
 
 def test_fixed_case_stump():
     X = np.array([[0.], [1.], [2.], [3.]]); y = np.array([0., 0., 1., 3.])
