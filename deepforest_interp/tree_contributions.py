@@ -340,6 +340,7 @@ def tree_path_data(
     output=None,                 # class label / output index to follow (default: the only output, or the last class)
 )->dict:                         # JSON-able numbers of `explore_path`
     "The numbers of the tree path explorer: each row's path through the drawn trees and the forest average tree by tree (paper Eq. 2-6)."
+    import pandas as pd
     ens = ensemble_trees(model); X, names = check_X(X, model)
     idx = _explorer_rows(rows, X.shape[0]); Xs = X[idx]; X32 = Xs.astype(np.float32)
     T = len(ens); o = _explorer_output(ens, output)
@@ -360,7 +361,8 @@ def tree_path_data(
     shown_set = {int(m): s for s, m in enumerate(shown)}
     for m in range(T):
         ta = ens.arrays(m); tree = ens.trees[m]
-        P = tree.decision_path(X32)
+        Xin = X32 if getattr(tree, 'feature_names_in_', None) is None else pd.DataFrame(X32, columns=tree.feature_names_in_)
+        P = tree.decision_path(Xin)
         D = np.zeros((ta.n_nodes, K)); inner = np.flatnonzero(ta.parent >= 0)
         D[inner, ta.feature[ta.parent[inner]]] = ta.value[inner, o] - ta.value[ta.parent[inner], o]   # Eq. (4) increments
         per_tree_sum += ens.weights[m] * (P @ D)
@@ -374,9 +376,9 @@ def tree_path_data(
                                'nodes': {str(t): [int(ta.feature[t]), float(ta.threshold[t]), _num(ta.value[t, o]),
                                                   int(ta.n_samples[t]), int(ta.left[t]), int(ta.right[t])] for t in used}})
             paths.append([[int(t) for t in p] for p in ps])
-            if isinstance(tree, DecisionTreeClassifier): pred = tree.predict_proba(X32)[:, o]   # the tree's own output
-            elif ens.kind == 'raw': pred = tree.predict(X32) if ens.columns[m] == o else np.zeros(len(idx))
-            else: pred = np.asarray(tree.predict(X32), float).reshape(len(idx), -1)[:, o]
+            if isinstance(tree, DecisionTreeClassifier): pred = tree.predict_proba(Xin)[:, o]   # the tree's own output
+            elif ens.kind == 'raw': pred = tree.predict(Xin) if ens.columns[m] == o else np.zeros(len(idx))
+            else: pred = np.asarray(tree.predict(Xin), float).reshape(len(idx), -1)[:, o]
             tree_pred.append(pred)
     cum = np.stack(cum, 1)                                            # (n, len(M), K)
     return {'features': names, 'output': None if ens.output_names is None else str(ens.output_names[o]),
