@@ -473,8 +473,8 @@ def deep_forest_steps_data(
             rows_out[i]['layers'].append({'paths': [p[i] for p in paths], 'z': _num(Z32[i, K:], 6), 'contrib': _num(V[i, :, o]), 'bias': float(B[i, o]),
                                           'expected': {'table': [_num(lt[i]) for lt in leaf_tables], 'output': float(out[i, o])}})
     return {'features': list(names), 'split_names': split_names, 'K': K, 'output': labels[o] if clf else None,
-            'calibration': calibration, 'map_names': ['multiplicative (Eq. 23)', 'naive additive (Eq. 24)',
-                                                      'partial additive (Eq. 26)'],
+            'calibration': calibration, 'map_names': ['multiplicative|Eq. 23', 'naive additive|Eq. 24',
+                                                      'partial additive|Eq. 26'],
             'map_index': {'multiplicative': 0, 'additive': 1, 'partial': 2}[calibration],
             'row_ids': idx.tolist(), 'layers': layers, 'rows': rows_out}
 
@@ -500,7 +500,8 @@ function render(body, D, root) {
   function vecTable(parent, cols, heads, hi, role) {
     var tb = U.el('table', role ? {'data-role': role} : {}, parent), hd = U.el('tr', {}, tb);
     U.el('th', {'class': 'l'}, hd, 'feature');
-    heads.forEach(function(h, j) { U.el('th', {'class': j === hi ? 'hl' : ''}, hd, h); });
+    heads.forEach(function(h, j) { var th = U.el('th', {'class': j === hi ? 'hl' : ''}, hd);
+      h.split('|').forEach(function(part, q) { if (q) U.el('br', {}, th); th.appendChild(document.createTextNode(part)); }); });
     for (var k = 0; k < K; k++) {
       var tr = U.el('tr', {}, tb); U.el('td', {'class': 'l'}, tr, D.features[k]);
       cols.forEach(function(c, j) { U.el('td', {'class': U.cls(c[k]) + (j === hi ? ' hl' : '')}, tr, c[k] ? U.s(c[k]) : '0'); });
@@ -517,7 +518,7 @@ function render(body, D, root) {
     root.setAttribute('data-step', st.step);
     info.textContent = 'data row ' + D.row_ids[st.row] + ', ' + (D.output ? 'probability of class ' + D.output : 'the prediction') +
       '; layer ' + L.index + ' averages ' + L.n_trees + ' trees (forests \u00d7 fold models \u00d7 trees); the pass uses the ' +
-      D.map_names[mi] + ' map; step ' + st.step + ' of ' + nsteps + ' on this tree\u2019s path.';
+      D.map_names[mi].replace('|', ', ') + ' map; step ' + st.step + ' of ' + nsteps + ' on this tree\u2019s path.';
     cardsBox.innerHTML = ''; side.innerHTML = '';
     var table = new Array(K).fill(0);
     var root0 = T.nodes[path[0]];
@@ -540,7 +541,7 @@ function render(body, D, root) {
         U.el('div', {}, card, 'A split on a class-vector column (lines 9\u201310). Estimation step (Eq. 15\u201317): each feature\u2019s ' +
              'estimated increment is the change of the mean contribution (previous layer, out of fold) over the in-bag training rows ' +
              'of the node: \u03a3 estimates = ' + U.s(sumE) + ' vs the actual ' + U.s(c.dmu) + '. Calibration (Eq. 20) makes them add up; the three maps side by side:');
-        vecTable(card, [c.est].concat(c.maps), ['estimate (Eq. 16)'].concat(D.map_names), mi + 1, 'maps');
+        vecTable(card, [c.est].concat(c.maps), ['estimate|Eq. 16'].concat(D.map_names), mi + 1, 'maps');
         for (var k = 0; k < K; k++) table[k] += c.maps[mi][k];
       }
     }

@@ -210,7 +210,7 @@ _EXPLORER_CSS = """
 .dfx .dfx-ctl{display:flex;flex-wrap:wrap;gap:12px;align-items:center;margin:4px 0 8px}
 .dfx .dfx-ctl label{display:flex;gap:4px;align-items:center}
 .dfx .dfx-row{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
-.dfx table{border-collapse:collapse;font-size:12px}
+.dfx table{border-collapse:collapse;font-size:12px;margin:0!important;width:auto!important}
 .dfx td,.dfx th{border-bottom:1px solid #e4e4ec;padding:2px 6px;text-align:right;white-space:nowrap}
 .dfx th{background:#f0f0f6}
 .dfx td.l,.dfx th.l{text-align:left}
