@@ -20,7 +20,8 @@ from .pipelines import is_pipeline, explain_pipeline, check_level
 # %% auto #0
 __all__ = ['CAL_NONE', 'CAL_MULTIPLICATIVE', 'CAL_ADDITIVE', 'CAL_PARTIAL', 'CALIBRATIONS', 'MULT_TOL', 'TABLE_CACHE_BYTES',
            'multiplicative_calibration', 'additive_calibration', 'partial_additive_calibration', 'cascade_pass',
-           'deep_forest_contributions', 'deep_forest_mdi', 'deep_forest_local_mdi', 'deep_forest_explain']
+           'deep_forest_contributions', 'deep_forest_mdi', 'deep_forest_local_mdi', 'deep_forest_explain',
+           'deep_forest_steps_data', 'explore_deep_forest']
 
 # %% ../nbs/06_calibration.ipynb #c006
 CAL_NONE, CAL_MULTIPLICATIVE, CAL_ADDITIVE, CAL_PARTIAL = 0, 1, 2, 3   # calibration codes of the compiled kernels
@@ -398,3 +399,199 @@ def deep_forest_explain(
     return Bunch(train=train, new=None if X is None else _explanations(model, res, 'new', X, names, False),
                  mdi=[pd.Series(_mdi_from(e.values, Y), index=names, name='MDI(DF)') for e in train])
 
+
+# %% ../nbs/06_calibration.ipynb #gx01
+def deep_forest_steps_data(
+    model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
+    X,                              # new rows to explain
+    *,
+    rows=30,                        # how many of the first rows (int) or which rows (indices), at most 200
+    trees=2,                        # trees drawn per forest of each layer (fold model 0 of every forest), at most 20 in all
+    calibration:str='partial',      # the calibration map of the pass: 'partial', 'additive' or 'multiplicative'
+    output=None,                    # class label / index to follow (default: the last class; regression: the output)
+)->dict:                            # JSON-able numbers of `explore_deep_forest`
+    "The numbers of the deep-forest step-through: per layer, tree and row the splits of Algorithm 1, the estimates (Eq. 15-17) and the three calibration maps (Eq. 23-26)."
+    from deepforest_interp.tree_contributions import _explorer_rows, _num, MAX_EXPLORER_TREES
+    from deepforest_interp.core import check_int
+    _check_cascade(model)
+    if calibration not in ('partial', 'additive', 'multiplicative'):
+        raise ValueError(f"calibration must be 'partial', 'additive' or 'multiplicative', got {calibration!r}")
+    method = _method(calibration)
+    X, names = check_X(X, model)
+    idx = _explorer_rows(rows, X.shape[0]); Xs = X[idx]
+    K, C, F = model.n_features_in_, model.n_outputs_, len(model.layers_[0])
+    clf = hasattr(model, 'classes_')
+    labels = [str(c) for c in model.classes_] if clf else ['output']
+    if output is None: o = C - 1
+    elif clf and str(output) in labels and not isinstance(output, bool): o = labels.index(str(output))
+    elif isinstance(output, (int, np.integer)) and not isinstance(output, bool) and 0 <= output < C: o = int(output)
+    else: raise ValueError(f"output must be a class label {labels} or an index in 0..{C - 1}, got {output!r}")
+    per_forest = check_int(trees, 'trees', 1)
+    if per_forest * F > MAX_EXPLORER_TREES:
+        raise ValueError(f"trees={per_forest} per forest x {F} forests draws more than {MAX_EXPLORER_TREES} trees; pass fewer")
+    split_names = list(names) + [f'forest {g} · p({labels[c]})' if clf else f'forest {g} · output' for g in range(F) for c in range(C)]
+    Xdf = pd.DataFrame(Xs, columns=model.feature_names_in_) if getattr(model, 'feature_names_in_', None) is not None else Xs
+    Zs = model.layer_inputs(Xdf, model.n_layers_ - 1)
+    layers, rows_out = [], [{'x': _num(Xs[i]), 'layers': []} for i in range(len(idx))]
+    for l in range(model.n_layers_):
+        e = deep_forest_contributions(model, Xdf, calibration=calibration, layer=l)
+        V = e.values if e.values.ndim == 3 else e.values[..., None]; B = e.bias if e.bias.ndim == 2 else e.bias[:, None]
+        out = model.predict_proba(Xdf, layer=l) if clf else model.predict(Xdf, layer=l)[:, None]
+        prev = None
+        if l > 0:
+            prev = cascade_pass(model, calibration=calibration, layer=l - 1, new_layers='last')[-1].train   # (n, F, K, C) OOF
+        Ztr = np.ascontiguousarray(model.training_input(l), dtype=np.float32)
+        Z32 = np.ascontiguousarray(Zs[l], dtype=np.float32)
+        tr_out, paths, leaf_tables = [], [], []
+        n_total = sum(len(m.estimators_) for fm in model.layers_[l] for m in fm)
+        for f in range(F):
+            for m, (tree, ta, value, rws, w, leaf) in enumerate(_tree_structs(model, l, f, 0, Ztr)[:per_forest]):
+                S = (_K._node_sums_nb(ta.n_nodes, ta.parent, leaf, rws, w, prev.reshape(len(prev), -1)).reshape(ta.n_nodes, -1, K, C)
+                     if rws is not None else None)
+                P = tree.decision_path(Z32)
+                ps = [P.indices[P.indptr[i]:P.indptr[i + 1]] for i in range(len(idx))]
+                used = sorted({int(t) for p in ps for t in p})
+                nodes = {}
+                for t in used:
+                    p_ = int(ta.parent[t]); sf = int(ta.feature[p_]) if p_ >= 0 else -1
+                    rec = {'f': int(ta.feature[t]), 'thr': float(ta.threshold[t]), 'v': float(value[t, o]), 'n': int(ta.n_samples[t]),
+                           'left': int(ta.left[t])}
+                    if p_ >= 0:
+                        dmu = float(value[t, o] - value[p_, o])
+                        rec['dmu'] = dmu
+                        if sf >= K:                                               # a split on a class-vector column
+                            wc = ta.weight[t] if ta.weight[t] > 0 else 1.0; wp = ta.weight[p_] if ta.weight[p_] > 0 else 1.0
+                            g = (sf - K) // C
+                            est = S[t, g, :, o] / wc - S[p_, g, :, o] / wp                  # Eq. (16)
+                            rec['est'] = _num(est)
+                            rec['maps'] = [_num(multiplicative_calibration(est, dmu)), _num(additive_calibration(est, dmu)),
+                                           _num(partial_additive_calibration(est, dmu))]   # Eq. (23), (24), (26)
+                    nodes[str(t)] = rec
+                pos, tab = _leaf_table(model, (method, l, f, 0, m), ta, value, rws, w, leaf,
+                                       None if prev is None else prev.reshape(len(prev), -1), K, C, method, keep=False)
+                tab = tab.reshape(-1, K, C)
+                tr_out.append({'label': f'forest {f}, fold 0, tree {m}', 'nodes': nodes})
+                paths.append([[int(t) for t in p] for p in ps])
+                leaf_tables.append([tab[pos[p[-1]], :, o] for p in ps])
+        layers.append({'index': l, 'n_trees': int(n_total), 'trees': tr_out})
+        for i in range(len(idx)):
+            rows_out[i]['layers'].append({'paths': [p[i] for p in paths], 'z': _num(Z32[i, K:], 6), 'contrib': _num(V[i, :, o]), 'bias': float(B[i, o]),
+                                          'expected': {'table': [_num(lt[i]) for lt in leaf_tables], 'output': float(out[i, o])}})
+    return {'features': list(names), 'split_names': split_names, 'K': K, 'output': labels[o] if clf else None,
+            'calibration': calibration, 'map_names': ['multiplicative|Eq. 23', 'naive additive|Eq. 24',
+                                                      'partial additive|Eq. 26'],
+            'map_index': {'multiplicative': 0, 'additive': 1, 'partial': 2}[calibration],
+            'row_ids': idx.tolist(), 'layers': layers, 'rows': rows_out}
+
+# %% ../nbs/06_calibration.ipynb #gx02
+_DEEP_JS = r"""
+function render(body, D, root) {
+  var K = D.K, st = {layer: 0, row: 0, tree: 0, step: 0}, mi = D.map_index;
+  var ctl = U.el('div', {'class': 'dfx-ctl'}, body);
+  var layS = U.select(ctl, 'layer', D.layers.map(function(L) { return 'layer ' + L.index; }), 'layer');
+  var rowS = U.range(ctl, 'row', D.rows.length, 'row');
+  var treeS = U.el('select', {'data-control': 'tree'}, U.el('label', {}, ctl, 'tree '));
+  var stepS = U.range(ctl, 'step', 1, 'step');
+  var prev = U.el('button', {'data-control': 'prev'}, ctl, '\u25c0 back'), next = U.el('button', {'data-control': 'next'}, ctl, 'next \u25b6');
+  var endB = U.el('button', {'data-control': 'end'}, ctl, 'to the leaf');
+  var info = U.el('div', {'class': 'dfx-note', 'data-role': 'info'}, body);
+  var main = U.el('div', {'class': 'dfx-row'}, body);
+  var cardsBox = U.el('div', {style: 'flex:1 1 640px;min-width:560px'}, main), side = U.el('div', {style: 'flex:0 1 330px'}, main);
+  function fillTrees() {
+    treeS.innerHTML = '';
+    D.layers[st.layer].trees.forEach(function(t, i) { U.el('option', {value: i}, treeS, t.label); });
+    treeS.value = Math.min(st.tree, D.layers[st.layer].trees.length - 1);
+  }
+  function vecTable(parent, cols, heads, hi, role) {
+    var tb = U.el('table', role ? {'data-role': role} : {}, parent), hd = U.el('tr', {}, tb);
+    U.el('th', {'class': 'l'}, hd, 'feature');
+    heads.forEach(function(h, j) { var th = U.el('th', {'class': j === hi ? 'hl' : ''}, hd);
+      h.split('|').forEach(function(part, q) { if (q) U.el('br', {}, th); th.appendChild(document.createTextNode(part)); }); });
+    for (var k = 0; k < K; k++) {
+      var tr = U.el('tr', {}, tb); U.el('td', {'class': 'l'}, tr, D.features[k]);
+      cols.forEach(function(c, j) { U.el('td', {'class': U.cls(c[k]) + (j === hi ? ' hl' : '')}, tr, c[k] ? U.s(c[k]) : '0'); });
+    }
+    var sr = U.el('tr', {}, tb); U.el('td', {'class': 'l'}, sr, 'sum');
+    cols.forEach(function(c, j) { U.el('td', {'class': j === hi ? 'hl' : ''}, sr, U.s(c.reduce(function(a, b) { return a + b; }, 0))); });
+    return tb;
+  }
+  function update() {
+    var L = D.layers[st.layer], R = D.rows[st.row].layers[st.layer], T = L.trees[st.tree], path = R.paths[st.tree];
+    var nsteps = path.length - 1; stepS.max = nsteps; if (st.step > nsteps) st.step = nsteps; stepS.value = st.step;
+    root.querySelector('[data-role=step-value]').textContent = st.step + ' / ' + nsteps;
+    root.setAttribute('data-layer', st.layer); root.setAttribute('data-row', st.row); root.setAttribute('data-tree', st.tree);
+    root.setAttribute('data-step', st.step);
+    info.textContent = 'data row ' + D.row_ids[st.row] + ', ' + (D.output ? 'probability of class ' + D.output : 'the prediction') +
+      '; layer ' + L.index + ' averages ' + L.n_trees + ' trees (forests \u00d7 fold models \u00d7 trees); the pass uses the ' +
+      D.map_names[mi].replace('|', ', ') + ' map; step ' + st.step + ' of ' + nsteps + ' on this tree\u2019s path.';
+    cardsBox.innerHTML = ''; side.innerHTML = '';
+    var table = new Array(K).fill(0);
+    var root0 = T.nodes[path[0]];
+    var c0 = U.el('div', {'class': 'dfx-card' + (st.step === 0 ? ' cur' : '')}, cardsBox);
+    U.el('b', {}, c0, 'Root'); U.el('div', {'class': 'dfx-note'}, c0, 'The table of the tree starts at zero for every original feature; ' +
+      'the bias of this tree is the root mean \u03bc(t\u2080) = ' + U.f(root0.v, 6) + '.');
+    for (var i = 1; i <= st.step; i++) {
+      var p = T.nodes[path[i - 1]], c = T.nodes[path[i]], f = p.f, yes = p.left === path[i];
+      var card = U.el('div', {'class': 'dfx-card' + (i === st.step ? ' cur' : ''), 'data-step': i}, cardsBox);
+      var xv = f < K ? D.rows[st.row].x[f] : R.z[f - K];
+      U.el('b', {}, card, 'Step ' + i + ': ' + D.split_names[f] + ' \u2264 ' + U.f(p.thr) + ' ? ' + (yes ? 'yes' : 'no') +
+           ' (value ' + U.f(xv) + ')');
+      U.el('div', {'class': 'dfx-note'}, card, 'node mean ' + U.f(p.v) + ' \u2192 ' + U.f(c.v) + ': the tree\u2019s increment \u0394\u03bc(t) = ' + U.s(c.dmu, 6));
+      if (f < K) {
+        table[f] += c.dmu;
+        U.el('div', {}, card, 'A split on the original feature ' + D.features[f] + ' (Algorithm 1, line 7): the whole increment ' +
+             U.s(c.dmu) + ' goes to ' + D.features[f] + '.');
+      } else {
+        var sumE = c.est.reduce(function(a, b) { return a + b; }, 0);
+        U.el('div', {}, card, 'A split on a class-vector column (lines 9\u201310). Estimation step (Eq. 15\u201317): each feature\u2019s ' +
+             'estimated increment is the change of the mean contribution (previous layer, out of fold) over the in-bag training rows ' +
+             'of the node: \u03a3 estimates = ' + U.s(sumE) + ' vs the actual ' + U.s(c.dmu) + '. Calibration (Eq. 20) makes them add up; the three maps side by side:');
+        vecTable(card, [c.est].concat(c.maps), ['estimate|Eq. 16'].concat(D.map_names), mi + 1, 'maps');
+        for (var k = 0; k < K; k++) table[k] += c.maps[mi][k];
+      }
+    }
+    U.el('b', {}, side, st.step < nsteps ? 'This tree\u2019s table after step ' + st.step : 'This tree\u2019s table at its leaf (Algorithm 1)');
+    var tv = table.slice(), sumT = tv.reduce(function(a, b) { return a + b; }, 0);
+    var tt = vecTable(side, [tv], ['contribution'], -1, st.step === nsteps ? 'tree-table-end' : 'tree-table');
+    tt.setAttribute('data-values', JSON.stringify(tv));
+    U.el('div', {'class': 'dfx-note'}, side, '\u03bc(t\u2080) + \u03a3 = ' + U.f(root0.v + sumT, 6) + ' = node mean ' +
+         U.f(T.nodes[path[st.step]].v, 6) + ' (Eq. 20 keeps the sum exact at every step)');
+    if (st.step === nsteps) {
+      var want = R.expected.table[st.tree], ok = want.every(function(w, k) { return Math.abs(w - tv[k]) <= 1e-9 * Math.max(1, Math.abs(w)); });
+      U.el('div', {'class': ok ? 'ok' : 'bad', 'data-role': 'table-check'}, side, ok ? '= the library\u2019s Algorithm 1 table \u2713' : '\u2260 the library\u2019s table');
+      U.el('b', {}, side, 'Layer ' + L.index + ': the average over its ' + L.n_trees + ' trees (Eq. 28\u201330)');
+      vecTable(side, [R.contrib], ['contribution'], -1, 'layer-contrib');
+      var sum = R.bias + R.contrib.reduce(function(a, b) { return a + b; }, 0);
+      var o = U.el('div', {}, side); o.appendChild(document.createTextNode('bias ' + U.f(R.bias, 6) + ' + sum = '));
+      U.el('b', {'data-role': 'layer-output', 'data-value': sum}, o, U.f(sum, 6));
+      var ok2 = Math.abs(sum - R.expected.output) <= 1e-9 * Math.max(1, Math.abs(R.expected.output));
+      U.el('div', {'class': ok2 ? 'ok' : 'bad'}, side, (ok2 ? '= ' : '\u2260 ') + 'the layer\u2019s output ' + U.f(R.expected.output, 6) + (ok2 ? ' \u2713' : ''));
+    } else {
+      U.el('div', {'class': 'dfx-note'}, side, 'Press \u201cnext\u201d (or move the step slider) to follow the path; \u201cto the leaf\u201d ends at the exact contributions of the layer.');
+    }
+  }
+  layS.addEventListener('change', function() { st.layer = +layS.value; st.tree = 0; st.step = 0; fillTrees(); update(); });
+  rowS.addEventListener('input', function() { st.row = +rowS.value; st.step = 0; update(); });
+  treeS.addEventListener('change', function() { st.tree = +treeS.value; st.step = 0; update(); });
+  stepS.addEventListener('input', function() { st.step = +stepS.value; update(); });
+  prev.addEventListener('click', function() { st.step = Math.max(0, st.step - 1); update(); });
+  next.addEventListener('click', function() { st.step += 1; update(); });
+  endB.addEventListener('click', function() { st.step = 1e9; update(); });
+  fillTrees(); update();
+}
+"""
+
+# %% ../nbs/06_calibration.ipynb #gx03
+def explore_deep_forest(
+    model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
+    X,                              # new rows to explain
+    *,
+    rows=30,                        # how many of the first rows (int) or which rows (indices), at most 200
+    trees=2,                        # trees drawn per forest of each layer (fold model 0), at most 20 in all
+    calibration:str='partial',      # the calibration map of the pass (the other two are shown beside it)
+    output=None,                    # class label / index to follow (default: the last class)
+):                                  # an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab and on the site
+    "Deep-forest step-through: pick a row, a layer and a tree, then step through Algorithm 1 to the layer's exact contributions (paper Eq. 15-17, 23-30)."
+    from deepforest_interp.tree_contributions import Explorer
+    data = deep_forest_steps_data(model, X, rows=rows, trees=trees, calibration=calibration, output=output)
+    return Explorer('deep-forest', data, _DEEP_JS, 'Deep-forest step-through: Algorithm 1 on one path, then the layer\u2019s contributions')

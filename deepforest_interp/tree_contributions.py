@@ -13,8 +13,8 @@ from .pipelines import is_pipeline, explain_pipeline, check_level
 from .boosting import boosting_library, boosted_contributions
 
 # %% auto #0
-__all__ = ['ADDITIVITY_RTOL', 'contributions_reference', 'FlatForest', 'walk_contributions', 'contributions',
-           'plot_contributions']
+__all__ = ['ADDITIVITY_RTOL', 'MAX_EXPLORER_ROWS', 'MAX_EXPLORER_TREES', 'contributions_reference', 'FlatForest',
+           'walk_contributions', 'contributions', 'plot_contributions', 'Explorer', 'tree_path_data', 'explore_path']
 
 # %% ../nbs/02_tree_contributions.ipynb #c002k
 prange = range          # numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
@@ -212,3 +212,322 @@ def plot_contributions(e:Explanation, row:int=0, output=None, max_features:int=1
     b = e.bias[row] if e.bias.ndim == 1 else e.bias[row, output]
     ax.set_xlabel('contribution'); ax.set_title(f'row {row}: bias {b:.3g} + contributions = {b + v.sum():.3g}')
     return ax
+
+# %% ../nbs/02_tree_contributions.ipynb #gx01
+_EXPLORER_CSS = """
+.dfx{font:13px/1.35 system-ui,-apple-system,'Segoe UI',sans-serif;color:#222;border:1px solid #ccd;border-radius:6px;
+ padding:8px 10px;margin:6px 0;background:#fcfcfe;max-width:1100px;overflow-x:auto}
+.dfx .dfx-title{font-weight:600;margin-bottom:4px}
+.dfx .dfx-ctl{display:flex;flex-wrap:wrap;gap:12px;align-items:center;margin:4px 0 8px}
+.dfx .dfx-ctl label{display:flex;gap:4px;align-items:center}
+.dfx .dfx-row{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
+.dfx table{border-collapse:collapse;font-size:12px;margin:0!important;width:auto!important}
+.dfx td,.dfx th{border-bottom:1px solid #e4e4ec;padding:2px 6px;text-align:right;white-space:nowrap}
+.dfx th{background:#f0f0f6}
+.dfx td.l,.dfx th.l{text-align:left}
+.dfx .pos{color:#b2182b}.dfx .neg{color:#2166ac}
+.dfx .hl{background:#fff3c4}
+.dfx .dfx-card{overflow-x:auto;border:1px solid #dde;border-radius:5px;padding:5px 8px;margin:4px 0;background:#fff}
+.dfx .dfx-card.cur{border-color:#e08a00;box-shadow:0 0 0 2px #ffd68a}
+.dfx .dfx-note{color:#555;font-size:12px;margin:3px 0}
+.dfx svg text{font:11px system-ui,sans-serif}
+.dfx .ok{color:#1a7f37;font-weight:600}.dfx .bad{color:#c00;font-weight:600}
+"""
+
+_EXPLORER_JS = r"""
+var U = {
+  el: function(tag, attrs, parent, text) {
+    var e = document.createElement(tag);
+    for (var k in (attrs || {})) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    if (parent) parent.appendChild(e);
+    return e;
+  },
+  svg: function(tag, attrs, parent, text) {
+    var e = document.createElementNS('http://www.w3.org/2000/svg', tag);
+    for (var k in (attrs || {})) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    if (parent) parent.appendChild(e);
+    return e;
+  },
+  f: function(v, p) { if (v === null || v === undefined) return ''; var a = Math.abs(v); if (a < 1e-12) return '0';
+    if (a !== 0 && (a < 1e-3 || a >= 1e5)) return v.toExponential((p || 4) - 1);
+    return (+v.toPrecision(p || 4)).toString(); },
+  s: function(v, p) { return (v >= 0 ? '+' : '\u2212') + U.f(Math.abs(v), p); },
+  cls: function(v) { return v > 0 ? 'pos' : (v < 0 ? 'neg' : ''); },
+  select: function(parent, label, options, role) {
+    var l = U.el('label', {}, parent, label + ' ');
+    var s = U.el('select', {'data-control': role}, l);
+    options.forEach(function(o, i) { U.el('option', {value: i}, s, o); });
+    return s;
+  },
+  range: function(parent, label, n, role) {
+    var l = U.el('label', {}, parent, label + ' ');
+    var s = U.el('input', {type: 'range', min: 0, max: Math.max(0, n - 1), value: 0, step: 1, 'data-control': role}, l);
+    var out = U.el('span', {'data-role': role + '-value'}, l, '0');
+    s.addEventListener('input', function() { out.textContent = s.value; });
+    return s;
+  },
+  palette: ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22']
+};
+"""
+
+class Explorer:
+    "An interactive view of precomputed numbers: self-contained HTML + JavaScript (no kernel, no network), shown by JupyterLab and the course site."
+    def __init__(self, kind:str, data:dict, script:str, title:str=''):
+        self.kind, self.data, self.script, self.title = kind, data, script, title
+
+    def _json(self)->str:
+        import json
+        return json.dumps(self.data, separators=(',', ':'), allow_nan=False).replace('</', '<\\/')
+
+    def to_html(self)->str:
+        "The explorer as one HTML fragment: `<div data-explorer=...>` with its data in a JSON script tag and its code."
+        import hashlib
+        js = self._json()
+        uid = 'dfx-' + hashlib.sha1((self.kind + js).encode()).hexdigest()[:12]     # deterministic: same data, same page
+        boot = ("(function(){var id=%r;function go(){var root=document.getElementById(id);"
+                "if(!root){return setTimeout(go,50);} if(root.getAttribute('data-ready'))return;"
+                "root.setAttribute('data-ready','1');"
+                "var D=JSON.parse(root.querySelector('script.dfx-data').textContent);"
+                "%s\n%s\nrender(root.querySelector('.dfx-body'),D,root);}go();})();") % (uid, _EXPLORER_JS, self.script)
+        return (f'<div class="dfx" data-explorer="{self.kind}" id="{uid}"><style>{_EXPLORER_CSS}</style>'
+                f'<div class="dfx-title">{self.title}</div>'
+                f'<script type="application/json" class="dfx-data">{js}</script><div class="dfx-body"></div>'
+                f'<script>{boot}</script></div>')
+
+    def _repr_html_(self)->str: return self.to_html()
+
+    def save(self, path)->None:
+        "Write a standalone HTML page (opens in any browser, offline)."
+        from pathlib import Path
+        Path(path).write_text('<!doctype html><html><head><meta charset="utf-8"><title>' + self.kind +
+                              '</title></head><body>' + self.to_html() + '</body></html>', encoding='utf-8')
+
+    def __repr__(self): return f"Explorer({self.kind!r}, {len(self._json()) / 1024:.0f} kB of data)"
+
+def _num(a, digits:int=12)->list:
+    "An array as nested lists of floats rounded to `digits` significant digits (smaller pages; sums move by < 1e-11 relative)."
+    a = np.asarray(a, dtype=float)
+    return np.array([float(f'{v:.{digits}g}') for v in a.ravel()]).reshape(a.shape).tolist()
+
+# %% ../nbs/02_tree_contributions.ipynb #gx02
+MAX_EXPLORER_ROWS, MAX_EXPLORER_TREES = 200, 20   # explorer pages precompute every row's numbers: keep them modest
+
+def _explorer_rows(rows, n:int)->np.ndarray:
+    "Row indices an explorer precomputes: the first `rows` rows (int) or the given indices, at most MAX_EXPLORER_ROWS."
+    if isinstance(rows, (int, np.integer)) and not isinstance(rows, bool):
+        idx = np.arange(min(check_int(rows, 'rows', 1), n))
+    else:
+        try: idx = np.asarray(rows, dtype=np.int64).reshape(-1)
+        except (TypeError, ValueError): raise TypeError(f"rows must be an int (how many) or a list of row indices, got {rows!r}") from None
+        if idx.size == 0 or idx.min() < 0 or idx.max() >= n:
+            raise ValueError(f"rows must be non-empty indices in 0..{n - 1}, got {rows!r}")
+    if len(idx) > MAX_EXPLORER_ROWS:
+        raise ValueError(f"rows selects {len(idx)} rows; an explorer precomputes at most {MAX_EXPLORER_ROWS} (pass fewer)")
+    return idx
+
+def _explorer_output(ens:Ensemble, output)->int:
+    "Output column an explorer follows: the only one, else `output` (a class label or index); default the last class."
+    C = ens.n_outputs
+    if output is None: return C - 1
+    names = ens.output_names or []
+    if output in names and not isinstance(output, bool): return names.index(output)
+    if isinstance(output, (int, np.integer)) and not isinstance(output, bool) and 0 <= output < C: return int(output)
+    raise ValueError(f"output must be a class label {names} or an index in 0..{C - 1}, got {output!r}")
+
+def _checkpoints(T:int, n:int=30)->np.ndarray:
+    "Tree counts at which the running forest average is stored: every count up to 30 trees, else ~30 log-spaced ones."
+    if T <= n: return np.arange(1, T + 1)
+    return np.unique(np.r_[np.arange(1, 11), np.round(np.geomspace(10, T, n - 10)).astype(int), T])
+
+# %% ../nbs/02_tree_contributions.ipynb #gx03
+def tree_path_data(
+    model,                       # fitted tree, forest or gradient-boosting model (as for `contributions`)
+    X,                           # rows to explain
+    *,
+    rows=50,                     # how many of the first rows (int) or which rows (indices), at most 200
+    trees=5,                     # how many of the first trees (int) or which trees (indices) to draw, at most 20
+    output=None,                 # class label / output index to follow (default: the only output, or the last class)
+)->dict:                         # JSON-able numbers of `explore_path`
+    "The numbers of the tree path explorer: each row's path through the drawn trees and the forest average tree by tree (paper Eq. 2-6)."
+    import pandas as pd
+    ens = ensemble_trees(model); X, names = check_X(X, model)
+    idx = _explorer_rows(rows, X.shape[0]); Xs = X[idx]; X32 = Xs.astype(np.float32)
+    T = len(ens); o = _explorer_output(ens, output)
+    if isinstance(trees, (int, np.integer)) and not isinstance(trees, bool):
+        if check_int(trees, 'trees', 1) > MAX_EXPLORER_TREES: raise ValueError(f"trees={trees}: at most {MAX_EXPLORER_TREES} trees are drawn")
+        shown = np.arange(min(int(trees), T))
+    else:
+        try: shown = np.asarray(trees, dtype=np.int64).reshape(-1)
+        except (TypeError, ValueError): raise TypeError(f"trees must be an int (how many) or a list of tree indices, got {trees!r}") from None
+        if shown.size == 0 or shown.min() < 0 or shown.max() >= T: raise ValueError(f"trees must be non-empty indices in 0..{T - 1}, got {trees!r}")
+        if len(shown) > MAX_EXPLORER_TREES: raise ValueError(f"trees selects {len(shown)} trees: at most {MAX_EXPLORER_TREES} are drawn")
+    e = contributions(model, Xs, n_jobs=1)
+    V = e.values if e.values.ndim == 3 else e.values[..., None]
+    bias = e.bias if e.bias.ndim == 2 else e.bias[:, None]
+    out = np.asarray(model_output(model, Xs), dtype=float).reshape(len(idx), -1)
+    K = X.shape[1]; M = _checkpoints(T)
+    per_tree_sum, cum, tree_nodes, paths, tree_pred = np.zeros((len(idx), K)), [], [], [], []
+    shown_set = {int(m): s for s, m in enumerate(shown)}
+    for m in range(T):
+        ta = ens.arrays(m); tree = ens.trees[m]
+        Xin = X32 if getattr(tree, 'feature_names_in_', None) is None else pd.DataFrame(X32, columns=tree.feature_names_in_)
+        P = tree.decision_path(Xin)
+        D = np.zeros((ta.n_nodes, K)); inner = np.flatnonzero(ta.parent >= 0)
+        D[inner, ta.feature[ta.parent[inner]]] = ta.value[inner, o] - ta.value[ta.parent[inner], o]   # Eq. (4) increments
+        per_tree_sum += ens.weights[m] * (P @ D)
+        if m + 1 in M:
+            scale = 1.0 if ens.kind == 'raw' else T / (m + 1)      # forests: the mean of the first m+1 trees
+            cum.append(per_tree_sum * scale)
+        if m in shown_set:
+            ps = [P.indices[P.indptr[i]:P.indptr[i + 1]] for i in range(len(idx))]
+            used = sorted({int(t) for p in ps for t in p} | {int(c) for p in ps for t in p[:-1] for c in (ta.left[t], ta.right[t])})
+            tree_nodes.append({'index': int(m), 'weight': float(ens.weights[m]),
+                               'nodes': {str(t): [int(ta.feature[t]), float(ta.threshold[t]), _num(ta.value[t, o]),
+                                                  int(ta.n_samples[t]), int(ta.left[t]), int(ta.right[t])] for t in used}})
+            paths.append([[int(t) for t in p] for p in ps])
+            if isinstance(tree, DecisionTreeClassifier): pred = tree.predict_proba(Xin)[:, o]   # the tree's own output
+            elif ens.kind == 'raw': pred = tree.predict(Xin) if ens.columns[m] == o else np.zeros(len(idx))
+            else: pred = np.asarray(tree.predict(Xin), float).reshape(len(idx), -1)[:, o]
+            tree_pred.append(pred)
+    cum = np.stack(cum, 1)                                            # (n, len(M), K)
+    return {'features': names, 'output': None if ens.output_names is None else str(ens.output_names[o]),
+            'kind': ens.kind, 'n_trees': T, 'checkpoints': M.tolist(), 'trees': tree_nodes, 'row_ids': idx.tolist(),
+            'rows': [{'x': _num(Xs[i]), 'paths': [p[i] for p in paths], 'cum': _num(cum[i], 6),
+                      'contrib': _num(V[i, :, o]), 'bias': float(bias[i, o]),
+                      'expected': {'tree': [float(tp[i]) for tp in tree_pred], 'output': float(out[i, o])}}
+                     for i in range(len(idx))]}
+
+# %% ../nbs/02_tree_contributions.ipynb #gx05
+_PATH_JS = r"""
+function render(body, D, root) {
+  var K = D.features.length, st = {row: 0, tree: 0};
+  var ctl = U.el('div', {'class': 'dfx-ctl'}, body);
+  var rowS = U.range(ctl, 'row', D.rows.length, 'row');
+  var treeS = U.select(ctl, 'tree', D.trees.map(function(t) { return 'tree ' + t.index; }), 'tree');
+  var info = U.el('span', {'class': 'dfx-note', 'data-role': 'row-info'}, ctl);
+  var top = U.el('div', {'class': 'dfx-row'}, body);
+  var svgBox = U.el('div', {}, top), tabBox = U.el('div', {}, top);
+  U.el('div', {'class': 'dfx-note'}, body, 'The forest average building up: contribution of each feature (Eq. 6) from the first M trees, ' +
+       'ending at the forest\u2019s contributions; bias + their sum = the model output.');
+  var bottom = U.el('div', {'class': 'dfx-row'}, body);
+  var chartBox = U.el('div', {}, bottom), forestBox = U.el('div', {}, bottom);
+  function name(k) { return D.features[k]; }
+  function drawPath(tr, path) {
+    svgBox.innerHTML = '';
+    var h = 30 + 52 * path.length, W = 420, cx = 210;
+    var svg = U.svg('svg', {width: W, height: h, 'data-role': 'path-svg'}, svgBox);
+    for (var i = 0; i < path.length; i++) {
+      var nd = tr.nodes[path[i]], y = 12 + 52 * i, leaf = nd[4] < 0;
+      if (i + 1 < path.length) {
+        var ch = tr.nodes[path[i + 1]], left = nd[4] === path[i + 1], sib = tr.nodes[left ? nd[5] : nd[4]];
+        var inc = ch[2] - nd[2];
+        U.svg('line', {x1: cx, y1: y + 30, x2: cx, y2: y + 52, stroke: '#e08a00', 'stroke-width': 3}, svg);
+        var sx = left ? cx + 120 : cx - 120;
+        U.svg('line', {x1: cx, y1: y + 30, x2: sx, y2: y + 46, stroke: '#bbb', 'stroke-dasharray': '3 2'}, svg);
+        U.svg('text', {x: sx + (left ? -10 : 10), y: y + 49, fill: '#999', 'text-anchor': left ? 'start' : 'end'}, svg,
+              'v=' + U.f(sib[2]));
+        U.svg('text', {x: left ? cx - 6 : cx + 6, y: y + 45, fill: inc >= 0 ? '#b2182b' : '#2166ac', 'font-weight': 600,
+                       'text-anchor': left ? 'end' : 'start'}, svg,
+              (left ? 'yes: ' : 'no: ') + U.s(inc) + ' \u2192 ' + name(nd[0]));
+      }
+      U.svg('rect', {x: cx - 95, y: y, width: 190, height: 30, rx: 5, fill: leaf ? '#fde8c8' : '#eef2fb',
+                     stroke: '#889'}, svg);
+      U.svg('text', {x: cx, y: y + 13, 'text-anchor': 'middle', 'font-weight': 600}, svg,
+            leaf ? 'leaf: v = ' + U.f(nd[2]) : name(nd[0]) + ' \u2264 ' + U.f(nd[1]) + '  (x = ' + U.f(D.rows[st.row].x[nd[0]]) + ')');
+      U.svg('text', {x: cx, y: y + 26, 'text-anchor': 'middle', fill: '#555'}, svg, 'v(t) = ' + U.f(nd[2]) + ', n = ' + nd[3]);
+    }
+  }
+  function drawTable(tr, path, r, t) {
+    tabBox.innerHTML = '';
+    var tb = U.el('table', {'data-role': 'path-table'}, tabBox), hd = U.el('tr', {}, tb);
+    ['step', 'split feature', 'increment v(child) \u2212 v(parent)', 'running sum'].forEach(function(h, j) { U.el('th', {'class': j < 2 ? 'l' : ''}, hd, h); });
+    var run = tr.nodes[path[0]][2], contrib = new Array(K).fill(0);
+    var r0 = U.el('tr', {}, tb); U.el('td', {'class': 'l'}, r0, 'root'); U.el('td', {'class': 'l'}, r0, 'bias v(t\u2080)');
+    U.el('td', {}, r0, ''); U.el('td', {}, r0, U.f(run, 6));
+    for (var i = 1; i < path.length; i++) {
+      var p = tr.nodes[path[i - 1]], c = tr.nodes[path[i]], inc = c[2] - p[2];
+      run += inc; contrib[p[0]] += inc;
+      var rr = U.el('tr', {}, tb);
+      U.el('td', {'class': 'l'}, rr, i); U.el('td', {'class': 'l'}, rr, name(p[0]));
+      U.el('td', {'class': U.cls(inc)}, rr, U.s(inc, 6)); U.el('td', {}, rr, U.f(run, 6));
+    }
+    var last = U.el('tr', {'class': 'hl'}, tb); U.el('td', {'class': 'l'}, last, 'leaf');
+    U.el('td', {'class': 'l'}, last, 'tree output');
+    var want = r.expected.tree[t], ok = Math.abs(run - want) <= 1e-9 * Math.max(1, Math.abs(want));
+    U.el('td', {'class': ok ? 'ok' : 'bad'}, last, ok ? '= predict \u2713' : '\u2260 predict ' + U.f(want));
+    var end = U.el('td', {'data-role': 'path-end', 'data-value': run}, last, U.f(run, 6));
+    U.el('div', {'class': 'dfx-note'}, tabBox, 'This tree\u2019s contributions (Eq. 4): the increments summed per feature.');
+    var ct = U.el('table', {'data-role': 'tree-contrib'}, tabBox), h2 = U.el('tr', {}, ct);
+    U.el('th', {'class': 'l'}, h2, 'feature'); U.el('th', {}, h2, 'value x'); U.el('th', {}, h2, 'f_T,k(x)');
+    for (var k = 0; k < K; k++) { var q = U.el('tr', {}, ct); U.el('td', {'class': 'l'}, q, name(k));
+      U.el('td', {}, q, U.f(r.x[k])); U.el('td', {'class': U.cls(contrib[k])}, q, contrib[k] ? U.s(contrib[k]) : '0'); }
+    return run;
+  }
+  function drawChart(r) {
+    chartBox.innerHTML = '';
+    var W = 430, H = 230, L = 50, R = 70, T = 12, B = 30, M = D.checkpoints, n = M.length;
+    var lo = 0, hi = 0; r.cum.forEach(function(c) { c.forEach(function(v) { lo = Math.min(lo, v); hi = Math.max(hi, v); }); });
+    if (hi - lo < 1e-12) { hi += 1; lo -= 1; }
+    var logx = D.n_trees > 30, x0 = logx ? Math.log(1) : 1, x1 = logx ? Math.log(D.n_trees) : Math.max(2, D.n_trees);
+    var sx = function(m) { var v = logx ? Math.log(m) : m; return L + (W - L - R) * (v - x0) / Math.max(1e-9, x1 - x0); };
+    var sy = function(v) { return T + (H - T - B) * (hi - v) / (hi - lo); };
+    var svg = U.svg('svg', {width: W, height: H, 'data-role': 'buildup'}, chartBox);
+    U.svg('line', {x1: L, x2: W - R, y1: sy(0), y2: sy(0), stroke: '#999', 'stroke-dasharray': '4 3'}, svg);
+    U.svg('line', {x1: L, x2: L, y1: T, y2: H - B, stroke: '#333'}, svg);
+    U.svg('line', {x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: '#333'}, svg);
+    [lo, hi].forEach(function(v) { U.svg('text', {x: L - 4, y: sy(v) + 4, 'text-anchor': 'end'}, svg, U.f(v, 3)); });
+    U.svg('text', {x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle'}, svg, 'number of trees M' + (logx ? ' (log scale)' : ''));
+    U.svg('text', {x: L, y: H - B + 13, 'text-anchor': 'middle'}, svg, '1');
+    U.svg('text', {x: W - R, y: H - B + 13, 'text-anchor': 'middle'}, svg, D.n_trees);
+    var order = []; for (var k = 0; k < K; k++) order.push(k);
+    order.sort(function(a, b) { return Math.abs(r.contrib[b]) - Math.abs(r.contrib[a]); });
+    order.slice(0, 8).forEach(function(k, j) {
+      var pts = M.map(function(m, i) { return sx(m) + ',' + sy(r.cum[i][k]); }).join(' ');
+      var col = U.palette[j % 10];
+      U.svg('polyline', {points: pts, fill: 'none', stroke: col, 'stroke-width': 1.8}, svg);
+      U.svg('text', {x: W - R + 4, y: sy(r.cum[n - 1][k]) + 4, fill: col}, svg, name(k));
+    });
+    D.trees.forEach(function(t, j) { if (j === st.tree) U.svg('line', {x1: sx(t.index + 1), x2: sx(t.index + 1), y1: T, y2: H - B,
+        stroke: '#e08a00', 'stroke-width': 1}, svg); });
+  }
+  function drawForest(r) {
+    forestBox.innerHTML = '';
+    var tb = U.el('table', {'data-role': 'forest-table'}, forestBox), hd = U.el('tr', {}, tb);
+    U.el('th', {'class': 'l'}, hd, 'feature'); U.el('th', {}, hd, 'forest f_F,k(x)');
+    var sum = r.bias;
+    for (var k = 0; k < K; k++) { var q = U.el('tr', {}, tb); U.el('td', {'class': 'l'}, q, name(k));
+      U.el('td', {'class': U.cls(r.contrib[k])}, q, U.s(r.contrib[k])); sum += r.contrib[k]; }
+    var b = U.el('tr', {}, tb); U.el('td', {'class': 'l'}, b, 'bias'); U.el('td', {}, b, U.f(r.bias, 6));
+    var o = U.el('tr', {'class': 'hl'}, tb); U.el('td', {'class': 'l'}, o, 'bias + sum');
+    U.el('td', {'data-role': 'forest-output', 'data-value': sum}, o, U.f(sum, 6));
+    var ok = Math.abs(sum - r.expected.output) <= 1e-9 * Math.max(1, Math.abs(r.expected.output));
+    U.el('div', {'class': ok ? 'ok' : 'bad'}, forestBox, (ok ? '= ' : '\u2260 ') + 'model output ' + U.f(r.expected.output, 6));
+  }
+  function update() {
+    st.row = +rowS.value; st.tree = +treeS.value;
+    var r = D.rows[st.row], tr = D.trees[st.tree], path = r.paths[st.tree];
+    root.setAttribute('data-row', st.row); root.setAttribute('data-tree', st.tree);
+    info.textContent = 'data row ' + D.row_ids[st.row] + (D.output ? ', output: class ' + D.output : '') +
+      (D.kind === 'raw' ? ' (boosting: trees are summed with weight ' + U.f(tr.weight) + ')' : '');
+    drawPath(tr, path); drawTable(tr, path, r, st.tree); drawChart(r); drawForest(r);
+  }
+  rowS.addEventListener('input', update); treeS.addEventListener('change', update);
+  update();
+}
+"""
+
+# %% ../nbs/02_tree_contributions.ipynb #gx06
+def explore_path(
+    model,                       # fitted tree, forest or gradient-boosting model (as for `contributions`)
+    X,                           # rows to explain
+    *,
+    rows=50,                     # how many of the first rows (int) or which rows (indices), at most 200
+    trees=5,                     # how many of the first trees (int) or which trees (indices) to draw, at most 20
+    output=None,                 # class label / output index to follow (default: the only output, or the last class)
+)->Explorer:                     # shown as an interactive view in JupyterLab; `.to_html()` / `.save(path)` for a page
+    "Tree path explorer: pick a row and a tree, see the path with every increment, the running sum and the forest average building up (paper Eq. 2-6)."
+    data = tree_path_data(model, X, rows=rows, trees=trees, output=output)
+    return Explorer('tree-path', data, _PATH_JS, 'Tree path explorer: bias + increments along the path = the tree\u2019s '
+                    'output; the average over trees = the forest\u2019s contributions')

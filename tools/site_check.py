@@ -5,7 +5,11 @@
 * every image loads (naturalWidth > 0);
 * exercise solutions (code cells starting with `# Solution`) are folded in a closed <details>;
 * every internal link resolves (the target file exists and, for `#fragment`, the target page has that id);
-* nothing is fetched from outside the site (any other origin is blocked and reported) and no local file is missing.
+* nothing is fetched from outside the site (any other origin is blocked and reported) and no local file is missing;
+* every interactive explorer (`[data-explorer]`, issue 19) runs without a kernel: one interaction per explorer (a row
+  slider and a tree, a layer and "to the leaf", a brushed box) and the numbers it then shows must equal the numbers
+  precomputed from the model and stored in its JSON data (the model's output, Algorithm 1's table, the brushed rows);
+  each of the three kinds must be on the site, and a screenshot of each goes to _site/_screens/explorer-<kind>.png.
 
 The site is served on 127.0.0.1 by a throw-away http.server (file:// would block MathJax's web fonts). Chromium is
 Debian's /usr/bin/chromium (override with CHROMIUM=...), driven through Python playwright. Screenshots of four pages
@@ -72,6 +76,112 @@ async () => {
 """
 
 
+EXPLORER_KINDS = ('tree-path', 'deep-forest', 'forest-floor')
+_DATA_JS = "el => JSON.parse(el.querySelector('script.dfx-data').textContent)"
+_SET_RANGE_JS = """([el, role, v]) => { const s = el.querySelector(`input[data-control=${role}]`);
+  s.value = v; s.dispatchEvent(new Event('input', {bubbles: true})); return +s.value; }"""
+
+
+def _close(a, b, rel=1e-9) -> bool:
+    return abs(float(a) - float(b)) <= rel * max(1.0, abs(float(b)))
+
+
+def _check_tree_path(page, ex, D) -> list:
+    "Move the row slider and pick the last tree: the running sum must end at that tree's predict, the forest table at the model output."
+    probs, r, t = [], min(7, len(D['rows']) - 1), len(D['trees']) - 1
+    before = ex.locator('[data-role=forest-output]').get_attribute('data-value')
+    page.evaluate(_SET_RANGE_JS, [ex.element_handle(), 'row', r])
+    ex.locator('select[data-control=tree]').select_option(str(t))
+    if ex.get_attribute('data-row') != str(r) or ex.get_attribute('data-tree') != str(t):
+        return [f'tree-path: the view did not move to row {r}, tree {t}']
+    end = ex.locator('[data-role=path-end]').get_attribute('data-value')
+    out = ex.locator('[data-role=forest-output]').get_attribute('data-value')
+    want = D['rows'][r]['expected']
+    if not _close(end, want['tree'][t]): probs.append(f'tree-path: running sum ends at {end}, the tree predicts {want["tree"][t]}')
+    if not _close(out, want['output']): probs.append(f'tree-path: bias + contributions = {out}, the model outputs {want["output"]}')
+    if r and _close(before, out, 1e-15) and not _close(D['rows'][0]['expected']['output'], want['output'], 1e-15):
+        probs.append('tree-path: the forest output shown did not change with the row')
+    return probs
+
+
+def _check_deep_forest(page, ex, D) -> list:
+    "Pick the last layer and a row, press 'to the leaf': the walked table must be Algorithm 1's, the layer's sum its output."
+    import json
+    probs, l, r = [], len(D['layers']) - 1, min(3, len(D['rows']) - 1)
+    ex.locator('select[data-control=layer]').select_option(str(l))
+    page.evaluate(_SET_RANGE_JS, [ex.element_handle(), 'row', r])
+    ex.locator('button[data-control=next]').click()
+    if ex.get_attribute('data-step') != '1': probs.append('deep-forest: "next" did not advance to step 1')
+    ex.locator('button[data-control=end]').click()
+    R = D['rows'][r]['layers'][l]
+    if ex.get_attribute('data-step') != str(len(R['paths'][0]) - 1): probs.append('deep-forest: "to the leaf" did not reach the leaf')
+    got = json.loads(ex.locator('[data-role=tree-table-end]').get_attribute('data-values'))
+    want = R['expected']['table'][0]
+    if len(got) != len(want) or not all(_close(a, b) for a, b in zip(got, want)):
+        probs.append(f'deep-forest: the walked table {got} differs from Algorithm 1\'s {want}')
+    out = ex.locator('[data-role=layer-output]').get_attribute('data-value')
+    if not _close(out, R['expected']['output']): probs.append(f'deep-forest: layer sum {out} != layer output {R["expected"]["output"]}')
+    return probs
+
+
+def _check_forest_floor(page, ex, D) -> list:
+    "Brush a box in the second panel with the mouse: the rows inside must light up in every panel, with their mean contributions."
+    import json
+    probs, pi = [], min(1, len(D['panels']) - 1)
+    svg = ex.locator('[data-role=panel-svg]').nth(pi)
+    svg.evaluate("el => el.scrollIntoView({block: 'center'})")        # mouse events need the panel on screen
+    box = svg.bounding_box()
+    page.mouse.move(box['x'] + 0.3 * box['width'], box['y'] + 0.05 * box['height'])
+    page.mouse.down()
+    page.mouse.move(box['x'] + 0.7 * box['width'], box['y'] + 0.3 * box['height'], steps=4)
+    page.mouse.move(box['x'] + 0.97 * box['width'], box['y'] + 0.6 * box['height'], steps=4)
+    page.mouse.up()
+    brush = ex.get_attribute('data-brush')
+    if not brush: return ['forest-floor: brushing drew no selection']
+    p, x0, x1, y0, y1 = json.loads(brush); j = D['panels'][p]
+    want = [i for i, (x, y) in enumerate(zip(D['x'], D['y'])) if x0 <= x[j] <= x1 and y0 <= y[j] <= y1]
+    got = json.loads(ex.get_attribute('data-selection'))
+    if not want: probs.append('forest-floor: the brushed box holds no point (the check brushed an empty corner)')
+    if got != want: probs.append(f'forest-floor: {len(got)} rows selected, {len(want)} inside the brushed box')
+    for q, jj in enumerate(D['panels']):
+        n_lit = ex.locator('[data-role=panel-svg]').nth(q).locator('circle.sel').count()
+        if n_lit != len(want): probs.append(f'forest-floor: panel {q} lights up {n_lit} points, not {len(want)}')
+        m = ex.locator('[data-role=sel-mean]').nth(q).get_attribute('data-value')
+        if want and (m is None or not _close(m, sum(D['y'][i][jj] for i in want) / len(want))):
+            probs.append(f'forest-floor: panel {q} shows mean contribution {m} of the selection')
+    f = len(D['features']) - 1
+    ex.locator('select[data-control=color]').select_option(str(f + 1))
+    fill = ex.locator('[data-role=panel-svg]').first.locator('circle[data-i="0"]').get_attribute('fill')
+    if fill != D['colors'][f][0]: probs.append(f'forest-floor: colour by {D["features"][f]} shows {fill}, not {D["colors"][f][0]}')
+    return probs
+
+
+def check_explorers(page, page_name: str, seen: dict) -> list:
+    "Drive every explorer of the page once (see the module docstring); screenshots of the first of each kind."
+    probs = []
+    for k in range(page.locator('div.dfx[data-explorer]').count()):
+        ex = page.locator('div.dfx[data-explorer]').nth(k)
+        kind = ex.get_attribute('data-explorer')
+        try:
+            page.wait_for_function('el => el.getAttribute("data-ready") === "1"', arg=ex.element_handle(), timeout=10000)
+        except Exception:
+            probs.append(f'{page_name}: explorer {kind} never started (its script did not run)'); continue
+        D = ex.evaluate(_DATA_JS)
+        check = {'tree-path': _check_tree_path, 'deep-forest': _check_deep_forest, 'forest-floor': _check_forest_floor}.get(kind)
+        if check is None: probs.append(f'{page_name}: unknown explorer kind {kind!r}'); continue
+        probs += [f'{page_name}: {m}' for m in check(page, ex, D)]
+        if ex.locator('.bad').count(): probs.append(f'{page_name}: explorer {kind} shows a failed identity (.bad)')
+        if kind not in seen:                 # a viewport taller than the explorer: the theme's sticky header stays off it
+            vp = page.viewport_size; h = ex.bounding_box()['height']
+            page.set_viewport_size({'width': vp['width'], 'height': int(min(5000, h + 200))})
+            page.evaluate('document.activeElement && document.activeElement.blur()')
+            ex.evaluate("el => { el.scrollIntoView({block: 'center'}); }")
+            ex.screenshot(path=str(SITE / '_screens' / f'explorer-{kind}.png'))
+            page.set_viewport_size(vp)
+        seen[kind] = seen.get(kind, 0) + 1
+    return probs
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     missing = []                     # paths a page asked for that the site lacks (fonts, scripts, images ...)
 
@@ -117,6 +227,7 @@ def main() -> int:
     pages = sorted(p.relative_to(SITE).as_posix() for p in SITE.glob('*.html'))
     httpd, base = serve(SITE)
     problems, stats, t0 = [], {'pages': 0, 'math': 0, 'imgs': 0, 'links': 0}, time.time()
+    explorers = {}                   # kind -> how many were driven
     (SITE / '_screens').mkdir(exist_ok=True)
     try:
         with tempfile.TemporaryDirectory(prefix='site_check_profile_') as prof, sync_playwright() as pw:
@@ -150,6 +261,7 @@ def main() -> int:
                     stats['links'] += 1
                     err = _resolve(href, base)
                     if err: problems.append(f'{where}: link {href[len(base):]}: {err}')
+                problems += check_explorers(page, page_name, explorers)
                 problems += [f'{where}: {f}' for f in failed if 'favicon' not in f]
                 for name, sel in SCREENS:
                     if name == page_name:
@@ -162,8 +274,10 @@ def main() -> int:
     finally:
         httpd.shutdown()
     problems += [f'a page requested a file the site lacks: {p}' for p in sorted(set(_Quiet.missing))]
+    problems += [f'no {k} explorer on the site (its notebook cell has no stored output?)' for k in EXPLORER_KINDS if k not in explorers]
     print(f"site-check: {stats['pages']} pages, {stats['math']} math elements, {stats['imgs']} images, "
-          f"{stats.get('solutions', 0)} folded solutions, {stats.get('folded', 0)} folded implementation cells, {stats['links']} distinct links per page checked in {time.time() - t0:.0f} s; "
+          f"{stats.get('solutions', 0)} folded solutions, {stats.get('folded', 0)} folded implementation cells, "
+          f"{stats['links']} distinct links per page, {sum(explorers.values())} explorers driven, checked in {time.time() - t0:.0f} s; "
           f"screenshots in {(SITE / '_screens').relative_to(ROOT) if SITE.is_relative_to(ROOT) else SITE / '_screens'}/")
     if problems:
         print(f'site-check FAILED ({len(problems)} problems):')
