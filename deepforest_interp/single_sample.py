@@ -13,8 +13,8 @@ from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 import warnings
 with warnings.catch_warnings():                  # tqdm.auto warns when ipywidgets is missing, then falls back to text
     warnings.simplefilter('ignore'); from tqdm.auto import tqdm
-from .core import (check_X, check_y, check_model, ensemble_trees, tree_arrays, oob_mask,
-                                    TREE_TYPES, FOREST_TYPES, LazyKernels)
+from .core import (check_X, check_y, check_model, check_int, check_n_jobs, check_index, ensemble_trees,
+                                    tree_arrays, oob_mask, model_trees, TREE_TYPES, FOREST_TYPES, LazyKernels)
 from .tree_contributions import FlatForest, BLOCK_ROWS
 
 # %% auto #0
@@ -75,7 +75,7 @@ def ssfi_reference(
     "SSFI one row and one tree at a time along `decision_path` (paper Eq. 6-7); slow, for checking."
     _check_ssfi_model(model); a = _check_alpha(alpha)
     X, _ = check_X(X, model); inv = _inv_scale(scale, X.shape[1])
-    trees = list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
+    trees = model_trees(model)
     out = np.zeros(X.shape)
     for tree in trees:
         ta = tree_arrays(tree)
@@ -136,7 +136,7 @@ def ssfi(
     n_jobs:int|None=-1,   # threads for the row loop (joblib convention: -1 = all cores)
 )->np.ndarray:            # (n_samples, n_features), >= 0
     "Single-sample feature importance of every row of `X` (paper Eq. 6-7), compiled and parallel over rows."
-    _check_ssfi_model(model); a = _check_alpha(alpha)
+    _check_ssfi_model(model); a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs)
     X, _ = check_X(X, model); inv = _inv_scale(scale, X.shape[1])
     return _walk_ssfi(FlatForest.of(model), X, inv, a, average, n_jobs=n_jobs)
 
@@ -168,6 +168,7 @@ class LOOForest:
 
     def sub_forest(self, j:int):
         "A working copy of `forest` (predict, predict_proba, `ssfi`) restricted to the sub-forest of `rows[j]`."
+        j = check_index(j, len(self.rows), 'j')
         f = copy.copy(self.forest)
         f.estimators_ = [self.forest.estimators_[m] for m in self.members[j]]
         f.n_estimators = len(f.estimators_)
@@ -175,7 +176,7 @@ class LOOForest:
 
     def ssfi(self, X, *, alpha:float=0.9, scale=None, average:bool=True, n_jobs:int|None=-1)->np.ndarray:
         "Leave-one-out SSFI of every row in `rows`, each over its own sub-forest (Eq. 6-7); `X` is the training data."
-        a = _check_alpha(alpha); X, _ = check_X(X, self.forest)
+        a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs); X, _ = check_X(X, self.forest)
         return _walk_ssfi(FlatForest.of(self.forest), X[self.rows], _inv_scale(scale, X.shape[1]), a, average,
                           self.row_weights(average), n_jobs)
 
@@ -217,7 +218,9 @@ def loo_forest(
         raise TypeError(f"loo_forest needs a RandomForestClassifier/Regressor, got {type(estimator).__name__}")
     if not estimator.bootstrap: raise ValueError("loo_forest needs bootstrap=True: without it no row is ever out of bag")
     X, _ = check_X(X); y = check_y(y, len(X)); n = len(X); rows = _check_rows(rows, n)
-    T = int(estimator.n_estimators); max_trees = max_trees or 20 * T
+    if n < 2: raise ValueError(f"loo_forest needs at least 2 rows: with {n} every bootstrap sample holds every row, none is ever out of bag")
+    T = check_int(estimator.n_estimators, 'n_estimators', 1)
+    max_trees = 20 * T if max_trees is None else check_int(max_trees, 'max_trees', T)
     ms = estimator.max_samples
     n_draw = n if ms is None else (ms if isinstance(ms, numbers.Integral) else max(round(n * ms), 1))
     p = (1 - 1 / n) ** n_draw                              # P(row out of bag for one tree)
@@ -262,7 +265,7 @@ def ssfi_loo(
     progress:bool=True,         # tqdm progress bar over the refits
 )->LOOSSFI:                      # values (r, K), prediction (r,), rows (r,), feature_names
     "Leave-one-out SSFI (paper Algorithm 1): every row explained by a model fitted without it."
-    a = _check_alpha(alpha)
+    a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs)
     if not isinstance(estimator, TREE_TYPES + FOREST_TYPES):
         raise TypeError(f"unsupported estimator type {type(estimator).__name__}; expected a decision tree, random forest or extra-trees model")
     X, names = check_X(X); y = check_y(y, len(X)); rows = _check_rows(rows, len(X))
@@ -292,6 +295,8 @@ def plot_ssfi(
     v = np.asarray(values, dtype=float).reshape(-1)
     names = list(feature_names) if feature_names is not None else [f'x{k}' for k in range(len(v))]
     if len(names) != len(v): raise ValueError(f"{len(names)} feature names for {len(v)} values")
+    if not np.isfinite(v).all(): raise ValueError("values contain NaN or infinite entries")
+    max_features = check_int(max_features, 'max_features', 1)
     order = np.argsort(-v, kind='stable')[:max_features][::-1]
     if ax is None: _, ax = plt.subplots(figsize=(4.5, 0.3 * len(order) + 1))
     ax.barh([str(names[k]) for k in order], v[order], color=color)
@@ -310,6 +315,12 @@ def plot_ssfi_image(
     "Draw a grey-scale image with its top-`k` SSFI pixels highlighted (paper Fig. 1)."
     import matplotlib.pyplot as plt
     img = np.asarray(image, dtype=float); v = np.asarray(values, dtype=float).reshape(-1)
+    if not (np.isfinite(img).all() and np.isfinite(v).all()): raise ValueError("image and values must be finite")
+    k = check_int(k, 'k', 0)
+    if shape is not None:
+        if not isinstance(shape, (tuple, list)) or len(shape) != 2:
+            raise TypeError(f"shape must be a pair (h, w) of positive ints, got {shape!r}")
+        shape = (check_int(shape[0], 'shape[0]', 1), check_int(shape[1], 'shape[1]', 1))
     if shape is None:
         if img.ndim == 2: shape = img.shape
         else:

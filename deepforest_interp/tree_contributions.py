@@ -8,7 +8,7 @@ import weakref
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 from .core import (Explanation, Ensemble, ensemble_trees, check_X, check_model, model_output,
-                                    tree_arrays, TreeArrays, check_int, LazyKernels)
+                                    tree_arrays, TreeArrays, check_int, check_n_jobs, check_index, LazyKernels)
 
 # %% auto #0
 __all__ = ['ADDITIVITY_RTOL', 'contributions_reference', 'FlatForest', 'walk_contributions', 'contributions',
@@ -143,6 +143,7 @@ def walk_contributions(
 )->np.ndarray:                          # (n, K, C)
     "Sum the weighted increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
     if not isinstance(flat, FlatForest): raise TypeError(f"flat must be a FlatForest (FlatForest.of(model)), got {type(flat).__name__}")
+    n_jobs = check_n_jobs(n_jobs)
     X32 = np.ascontiguousarray(X32, dtype=np.float32)
     if X32.ndim != 2 or X32.shape[1] != flat.n_features:      # the kernel indexes X by feature: never read past a row
         raise ValueError(f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}")
@@ -171,6 +172,7 @@ def contributions(
     n_jobs:int|None=-1,          # threads for the row loop (joblib convention: -1 = all cores)
 )->Explanation:                  # values (n, K) or (n, K, C), bias (n,) or (n, C)
     "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6)."
+    n_jobs = check_n_jobs(n_jobs)
     ens = ensemble_trees(model); X, names = check_X(X, model)
     flat = FlatForest.of(model)
     values = walk_contributions(flat, X.astype(np.float32), n_jobs=n_jobs)
@@ -186,18 +188,21 @@ def contributions(
 
 # %% ../nbs/02_tree_contributions.ipynb #c025
 def plot_contributions(e:Explanation, row:int=0, output:int|None=None, max_features:int=10, ax=None):
-    "Horizontal bar chart of one row's largest contributions (for `output` of a multi-output explanation)."
+    "Horizontal bar chart of one row's largest contributions (for `output` of a multi-output explanation); the title adds up to `e.output`."
     import matplotlib.pyplot as plt
     if not isinstance(e, Explanation): raise TypeError(f"e must be an Explanation, got {type(e).__name__}")
-    row = check_int(row, 'row', -len(e), len(e) - 1)
-    v = e.values[row]
+    row = check_int(row, 'row', -len(e), len(e) - 1) % len(e)
+    max_features = check_int(max_features, 'max_features', 1)
+    v, c = e.values[row], ()
     if v.ndim == 2:
         if output is None: raise ValueError("this explanation has several outputs: pass output=<index>")
-        v = v[:, check_int(output, 'output', -v.shape[1], v.shape[1] - 1)]
+        c = (check_int(output, 'output', -v.shape[1], v.shape[1] - 1) % v.shape[1],)
+        v = v[:, c[0]]
     order = np.argsort(np.abs(v))[::-1][:max_features][::-1]
     if ax is None: _, ax = plt.subplots(figsize=(5, 0.35 * len(order) + 1))
     ax.barh([e.feature_names[k] for k in order], v[order], color=np.where(v[order] > 0, '#d62728', '#1f77b4'))
     ax.axvline(0, color='k', lw=0.8)
-    b = e.bias[row] if e.bias.ndim == 1 else e.bias[row, output]
-    ax.set_xlabel('contribution'); ax.set_title(f'row {row}: bias {b:.3g} + contributions = {b + v.sum():.3g}')
+    b = e.bias[(row,) + c]
+    boot = '' if e.bootstrap is None else f' + bootstrap {e.bootstrap[(row,) + c]:.3g}'    # OOB / held-out explanations
+    ax.set_xlabel('contribution'); ax.set_title(f'row {row}: bias {b:.3g}{boot} + contributions = {e.output[(row,) + c]:.3g}')
     return ax

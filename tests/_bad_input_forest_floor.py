@@ -127,7 +127,7 @@ BAD = [
     Bad('plot_ff/test-features', lambda: plot_forest_floor(E, test=oob_contributions(RandomForestRegressor(n_estimators=20, random_state=0).fit(DF, y), DF, y)), ValueError, 'features'),
     Bad('plot_ff/test-outputs', lambda: plot_forest_floor(E, test=EC), ValueError, 'outputs of shape'),
     Bad('plot_two_way/one-feature', lambda: plot_two_way(E, ('x1',)), ValueError, 'exactly 2 features'),
-    Bad('plot_two_way/same-feature', lambda: plot_two_way(E, (1, 1)), ValueError, '2 different features'),
+    Bad('plot_two_way/same-feature', lambda: plot_two_way(E, (1, 1)), ValueError, 'two-way view repeats a feature'),
     Bad('plot_two_way/kind', lambda: plot_two_way(E, (1, 2), kind='bar'), ValueError, 'kind must be'),
     Bad('plot_two_way/grid', lambda: plot_two_way(E, (1, 2), grid=0), ValueError, 'grid must be >= 2'),
     Bad('plot_two_way/ax', lambda: plot_two_way(E, (1, 2), ax='ax'), TypeError, 'ax must be a matplotlib Axes'),
