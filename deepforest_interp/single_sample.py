@@ -13,7 +13,7 @@ from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 import warnings
 with warnings.catch_warnings():                  # tqdm.auto warns when ipywidgets is missing, then falls back to text
     warnings.simplefilter('ignore'); from tqdm.auto import tqdm
-from .core import (check_X, check_y, check_model, check_int, check_n_jobs, check_index, ensemble_trees,
+from .core import (check_X, check_y, check_model, check_int, check_real, check_n_jobs, check_index, ensemble_trees,
                                     tree_arrays, oob_mask, model_trees, TREE_TYPES, FOREST_TYPES, LazyKernels)
 from .tree_contributions import FlatForest, BLOCK_ROWS
 
@@ -27,12 +27,8 @@ _K = LazyKernels(globals())
 
 # %% ../nbs/09_ssfi.ipynb #c005
 def _check_alpha(alpha)->float:
-    "Return `alpha` as a float in (0, 1]; raise a clear `TypeError`/`ValueError` otherwise."
-    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, numbers.Real):
-        raise TypeError(f"alpha must be a real number in (0, 1], got {alpha!r} ({type(alpha).__name__})")
-    alpha = float(alpha)
-    if not 0 < alpha <= 1: raise ValueError(f"alpha must lie in (0, 1], got {alpha}")
-    return alpha
+    "Return `alpha` as a float in (0, 1] (core's `check_real`)."
+    return check_real(alpha, 'alpha', 0, 1, low_open=True)
 
 def depth_weight(
     depth,               # node depth d (root = 0), scalar or array
