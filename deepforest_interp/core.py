@@ -22,8 +22,9 @@ from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, Ext
 # %% auto #0
 __all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'TRAINING_RTOL', 'Explanation',
            'check_model', 'routes_missing', 'check_X', 'check_y', 'check_int', 'check_n_jobs', 'check_real',
-           'check_index', 'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output',
-           'model_trees', 'feature_names', 'encode_target', 'inbag_counts', 'oob_mask', 'check_training_rows']
+           'check_index', 'check_array', 'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees',
+           'model_output', 'model_trees', 'feature_names', 'encode_target', 'inbag_counts', 'oob_mask',
+           'check_training_rows']
 
 # %% ../nbs/00_core.ipynb #c005
 @dataclass
@@ -214,6 +215,17 @@ def check_index(value, n:int, name:str)->int:
     value = check_int(value, name)
     if not -n <= value < n: raise ValueError(f"{name} {value} is out of range for {n} item(s) (valid: {-n}..{n - 1})")
     return value + n if value < 0 else value
+
+# %% ../nbs/00_core.ipynb #c012i
+def check_array(value, name:str, *, ndim:int|None=None, finite:bool=True)->np.ndarray:
+    "Return `value` as a float64 array (a copy); `TypeError` naming `name` if it is not numeric, `ValueError` for the wrong `ndim` or non-finite entries."
+    try: a = np.array(value, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"{name} must be numeric (an array of real numbers): {err}") from None
+    if np.iscomplexobj(value): raise TypeError(f"{name} is complex-valued: it must hold real numbers")
+    if ndim is not None and a.ndim != ndim: raise ValueError(f"{name} must be {ndim}-D, got shape {a.shape}")
+    if finite and not np.isfinite(a).all(): raise ValueError(f"{name} contains NaN or infinite values")
+    return a
 
 # %% ../nbs/00_core.ipynb #c012l
 class LazyKernels:
@@ -511,8 +523,7 @@ def check_training_rows(
     X32 = np.ascontiguousarray(X, dtype=np.float32)                   # the trees' own split precision
     sw = None
     if sample_weight is not None:
-        sw = np.asarray(sample_weight, dtype=float) if np.asarray(sample_weight).dtype.kind in 'biuf' else None
-        if sw is None: raise TypeError("sample_weight must be numeric")
+        sw = check_array(sample_weight, 'sample_weight', finite=False)
         if sw.shape != (n,): raise ValueError(f"sample_weight has shape {sw.shape}, expected ({n},)")
         if not np.isfinite(sw).all() or (sw < 0).any(): raise ValueError("sample_weight must be finite and non-negative")
     fix = "X, y and sample_weight must be the training data in training order"

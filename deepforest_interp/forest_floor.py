@@ -11,7 +11,7 @@ import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.neighbors import NearestNeighbors
 from .core import (Explanation, FOREST_TYPES, check_model, check_X, check_y, check_int,
-                                    check_n_jobs, ensemble_trees, inbag_counts, encode_target, check_training_rows)
+                                    check_n_jobs, ensemble_trees, inbag_counts, encode_target, check_training_rows, check_real)
 from .tree_contributions import FlatForest, walk_contributions
 
 # %% auto #0
@@ -313,8 +313,8 @@ def feature_colors(
     else: Xa, names = check_X(X)
     cols = list(range(Xa.shape[1])) if features is None else _feature_list(names, features)
     if max_components not in (1, 2, 3): raise ValueError(f"max_components must be 1, 2 or 3, got {max_components}")
-    if not outlier_lim > 0: raise ValueError(f"outlier_lim must be a positive number, got {outlier_lim}")
-    if not 0 <= alpha <= 1: raise ValueError(f"alpha must be in [0, 1], got {alpha}")
+    outlier_lim = check_real(outlier_lim, 'outlier_lim', 0, low_open=True)
+    alpha = check_real(alpha, 'alpha', 0, 1)
     Z = Xa[:, cols]
     if not np.isfinite(Z).all(): raise ValueError("X contains NaN or infinite values in the colouring features: colours need every value")
     Z = (Z - Z.mean(0)) / _context_scale(Z)

@@ -10,7 +10,7 @@ from sklearn.base import is_classifier
 from sklearn.utils import Bunch, check_random_state
 from sklearn.inspection import permutation_importance
 from .core import (check_model, check_X, check_y, check_int, check_n_jobs, tree_arrays, ensemble_trees,
-                                    oob_mask, model_trees, encode_target, check_training_rows,
+                                    oob_mask, model_trees, encode_target, check_training_rows, check_array,
                                     TREE_TYPES, FOREST_TYPES)
 from .core import feature_names as model_feature_names   # `feature_names` is also an argument name here
 from .tree_contributions import FlatForest, walk_contributions, contributions
@@ -119,7 +119,7 @@ def mdi_covariance(
         W = fit_weights(model, X, y, sample_weight)                   # checked against every tree
         W = W / W.sum(1, keepdims=True)                               # in-bag weighted mean per tree
     else:
-        w = np.ones(X.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        w = np.ones(X.shape[0]) if sample_weight is None else check_array(sample_weight, 'sample_weight', finite=False)
         if w.shape != (X.shape[0],) or not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
             raise ValueError(f"sample_weight must be {X.shape[0]} finite non-negative weights with a positive sum")
         w = w / w.sum()

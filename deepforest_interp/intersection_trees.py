@@ -15,7 +15,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
-from .core import check_X, check_y, check_int, check_index, tree_arrays, model_trees, TREE_TYPES, FOREST_TYPES, MAX_SEED
+from .core import check_X, check_y, check_int, check_index, check_array, tree_arrays, model_trees, TREE_TYPES, FOREST_TYPES, MAX_SEED
 
 # %% auto #0
 __all__ = ['MAX_INTERSECTION_DEPTH', 'MAX_N_CHILD', 'MAX_RIT_NODES', 'Interaction', 'RuleSet', 'leaf_rules',
@@ -32,8 +32,9 @@ class Interaction:
     stability: float|None = None     # fraction of bootstrap samples that found it (Eq. 2)
 
     def __post_init__(self):
-        s = tuple(int(v) for v in np.atleast_1d(np.asarray(self.signed, dtype=np.int64)))
-        t = tuple(float(v) for v in np.atleast_1d(np.asarray(self.thresholds, dtype=float)))
+        sa, t = np.atleast_1d(np.asarray(self.signed)), check_array(self.thresholds, 'thresholds', finite=False)
+        if sa.size and sa.dtype.kind not in 'iu': raise TypeError(f"signed must hold integer indices ±j, got {sa[:5]}")
+        s, t = tuple(int(v) for v in sa.reshape(-1)), tuple(float(v) for v in np.atleast_1d(t).reshape(-1))
         if len(s) != len(t): raise ValueError(f"{len(s)} signed indices but {len(t)} thresholds")
         if 0 in s: raise ValueError("signed indices are ±j with j >= 1 (column + 1); 0 is not a valid index")
         if not all(math.isfinite(v) for v in t): raise ValueError("thresholds must be finite numbers")
@@ -60,14 +61,22 @@ class Interaction:
             ok &= (X[:, j] > t) if s > 0 else (X[:, j] <= t)
         return ok
 
+    def _namer(self, feature_names):
+        "Column j -> its name (`feature_names[j]`, else x{j+1}); a clear error if the names are too few."
+        if feature_names is None: return lambda j: f'x{j + 1}'
+        names = [str(f) for f in (feature_names if not isinstance(feature_names, str) else [feature_names])]
+        if self.signed and max(self.features) >= len(names):
+            raise ValueError(f"feature_names has {len(names)} names, but the interaction uses column {max(self.features)}")
+        return lambda j: names[j]
+
     def label(self, feature_names=None)->str:
         "Short form without thresholds, e.g. '-x1 & +x2' (the paper's signed notation with names)."
-        name = (lambda j: str(feature_names[j])) if feature_names is not None else (lambda j: f'x{j + 1}')
+        name = self._namer(feature_names)
         return ' & '.join(('+' if s > 0 else '-') + name(j) for j, s in zip(self.features, self.signs)) or '(empty)'
 
     def describe(self, feature_names=None, digits:int=3)->str:
         "Readable premise, e.g. 'x1 <= 0.3 & x2 > 1.2'."
-        name = (lambda j: str(feature_names[j])) if feature_names is not None else (lambda j: f'x{j + 1}')
+        name, digits = self._namer(feature_names), check_int(digits, 'digits', 1)
         parts = [f"{name(j)} {'>' if s > 0 else '<='} {t:.{digits}g}" for j, s, t in
                  zip(self.features, self.signs, self.thresholds)]
         return ' & '.join(parts) or '(empty)'
@@ -327,7 +336,7 @@ def grit(
     if not isinstance(rules, RuleSet): raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
     if len(rules) == 0: raise ValueError("the rule set is empty")
     if weights is not None:
-        weights = np.asarray(weights, dtype=float)
+        weights = check_array(weights, 'weights', finite=False)
         if weights.shape != (len(rules),): raise ValueError(f"weights must have shape ({len(rules)},), got {weights.shape}")
         if not np.isfinite(weights).all() or (weights < 0).any() or weights.sum() <= 0:
             raise ValueError("weights must be finite, non-negative and not all zero")

@@ -13,7 +13,7 @@ from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 import warnings
 with warnings.catch_warnings():                  # tqdm.auto warns when ipywidgets is missing, then falls back to text
     warnings.simplefilter('ignore'); from tqdm.auto import tqdm
-from .core import (check_X, check_y, check_model, check_int, check_real, check_n_jobs, check_index, ensemble_trees,
+from .core import (check_X, check_y, check_model, check_int, check_real, check_array, check_n_jobs, check_index, check_training_rows, ensemble_trees,
                                     tree_arrays, oob_mask, model_trees, TREE_TYPES, FOREST_TYPES, LazyKernels)
 from .tree_contributions import FlatForest, BLOCK_ROWS
 
@@ -35,14 +35,15 @@ def depth_weight(
     alpha:float=0.9,     # the paper's free parameter, 0 < alpha <= 1
 )->np.ndarray:           # 1 / (1 + alpha^-d), same shape as `depth`
     "Depth factor of the SSFI node importance, 1/(1 + alpha^-d) (paper Eq. 6), computed as alpha^d/(1 + alpha^d)."
-    ad = _check_alpha(alpha) ** np.asarray(depth, dtype=float)
+    ad = _check_alpha(alpha) ** check_array(depth, 'depth')
     return ad / (1 + ad)
 
 # %% ../nbs/09_ssfi.ipynb #c009
 def _inv_scale(scale, n_features:int)->np.ndarray:
     "1/scale per feature (ones for `scale=None`), after checking shape, finiteness and positivity."
     if scale is None: return np.ones(n_features)
-    s = np.asarray(scale, dtype=float).reshape(-1) if np.ndim(scale) else np.full(n_features, float(scale))
+    s = check_array(scale, 'scale', finite=False)
+    s = s.reshape(-1) if s.ndim else np.full(n_features, float(s))
     if s.shape != (n_features,): raise ValueError(f"scale has {s.size} entries, expected one per feature ({n_features})")
     if not (np.isfinite(s).all() and (s > 0).all()): raise ValueError("scale must be finite and positive for every feature")
     with np.errstate(over='ignore'): inv = 1 / s
@@ -162,6 +163,11 @@ class LOOForest:
         w[self.members.T, np.arange(len(self.rows))[None, :]] = 1 / self.n_trees if average else 1.0
         return w
 
+    def _training_X(self, X)->np.ndarray:
+        "`X` validated as the forest's training rows (core's `check_training_rows`): `rows` index into it."
+        check_training_rows(self.forest, X)
+        return check_X(X, self.forest)[0]
+
     def sub_forest(self, j:int):
         "A working copy of `forest` (predict, predict_proba, `ssfi`) restricted to the sub-forest of `rows[j]`."
         j = check_index(j, len(self.rows), 'j')
@@ -172,13 +178,13 @@ class LOOForest:
 
     def ssfi(self, X, *, alpha:float=0.9, scale=None, average:bool=True, n_jobs:int|None=-1)->np.ndarray:
         "Leave-one-out SSFI of every row in `rows`, each over its own sub-forest (Eq. 6-7); `X` is the training data."
-        a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs); X, _ = check_X(X, self.forest)
+        a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs); X = self._training_X(X)
         return _walk_ssfi(FlatForest.of(self.forest), X[self.rows], _inv_scale(scale, X.shape[1]), a, average,
                           self.row_weights(average), n_jobs)
 
     def predict(self, X)->np.ndarray:
         "Leave-one-out prediction of every row in `rows` (labels for classifiers); `X` is the training data."
-        X, _ = check_X(X, self.forest); Xr = X[self.rows]
+        Xr = self._training_X(X)[self.rows]
         W = self.row_weights()
         if is_classifier(self.forest):
             P = sum(W[m][:, None] * t.predict_proba(Xr) for m, t in enumerate(self.forest.estimators_) if W[m].any())
@@ -288,7 +294,7 @@ def plot_ssfi(
 ):
     "Horizontal bar chart of one row's largest SSFI values, the largest on top."
     import matplotlib.pyplot as plt
-    v = np.asarray(values, dtype=float).reshape(-1)
+    v = check_array(values, 'values', finite=False).reshape(-1)
     names = list(feature_names) if feature_names is not None else [f'x{k}' for k in range(len(v))]
     if len(names) != len(v): raise ValueError(f"{len(names)} feature names for {len(v)} values")
     if not np.isfinite(v).all(): raise ValueError("values contain NaN or infinite entries")
@@ -310,7 +316,7 @@ def plot_ssfi_image(
 ):
     "Draw a grey-scale image with its top-`k` SSFI pixels highlighted (paper Fig. 1)."
     import matplotlib.pyplot as plt
-    img = np.asarray(image, dtype=float); v = np.asarray(values, dtype=float).reshape(-1)
+    img = check_array(image, 'image', finite=False); v = check_array(values, 'values', finite=False).reshape(-1)
     if not (np.isfinite(img).all() and np.isfinite(v).all()): raise ValueError("image and values must be finite")
     k = check_int(k, 'k', 0)
     if shape is not None:
