@@ -204,3 +204,8 @@ EDGE += [
     Edge('plot_simplex/no-output-names', lambda: _plot(lambda: plot_simplex(E3_NONAMES))),
     Edge('plot_simplex/no-output-names-y', lambda: _plot(lambda: plot_simplex(E3_NONAMES, y=yc))),
 ]
+BAD += [
+    Bad('colors/alpha-str', lambda: feature_colors(X, alpha='a'), TypeError, 'alpha must be a real number'),
+    Bad('colors/outlier_lim-str', lambda: feature_colors(X, outlier_lim='a'), TypeError, 'outlier_lim must be a real number'),
+]
+EDGE += [Edge('plot_ff/feature-name-string', lambda: _plot(lambda: plot_forest_floor(E, 'x1')))]   # one name, not its characters

@@ -48,3 +48,14 @@ EDGE = [
     Edge('leaf_rules/numpy-int-nodes', lambda: leaf_rules(tree, nodes=np.array([0, 1], np.int32)), lambda out: len(out) == 2 and len(out[0]) == 0),
     Edge('intersect/disjoint', lambda: intersect(I, Interaction((3,), (0.1,))), lambda out: len(out) == 0),
 ]
+
+# ---- fresh adversarial pass (issue 16, last item) -------------------------------------------------------------------
+BAD += [
+    Bad('Interaction/str-index', lambda: Interaction(('a',), (1.0,)), TypeError, 'signed must hold integer'),
+    Bad('Interaction/str-threshold', lambda: Interaction((1,), ('a',)), TypeError, 'thresholds must be numeric'),
+    Bad('Interaction.label/too-few-names', lambda: Interaction((3,), (0.5,)).label(['a']), ValueError, 'feature_names has 1 names'),
+    Bad('Interaction.describe/digits', lambda: I.describe(digits='a'), TypeError, 'digits must be an int'),
+    Bad('plot_stability/too-few-names', lambda: plot_stability([Interaction((1, 3), (0.0, 0.0), prevalence=0.5)], feature_names=['a']),
+        ValueError, 'feature_names has 1 names'),
+    Bad('grit/weights-str', lambda: grit(R, weights=['a'] * len(R)), TypeError, 'weights must be numeric'),
+]

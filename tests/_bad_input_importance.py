@@ -115,3 +115,8 @@ EDGE += [
     Edge('oob_pi/monotonic', lambda: oob_permutation_importance(_mono, X, yr, random_state=0), lambda out: len(out.importances_mean) == 3),
     Edge('plot_importances/top=1', lambda: _plot(lambda: plot_importances({'a': [1, 2, 3]}, list('abc'), top=1)), lambda n: n == 1),
 ]
+BAD += [
+    Bad('mdi_covariance/held-out-sample-weight-str', lambda: mdi_covariance(rfr, X, yr, inbag=False, sample_weight=['a'] * 60),
+        TypeError, 'sample_weight must be numeric'),
+    Bad('mdi_covariance/sample-weight-str', lambda: mdi_covariance(et_w, X, y, sample_weight=['a'] * 60), TypeError, 'sample_weight must be numeric'),
+]

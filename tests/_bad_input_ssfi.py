@@ -42,3 +42,13 @@ EDGE = [
     Edge('plot_ssfi_image/k-zero', lambda: _plot(lambda: plot_ssfi_image(np.arange(16.0), np.ones(16), k=0))),
     Edge('depth_weight/alpha-one', lambda: depth_weight(np.arange(4), 1.0), lambda out: np.allclose(out, 0.5)),
 ]
+
+# ---- fresh adversarial pass (issue 16, last item) -------------------------------------------------------------------
+BAD += [
+    Bad('LOOForest.ssfi/not-training-rows', lambda: LF.ssfi(X[:10]), ValueError, 'fitted on 40'),
+    Bad('LOOForest.predict/not-training-rows', lambda: LF.predict(X[::-1]), ValueError, 'not the data this forest was fitted on'),
+    Bad('ssfi/scale-str', lambda: ssfi(rf, X, scale='a'), TypeError, 'scale must be numeric'),
+    Bad('depth_weight/str', lambda: depth_weight('a'), TypeError, 'depth must be numeric'),
+    Bad('plot_ssfi/values-str', lambda: plot_ssfi(['a', 'b']), TypeError, 'values must be numeric'),
+    Bad('plot_ssfi_image/image-str', lambda: plot_ssfi_image(['a'] * 4, np.ones(4)), TypeError, 'image must be numeric'),
+]

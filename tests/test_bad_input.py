@@ -35,7 +35,7 @@ def test_edge_input_is_finite_and_exact(case):
 
 # ---- issue 16 §1: no result aliases the caller's input, no returned array feeds a cache -------------------------------
 import copy
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 from deepforest_interp.tree_contributions import contributions
 from deepforest_interp.importance import mdi, mdi_covariance, mdi_oob
@@ -56,13 +56,18 @@ def _same(a, b)->bool:
     return len(A) == len(B) and all(x.shape == y.shape and np.array_equal(x, y, equal_nan=True) for x, y in zip(A, B)) \
         and (not isinstance(a, list) or a == b)
 
+def _quiet(f, *args, **kw):
+    "Call f without its warnings (a few never-out-of-bag rows are expected with 6 trees)."
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore'); return f(*args, **kw)
+
 CALLS = {   # name -> (classifier?, call(model, X, y))
     'contributions': (False, lambda m, X, y: contributions(m, X, n_jobs=1)),
     'contributions-clf': (True, lambda m, X, y: contributions(m, X, n_jobs=1)),
     'mdi': (False, lambda m, X, y: mdi(m)),
     'mdi_covariance': (True, lambda m, X, y: mdi_covariance(m, X, y)),
     'mdi_oob': (False, lambda m, X, y: mdi_oob(m, X, y)),
-    'oob_contributions': (False, lambda m, X, y: oob_contributions(m, X, y, never_oob='all_trees', n_jobs=1)),
+    'oob_contributions': (False, lambda m, X, y: _quiet(oob_contributions, m, X, y, never_oob='all_trees', n_jobs=1)),
     'heldout_contributions': (True, lambda m, X, y: heldout_contributions(m, X[:7], n_jobs=1)),
     'ssfi': (False, lambda m, X, y: ssfi(m, X, n_jobs=1)),
     'leaf_rules': (True, lambda m, X, y: leaf_rules(m.estimators_[0])),
@@ -78,7 +83,9 @@ def test_mutation_cannot_change_a_later_result(name, seed, n):
     X = rng.normal(size=(n, 3)); y = (X[:, 0] > 0).astype(int) if clf else X[:, 0] + 0.3 * rng.normal(size=n)
     model = (RandomForestClassifier if clf else RandomForestRegressor)(n_estimators=6, max_depth=4, random_state=seed).fit(X, y)
     X0, y0 = X.copy(), y.copy()
-    first = call(model, X, y); kept = copy.deepcopy(first)
+    try: first = call(model, X, y)
+    except ValueError: assume(False)                                   # e.g. a tree with no out-of-bag row: refused, not our case
+    kept = copy.deepcopy(first)
     X[:] = 1e6; y[:] = y[::-1]                                         # the caller reuses its buffers
     assert _same(first, kept), f"{name}: the result aliases the caller's X or y"
     for a in _arrays(first):                                           # the caller scribbles on the result
