@@ -20,10 +20,11 @@ from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, Ext
                               ExtraTreesRegressor, GradientBoostingClassifier, GradientBoostingRegressor)
 
 # %% auto #0
-__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'Explanation', 'label_codes',
-           'check_model', 'routes_missing', 'categorical_message', 'numeric_frame', 'accepts_categories', 'check_X',
-           'check_y', 'check_int', 'check_n_jobs', 'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble',
-           'ensemble_trees', 'model_output', 'inbag_counts', 'oob_mask']
+__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'TRAINING_RTOL', 'Explanation',
+           'label_codes', 'check_model', 'routes_missing', 'categorical_message', 'numeric_frame', 'accepts_categories',
+           'check_X', 'check_y', 'check_int', 'check_n_jobs', 'check_real', 'check_index', 'check_array', 'LazyKernels',
+           'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output', 'model_trees', 'feature_names',
+           'encode_target', 'inbag_counts', 'oob_mask', 'check_training_rows']
 
 # %% ../nbs/00_core.ipynb #c004i
 def _frozen(a)->np.ndarray|None:
@@ -323,7 +324,7 @@ def accepts_categories(model)->bool:
 MAX_DENSE_BYTES = 2**31   # largest scipy sparse X densified (float64 bytes)
 
 def check_X(X, model=None, *, name='X', allow_nan:bool|None=None)->tuple[np.ndarray, list]:
-    "Validate `X` as a 2-D numeric array matching `model`, without inf (NaN only if `allow_nan`, default: if `model` routes it); return `(array, feature_names)`."
+    "Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN only if `allow_nan`, default: if `model` routes it); return `(a fresh float64 copy, feature_names)`."
     if isinstance(X, pd.Series): X = X.to_frame().T
     if hasattr(X, 'toarray') and hasattr(X, 'nnz'):          # scipy sparse: trees see the same values densified
         n_bytes = 8 * int(np.prod(X.shape))
@@ -342,6 +343,8 @@ def check_X(X, model=None, *, name='X', allow_nan:bool|None=None)->tuple[np.ndar
                                         "'category' columns only; convert them with X[col].astype('category')")
             X = X.assign(**{str(c): X[c].cat.codes.astype(float).where(X[c].notna()) for c in bad})
         elif bad: raise TypeError(categorical_message(bad, name))
+        cplx = [c for c in X.columns if pd.api.types.is_complex_dtype(X[c])]
+        if cplx: raise TypeError(f"{name} has complex-valued columns {cplx[:5]}: trees split real numbers only")
         names, arr = [str(c) for c in X.columns], X.to_numpy(dtype=float)
     else:
         try: arr = np.asarray(X)
@@ -351,8 +354,9 @@ def check_X(X, model=None, *, name='X', allow_nan:bool|None=None)->tuple[np.ndar
             try: arr = arr.astype(float)
             except (TypeError, ValueError) as err:
                 raise TypeError(f"{name} contains strings or objects that are not numbers: {err}") from None
+        if arr.dtype.kind == 'c': raise TypeError(f"{name} is complex-valued (dtype {arr.dtype}): trees split real numbers only")
         if arr.dtype.kind not in 'biuf': raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
-        arr, names = arr.astype(float, copy=False), None       # no copy of a float64 input: explanations keep a view
+        arr, names = arr.astype(float, copy=False), None
     if arr.ndim == 1: arr = arr[None, :]
     if arr.ndim != 2: raise ValueError(f"{name} must be 2-D (n_samples, n_features), got shape {arr.shape}")
     if arr.shape[0] == 0: raise ValueError(f"{name} has no rows")
@@ -370,7 +374,7 @@ def check_X(X, model=None, *, name='X', allow_nan:bool|None=None)->tuple[np.ndar
                 raise ValueError(f"{name}'s columns {names[:5]}... differ from the fitted feature names {list(fitted)[:5]}...")
             names = [str(f) for f in fitted]
     if names is None: names = [f'x{j}' for j in range(arr.shape[1])]
-    return np.ascontiguousarray(arr), names
+    return np.array(arr, dtype=float, order='C', copy=True), names     # our own copy: never aliases the caller's X
 
 # %% ../nbs/00_core.ipynb #c012
 def check_y(y, n_samples:int, *, name='y')->np.ndarray:
@@ -403,6 +407,35 @@ def check_n_jobs(n_jobs, name:str='n_jobs')->int|None:
     if n_jobs == 0: raise ValueError(f"{name} must be a non-zero int or None (joblib convention: -1 = all cores), got 0")
     return n_jobs
 
+
+# %% ../nbs/00_core.ipynb #c012f
+def check_real(value, name:str, low:float=-np.inf, high:float=np.inf, *, low_open:bool=False, high_open:bool=False)->float:
+    "Return `value` as a finite `float` in `[low, high]` (`(` / `)` with `low_open` / `high_open`); raise `TypeError`/`ValueError` naming `name`."
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+    v = float(value)
+    if not np.isfinite(v): raise ValueError(f"{name} must be a finite number, got {v}")
+    if (v <= low if low_open else v < low) or (v >= high if high_open else v > high):
+        raise ValueError(f"{name} must be in {'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}, got {v}")
+    return v
+
+# %% ../nbs/00_core.ipynb #c012g
+def check_index(value, n:int, name:str)->int:
+    "Return position `value` of a sequence of length `n` as an int in `[0, n)` (negative counts from the end, as in Python)."
+    value = check_int(value, name)
+    if not -n <= value < n: raise ValueError(f"{name} {value} is out of range for {n} item(s) (valid: {-n}..{n - 1})")
+    return value + n if value < 0 else value
+
+# %% ../nbs/00_core.ipynb #c012i
+def check_array(value, name:str, *, ndim:int|None=None, finite:bool=True)->np.ndarray:
+    "Return `value` as a float64 array (a copy); `TypeError` naming `name` if it is not numeric, `ValueError` for the wrong `ndim` or non-finite entries."
+    try: a = np.array(value, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"{name} must be numeric (an array of real numbers): {err}") from None
+    if np.iscomplexobj(value): raise TypeError(f"{name} is complex-valued: it must hold real numbers")
+    if ndim is not None and a.ndim != ndim: raise ValueError(f"{name} must be {ndim}-D, got shape {a.shape}")
+    if finite and not np.isfinite(a).all(): raise ValueError(f"{name} contains NaN or infinite values")
+    return a
 
 # %% ../nbs/00_core.ipynb #c012l
 class LazyKernels:
@@ -437,7 +470,7 @@ class LazyKernels:
     def threads(self, n_jobs:int|None):
         "Run the kernels inside the block on `n_jobs` threads (joblib convention: None = 1, -1 = all cores)."
         import numba
-        nt = max(1, min(effective_n_jobs(n_jobs), numba.config.NUMBA_NUM_THREADS))
+        nt = max(1, min(effective_n_jobs(check_n_jobs(n_jobs)), numba.config.NUMBA_NUM_THREADS))
         old = numba.get_num_threads(); numba.set_num_threads(nt)
         try: yield nt
         finally: numba.set_num_threads(old)
@@ -551,6 +584,49 @@ def model_output(model, X)->np.ndarray:
         return model.decision_function(X)
     return model.predict_proba(X) if is_classifier(model) else model.predict(X)
 
+# %% ../nbs/00_core.ipynb #c020t
+def model_trees(model)->list:
+    "The fitted scikit-learn trees of a decision tree or a random forest / extra-trees model (checked: supported and fitted)."
+    check_model(model, TREE_TYPES + FOREST_TYPES)
+    return list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
+
+# %% ../nbs/00_core.ipynb #c020f
+def feature_names(model, n_features:int|None=None)->list:
+    "The model's fitted feature names (`feature_names_in_`), else `x0 .. x{p-1}` for its `n_features_in_` (or `n_features`)."
+    names = getattr(model, 'feature_names_in_', None)
+    if names is not None: return [str(f) for f in names]
+    p = getattr(model, 'n_features_in_', None) if n_features is None else n_features
+    if p is None: raise ValueError(f"{type(model).__name__} records no number of input features: pass n_features")
+    return [f'x{j}' for j in range(check_int(p, 'n_features', 0))]
+
+# %% ../nbs/00_core.ipynb #c020e
+def encode_target(model, y)->np.ndarray:
+    "One-hot matrix (n, C) for classifiers (columns in `model.classes_` order), (n, n_outputs) floats for regressors."
+    y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
+    if y.dtype.kind == 'O' and pd.isna(y).any(): raise ValueError("y contains missing values (None/NaN)")
+    if y.dtype.kind == 'c': raise TypeError(f"y is complex-valued (dtype {y.dtype}): labels and targets must be real")
+    if is_classifier(model):
+        # multi-output sklearn classifiers keep a list of class arrays; `n_outputs_` of a cascade counts its classes
+        if isinstance(model.classes_, list) or np.ndim(model.classes_) != 1:
+            raise ValueError("multi-output classifiers are not supported: fit one classifier per output")
+        if y.ndim == 2 and y.shape[1] == 1: y = y[:, 0]                     # an (n, 1) column is a 1-D label vector
+        if y.ndim != 1: raise ValueError(f"y must hold one class label per row, got shape {y.shape}")
+        classes = np.asarray(model.classes_)
+        try: idx = np.searchsorted(classes, y)
+        except TypeError: raise ValueError(f"y's labels cannot be compared with the model's classes {list(classes)[:5]}") from None
+        bad = (idx >= len(classes)) | (classes[np.minimum(idx, len(classes) - 1)] != y)
+        if bad.any(): raise ValueError(f"y contains labels the model was not fitted on: {np.unique(y[bad])[:5]}")
+        return np.eye(len(classes))[idx]
+    n_out = int(getattr(model, 'n_outputs_', 1))
+    if y.ndim == 2 and y.shape[1] == 1 and n_out == 1: y = y[:, 0]          # an (n, 1) column is a 1-D target
+    try: y = y.astype(float)
+    except (TypeError, ValueError): raise ValueError("y must be numeric for a regressor") from None
+    if not np.isfinite(y).all(): raise ValueError("y contains NaN or infinite values")
+    y = y[:, None] if y.ndim == 1 else y
+    if y.ndim != 2 or y.shape[1] != n_out:
+        raise ValueError(f"y has {y.shape[1] if y.ndim == 2 else y.shape} target column(s), but the model was fitted with {n_out} output(s)")
+    return y
+
 # %% ../nbs/00_core.ipynb #c022
 def inbag_counts(forest, n_samples:int|None=None)->np.ndarray:
     "Bootstrap multiplicity of every training row in every tree, shape `(n_trees, n_samples)`."
@@ -572,3 +648,117 @@ def oob_mask(forest, n_samples:int|None=None)->np.ndarray:
     if not forest.bootstrap:
         raise ValueError("the forest was fitted with bootstrap=False: every row is in bag for every tree, none is out of bag")
     return inbag_counts(forest, n_samples) == 0
+
+# %% ../nbs/00_core.ipynb #c024a
+TRAINING_RTOL = 1e-7   # relative tolerance of check_training_rows (to the tree's total weight / the target's spread)
+_MEAN_CRITERIA = {'squared_error', 'friedman_mse', 'poisson', 'gini', 'entropy', 'log_loss'}   # leaf value = weighted mean
+_VARIANCE_CRITERIA = {'squared_error', 'friedman_mse', 'gini'}                               # impurity = variance of Y
+
+def _weight_candidates(model, y, sw):
+    "Row weights per tree as `fit` may have used them (scikit-learn changed how bootstrap uses sample_weight)."
+    from sklearn.utils.class_weight import compute_sample_weight, compute_class_weight
+    n, M = len(y), len(model_trees(model)); one = np.ones(n) if sw is None else sw
+    cw = getattr(model, 'class_weight', None) if is_classifier(model) else None
+    subsample = cw in ('balanced_subsample', 'subsample')
+    def factor(with_sw):                              # per-row class weight ('balanced' optionally weighted by sw)
+        if cw is None: return 1.0
+        w = cw
+        if cw in ('balanced', 'balanced_subsample', 'subsample'):
+            w = dict(zip(model.classes_, compute_class_weight('balanced', classes=np.asarray(model.classes_), y=y,
+                                                              sample_weight=sw if with_sw else None)))
+        return compute_sample_weight(w, y)
+    if isinstance(model, FOREST_TYPES) and model.bootstrap:
+        W = inbag_counts(model, n).astype(float)
+        if subsample: W = W * np.stack([compute_sample_weight('balanced', y, indices=idx) for idx in model.estimators_samples_])
+        yield W                                                        # weights drawn into the bootstrap (sklearn >= 1.8)
+        if sw is not None or (cw is not None and not subsample):
+            yield W * one * factor(False) ** (not subsample)           # weights multiplied (older scikit-learn)
+    else:
+        for with_sw in (True, False):
+            yield np.broadcast_to(one * factor(with_sw), (M, n))
+
+def _up(ta, a:np.ndarray)->np.ndarray:
+    "Per-node totals from per-leaf totals: add every node's total into its parent, deepest level first."
+    a = a.copy()
+    for d in range(int(ta.depth.max()), 0, -1):
+        nodes = np.flatnonzero(ta.depth == d)
+        np.add.at(a, ta.parent[nodes], a[nodes])
+    return a
+
+def _leaves_match(model, X32, Y, W, weights:bool)->bool:
+    "Do the rows (weights W, targets Y or None) reproduce every node's counts, weights and values (or impurities)?"
+    crit, mono = getattr(model, 'criterion', None), getattr(model, 'monotonic_cst', None) is not None
+    if Y is not None:
+        n, ymax, spread = len(Y), float(np.abs(Y).max()), float(np.ptp(Y, axis=0).max())
+        fp = 8 * np.finfo(float).eps * n * ymax                        # rounding of sums of n terms of size |y|max
+        tol_v = TRAINING_RTOL * spread + fp                            # relative to the target's spread
+        tol_i = TRAINING_RTOL * spread ** 2 + fp * ymax
+    for m, t in enumerate(model_trees(model)):
+        ta = tree_arrays(t); lv = ta.is_leaf; nn = ta.n_nodes
+        leaf = t.tree_.apply(X32)
+        count = lambda wt: _up(ta, np.bincount(leaf, weights=wt, minlength=nn))
+        if not np.array_equal(count((W[m] > 0).astype(float)), ta.n_samples): return False
+        if not weights: continue
+        w = count(W[m])
+        if not np.allclose(w, ta.weight, rtol=TRAINING_RTOL, atol=TRAINING_RTOL * ta.weight[0]): return False
+        if Y is None: continue
+        ws = np.where(w > 0, w, 1)[:, None]
+        mean = np.stack([count(W[m] * Y[:, c]) for c in range(Y.shape[1])], 1) / ws
+        if mono:                                                      # values clipped: compare the impurities
+            sq = np.stack([count(W[m] * Y[:, c] ** 2) for c in range(Y.shape[1])], 1) / ws
+            imp = 1 - (mean ** 2).sum(1) if is_classifier(model) else (sq - mean ** 2).mean(1)
+            if not np.allclose(imp, ta.impurity, rtol=0, atol=tol_i): return False
+        elif crit in _MEAN_CRITERIA or crit is None:
+            if not np.allclose(mean, ta.value, rtol=0, atol=tol_v): return False
+        else:                                                         # median / quantile leaves: within the rows' range
+            lo = np.full((nn, Y.shape[1]), np.inf); hi = -lo; inb = W[m] > 0
+            np.minimum.at(lo, leaf[inb], Y[inb]); np.maximum.at(hi, leaf[inb], Y[inb])
+            if ((ta.value[lv] < lo[lv] - tol_v) | (ta.value[lv] > hi[lv] + tol_v)).any(): return False
+    return True
+
+# %% ../nbs/00_core.ipynb #c024b
+def check_training_rows(
+    model,                # fitted DecisionTree* / RandomForest* / ExtraTrees*
+    X,                    # the rows to check (validated with check_X here)
+    y=None,               # their targets / labels; None checks the rows only (leaf counts)
+    sample_weight=None,   # the `sample_weight` passed to `fit`, if any
+    *,
+    name:str='X', y_name:str='y',   # argument names for the messages
+)->np.ndarray:            # (n_trees, n_samples) weight of every row in every tree as fit used it
+    "Raise a `ValueError` unless `X` (and `y`, `sample_weight`) are the model's training data in training order; return the row weights."
+    trees = model_trees(model)
+    X, _ = check_X(X, model, name=name)
+    n, what = X.shape[0], 'forest' if isinstance(model, FOREST_TYPES) else 'tree'
+    if isinstance(model, FOREST_TYPES) and model.bootstrap: inbag_counts(model, n)     # row count first: a clear message
+    X32 = np.ascontiguousarray(X, dtype=np.float32)                   # the trees' own split precision
+    sw = None
+    if sample_weight is not None:
+        sw = check_array(sample_weight, 'sample_weight', finite=False)
+        if sw.shape != (n,): raise ValueError(f"sample_weight has shape {sw.shape}, expected ({n},)")
+        if not np.isfinite(sw).all() or (sw < 0).any(): raise ValueError("sample_weight must be finite and non-negative")
+    fix = "X, y and sample_weight must be the training data in training order"
+    if y is None:
+        W = inbag_counts(model, n).astype(float) if isinstance(model, FOREST_TYPES) and model.bootstrap else \
+            np.broadcast_to(np.ones(n) if sw is None else sw, (len(trees), n))
+        if _leaves_match(model, X32, None, W, weights=False): return np.ascontiguousarray(W, dtype=float)
+        raise ValueError(f"{name} is not the data this {what} was fitted on: its rows do not land in the leaves with the "
+                         f"recorded counts; pass the training data in training order")
+    Y = encode_target(model, check_y(y, n, name=y_name))
+    y1 = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
+    if y1.ndim == 2 and y1.shape[1] == 1: y1 = y1[:, 0]
+    crit = getattr(model, 'criterion', None)
+    if getattr(model, 'monotonic_cst', None) is not None and crit not in _VARIANCE_CRITERIA:
+        raise ValueError(f"cannot check that {y_name} is the training target of a model with monotonic_cst and criterion="
+                         f"{crit!r}: scikit-learn clips its leaf values to the monotonicity bounds, and only a variance "
+                         "impurity (gini, squared_error) can be recomputed from the rows instead")
+    counts_ok = False
+    for W in _weight_candidates(model, y1, sw):
+        if _leaves_match(model, X32, None, W, weights=False): counts_ok = True
+        else: continue
+        if _leaves_match(model, X32, Y, W, weights=True): return np.ascontiguousarray(W, dtype=float)
+    if not counts_ok:
+        raise ValueError(f"{name} is not the data this {what} was fitted on (its rows do not land in the leaves with the "
+                         f"recorded counts): {fix}")
+    raise ValueError(f"{y_name} is not the target this {what} was fitted on with {name} (the trees' in-bag weighted leaf "
+                     f"totals/values are not reproduced: rows reordered, a different {y_name}, or the fit's sample_weight "
+                     f"missing): {fix}")

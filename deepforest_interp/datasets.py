@@ -8,7 +8,7 @@ import math, numbers
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .core import check_int
+from .core import check_int, check_real
 
 # %% auto #0
 __all__ = ['BIKE_FEATURES', 'make_sin_cos', 'make_linear_sum', 'make_three_class', 'make_sim', 'make_forest_floor_toy',
@@ -22,13 +22,8 @@ def _check_int(value, name:str, minimum:int=1)->int:
     return check_int(value, name, minimum)
 
 def _check_real(value, name:str, low:float=0.0, high:float=math.inf, low_open:bool=False)->float:
-    "Return `value` as a `float` if it is a real number in `[low, high]` (or `(low, high]`); raise otherwise."
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    value = float(value)
-    if not (low < value if low_open else low <= value) or not value <= high or math.isnan(value):
-        raise ValueError(f"{name} must be in {'(' if low_open else '['}{low}, {high}], got {value}")
-    return value
+    "`core.check_real`: a finite real number in `[low, high]` (or `(low, high]`)."
+    return check_real(value, name, low, high, low_open=low_open)
 
 def _rng(random_state)->np.random.Generator:
     "Turn `None`, an int seed or a `np.random.Generator` into a `np.random.Generator`."
@@ -123,7 +118,8 @@ def make_forest_floor_toy(
     "Forest-floor toy data: six U(-1,1) features, y = x1² + ½sin(2πx2) + x3x4 + noise with cor(G, y) = 0.75 (seed 003)."
     n, rho, rng = _check_int(n_samples, 'n_samples'), _check_real(cor, 'cor', 0, 1, low_open=True), _rng(random_state)
     X = rng.uniform(-1, 1, size=(n, 6))
-    k = math.sqrt(_TOY_SIGNAL_VAR) * math.sqrt(1 / rho**2 - 1)
+    k = math.sqrt(_TOY_SIGNAL_VAR) * math.sqrt(1 - rho * rho) / rho      # no 1/rho**2: it underflows for tiny rho
+    if not math.isfinite(k): raise ValueError(f"cor={rho} is too small: the noise scale sqrt(1 - cor^2)/cor overflows")
     y = _forest_floor_signal(X) + k * rng.normal(size=n)
     return pd.DataFrame(X, columns=_xnames(6)), pd.Series(y, name='y')
 

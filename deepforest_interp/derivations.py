@@ -262,11 +262,15 @@ def derivation_index(
 # %% ../nbs/derivations.ipynb #d026b
 def resolve_symbol(symbol:str):
     "Import a dotted path such as 'deepforest_interp.core.Explanation.output' (the longest importable module first)."
+    if not isinstance(symbol, str) or not symbol:
+        raise TypeError(f"symbol must be a non-empty dotted path string, got {type(symbol).__name__} {symbol!r}")
     parts = symbol.split('.')
     for i in range(len(parts), 0, -1):
         try: obj = importlib.import_module('.'.join(parts[:i]))
         except ImportError: continue
-        for p in parts[i:]: obj = getattr(obj, p)
+        for p in parts[i:]:
+            try: obj = getattr(obj, p)
+            except AttributeError: raise ImportError(f"cannot import {symbol}: {'.'.join(parts[:i])} has no {p!r}") from None
         return obj
     raise ImportError(f'cannot import {symbol}')
 

@@ -38,9 +38,19 @@ def figures_dir()->Path:
     d.mkdir(parents=True, exist_ok=True)
     return d
 
+# %% ../nbs/09b_experiments.ipynb #c007s
+def _check_file_part(value, name:str)->str:
+    "A name that becomes part of one file name: a non-empty string without path separators."
+    if not isinstance(value, str): raise TypeError(f"{name} must be a string, got {type(value).__name__} {value!r}")
+    if not value.strip() or value in ('.', '..') or any(c in value for c in '/\\\0'):
+        raise ValueError(f"{name} must be a non-empty file-name part without '/', '\\' or NUL, got {value!r}")
+    return value
+
 # %% ../nbs/09b_experiments.ipynb #c008
 def save_figure(fig, name:str, dpi:int=110)->Path:
     "Save a matplotlib figure as `<figures_dir>/<name>.png` and return the path."
+    if not hasattr(fig, 'savefig'): raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+    name = _check_file_part(name, 'name')
     p = figures_dir() / (name if name.endswith('.png') else name + '.png')
     fig.savefig(p, dpi=dpi, bbox_inches='tight')
     return p
@@ -48,6 +58,8 @@ def save_figure(fig, name:str, dpi:int=110)->Path:
 # %% ../nbs/09b_experiments.ipynb #c009
 def write_results(slug:str, markdown:str)->Path:
     "Write one experiment's section of `results.md` as `<figures_dir>/results_<slug>.md`."
+    slug = _check_file_part(slug, 'slug')
+    if not isinstance(markdown, str): raise TypeError(f"markdown must be a string, got {type(markdown).__name__}")
     p = figures_dir() / f'results_{slug}.md'
     p.write_text(markdown.strip() + '\n', encoding='utf-8')
     return p
@@ -58,6 +70,7 @@ VERDICTS = ('reproduced', 'partly', 'not reproduced', 'not run')
 
 def write_claims(slug:str, rows:list[dict])->Path:
     "Validate and write one experiment's claims rows as `<figures_dir>/claims_<slug>.json`."
+    slug = _check_file_part(slug, 'slug')
     if not isinstance(rows, (list, tuple)): raise TypeError(f"rows must be a list of dicts, got {type(rows).__name__}")
     clean = []
     for i, r in enumerate(rows):
@@ -73,6 +86,8 @@ def write_claims(slug:str, rows:list[dict])->Path:
 # %% ../nbs/09b_experiments.ipynb #c014
 def md_table(df:pd.DataFrame, floatfmt:str='.3f')->str:
     "Render a DataFrame as a GitHub markdown table (no `tabulate` dependency)."
+    if isinstance(df, pd.Series): df = df.to_frame()
+    if not isinstance(df, pd.DataFrame): raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
     fmt = lambda v: ('—' if np.isnan(v) else format(v, floatfmt)) if isinstance(v, (float, np.floating)) else str(v)
     cols = [str(c) for c in df.columns]
     rows = ['| ' + ' | '.join(cols) + ' |', '|' + '---|' * len(cols)]
@@ -113,6 +128,8 @@ def _jsonable(v, where:str):
 
 def task_key(slug:str, task:dict, version:str='1')->str:
     "File stem of one repetition: readable settings and a hash of (slug, version, task)."
+    slug = _check_file_part(slug, 'slug')
+    if not isinstance(task, dict): raise TypeError(f"task must be a dict of settings, got {type(task).__name__}")
     blob = json.dumps({'slug': slug, 'version': str(version), 'task': task}, sort_keys=True)
     short = '_'.join(str(v) for v in task.values() if isinstance(v, (str, int)) and not isinstance(v, bool) and len(str(v)) <= 16)
     return (''.join(ch if ch.isalnum() or ch in '_-.' else '-' for ch in short)[:60] + '-'
@@ -237,6 +254,7 @@ def out_dir()->Path:
 # %% ../nbs/09b_experiments.ipynb #c017b1
 def write_timings(slug:str, lines)->Path:
     "Write an experiment's run times (one line each) to `<out_dir>/timings_<slug>.md`."
+    slug = _check_file_part(slug, 'slug')
     if isinstance(lines, str): lines = [lines]
     p = out_dir() / f'timings_{slug}.md'
     p.write_text(f'## {slug}\n\n' + ''.join(f'- {l}\n' for l in lines), encoding='utf-8')

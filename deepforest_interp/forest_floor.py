@@ -11,7 +11,7 @@ import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.neighbors import NearestNeighbors
 from .core import (Explanation, FOREST_TYPES, check_model, check_X, check_y, check_int,
-                                    check_n_jobs, ensemble_trees, inbag_counts, label_codes)
+                                    check_n_jobs, ensemble_trees, inbag_counts, label_codes, encode_target, check_training_rows, check_real)
 from .tree_contributions import FlatForest, walk_contributions
 from .pipelines import is_pipeline, explain_pipeline, check_level
 
@@ -20,53 +20,16 @@ __all__ = ['GRADIENT_COLORS', 'oob_contributions', 'heldout_contributions', 'def
            'goodness_of_visualization', 'feature_colors', 'contribution_importance', 'rank_interactions']
 
 # %% ../nbs/08_forest_floor.ipynb #c006
-def _check_training_rows(forest, X32:np.ndarray, counts:np.ndarray, y=None, n_trees:int=3):
-    "Raise unless the in-bag rows of `X32` (and targets `y`) reproduce the leaves the first trees recorded."
-    clf = is_classifier(forest)
-    if y is not None:
-        y = np.asarray(y)
-        if clf: y = np.searchsorted(np.asarray(forest.classes_), y)                    # labels -> class indices
-        else: y = y.astype(float).reshape(len(y), -1)
-    for m, tree in enumerate(forest.estimators_[:n_trees]):
-        t = tree.tree_
-        inbag = counts[m] > 0
-        node = tree.apply(X32[inbag])
-        got = np.bincount(node, minlength=t.node_count)
-        leaves = t.children_left < 0
-        if not np.array_equal(got[leaves], t.n_node_samples[leaves]):
-            raise ValueError("X_train is not the data this forest was fitted on (the in-bag rows of tree "
-                             f"{m} do not land in its leaves with the recorded counts); pass the training rows in "
-                             "their original order")
-        if y is None: continue
-        if clf:
-            present = np.zeros((t.node_count, t.value.shape[2]), bool)
-            present[node, y[inbag]] = True
-            bad = ((t.value[:, 0, :] > 0) & ~present)[leaves].any()
-        else:
-            lo = np.full((t.node_count, y.shape[1]), np.inf); hi = -lo
-            np.minimum.at(lo, node, y[inbag]); np.maximum.at(hi, node, y[inbag])
-            v, tol = t.value[:, :, 0], 1e-9 * (1 + np.abs(y).max())
-            bad = ((v < lo - tol) | (v > hi + tol))[leaves].any()
-        if bad:
-            raise ValueError(f"y is not the target this forest was fitted on with X_train (tree {m}'s leaf values "
-                             "cannot come from these targets); pass X_train and y in their original training order")
-
 def _base_value(forest, root_value:np.ndarray, y, n:int)->np.ndarray:
-    "The bias mu_0: training mean / base rate from `y`, else the average root value of the trees."
+    "The bias mu_0: training mean / base rate from `y` (encoded by core's `encode_target`), else the average root value of the trees."
     if y is None: return root_value.mean(0)
     y = check_y(y, n)
-    if is_classifier(forest):
-        if y.ndim == 2 and y.shape[1] == 1: y = y[:, 0]
-        if y.ndim != 1: raise ValueError(f"y must be 1-D for a classifier, got shape {y.shape}")
-        classes = np.asarray(forest.classes_)
-        bad = ~np.isin(y, classes)
-        if bad.any(): raise ValueError(f"y contains labels {list(np.unique(y[bad]))[:5]} the forest was not fitted on")
-        return (y[:, None] == classes[None, :]).mean(0)
-    if y.dtype.kind not in 'biuf': raise TypeError(f"y must be numeric for a regressor, got dtype {y.dtype}")
-    y = y.astype(float).reshape(n, -1)
-    if y.shape[1] != root_value.shape[1]:
-        raise ValueError(f"y has {y.shape[1]} outputs but the forest predicts {root_value.shape[1]}")
-    return y.mean(0)
+    if not is_classifier(forest) and y.dtype.kind not in 'biuf':
+        raise TypeError(f"y must be numeric for a regressor, got dtype {y.dtype}")
+    Y = encode_target(forest, y)
+    if Y.shape[1] != root_value.shape[1]:
+        raise ValueError(f"y has {Y.shape[1]} outputs but the forest predicts {root_value.shape[1]}")
+    return Y.mean(0)
 
 # %% ../nbs/08_forest_floor.ipynb #c007
 def oob_contributions(
@@ -95,7 +58,7 @@ def oob_contributions(
     ens = ensemble_trees(forest)
     flat = FlatForest.of(forest)
     mu0 = _base_value(forest, flat.root_value, y, n)                          # (C,); validates y
-    _check_training_rows(forest, X32, counts, None if y is None else np.asarray(check_y(y, n)))
+    check_training_rows(forest, X, y, name='X_train')                          # core's one training-rows test
     oob = counts == 0
     n_oob = oob.sum(0)
     W = oob / np.maximum(n_oob, 1)                        # W[j, i] = [i OOB for j] / |J_i|
@@ -235,9 +198,20 @@ def _feature_index(names:list, f)->int:
         return names.index(f)
     raise TypeError(f"a feature must be a name or an integer index, got {type(f).__name__}")
 
-def _feature_group(names:list, f)->tuple:
-    "A feature, or a tuple/list of features, as a tuple of indices."
-    return tuple(_feature_index(names, g) for g in f) if isinstance(f, (tuple, list)) else (_feature_index(names, f),)
+def _feature_group(names:list, f, what:str='feature group')->tuple:
+    "A feature, or a tuple/list of distinct features, as a tuple of indices (never empty)."
+    g = tuple(_feature_index(names, h) for h in f) if isinstance(f, (tuple, list, np.ndarray, pd.Index)) else (_feature_index(names, f),)
+    if not g: raise ValueError(f"the {what} is empty: name at least one feature")
+    if len(set(g)) != len(g):
+        raise ValueError(f"the {what} repeats a feature: {[names[j] for j in g]}; name each feature once")
+    return g
+
+def _feature_list(names:list, features)->list:
+    "Features to draw or rank (None = all): distinct indices, in the order given."
+    if features is None: return list(range(len(names)))
+    if not isinstance(features, (tuple, list, np.ndarray, pd.Index)): features = [features]
+    if len(features) == 0: raise ValueError("features is empty: name at least one feature")
+    return list(_feature_group(names, list(features), 'features list'))
 
 def _context_data(e:Explanation, X=None)->np.ndarray:
     "The feature values the plots and GOV use: `X` if given (checked against `e`), else `e.data`."
@@ -343,11 +317,12 @@ def feature_colors(
     "Colour each row by its position along one feature or the first PCs of several (forestFloor's `fcol`, seed 003)."
     if isinstance(X, Explanation): Xa, names = _context_data(X), X.feature_names
     else: Xa, names = check_X(X)
-    cols = list(range(Xa.shape[1])) if features is None else list(_feature_group(names, features))
+    cols = list(range(Xa.shape[1])) if features is None else _feature_list(names, features)
     if max_components not in (1, 2, 3): raise ValueError(f"max_components must be 1, 2 or 3, got {max_components}")
-    if not outlier_lim > 0: raise ValueError(f"outlier_lim must be a positive number, got {outlier_lim}")
-    if not 0 <= alpha <= 1: raise ValueError(f"alpha must be in [0, 1], got {alpha}")
+    outlier_lim = check_real(outlier_lim, 'outlier_lim', 0, low_open=True)
+    alpha = check_real(alpha, 'alpha', 0, 1)
     Z = Xa[:, cols]
+    if not np.isfinite(Z).all(): raise ValueError("X contains NaN or infinite values in the colouring features: colours need every value")
     Z = (Z - Z.mean(0)) / _context_scale(Z)
     Z = np.clip(Z, -outlier_lim, outlier_lim)
     if Z.shape[1] > max_components:                    # PCA on the standardised, clipped features
@@ -388,7 +363,7 @@ def rank_interactions(
     names = e.feature_names
     Xc = _context_data(e, X)
     V, _ = _output_values(e, output)
-    ks = range(len(names)) if features is None else [_feature_index(names, f) for f in features]
+    ks = _feature_list(names, features)
     rows = []
     for j in ks:
         f = V[:, j]

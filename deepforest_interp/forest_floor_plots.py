@@ -9,7 +9,7 @@ import pandas as pd
 from .core import Explanation, check_int, label_codes
 from .forest_floor import (goodness_of_visualization, knn_smooth, feature_colors,
                                             contribution_importance, _check_explanation, _feature_index,
-                                            _feature_group, _context_data, _output_values)
+                                            _feature_group, _feature_list, _context_data, _output_values)
 
 # %% auto #0
 __all__ = ['CLASS_COLORS', 'MAX_FLOOR_ROWS', 'MAX_FLOOR_PANELS', 'plot_forest_floor', 'plot_two_way', 'plot_aligned',
@@ -94,8 +94,7 @@ def plot_forest_floor(
     Xc = _context_data(e, X)
     labs = label_codes(e.data)[1] if X is None else {}                           # {column: its category labels}
     names = e.feature_names
-    ks = list(range(len(names))) if features is None else [_feature_index(names, f) for f in features]
-    if not ks: raise ValueError("features is empty: name at least one feature")
+    ks = _feature_list(names, features)
     if order:
         imp = contribution_importance(e, output)
         ks = sorted(ks, key=lambda j: -imp[names[j]])
@@ -167,9 +166,8 @@ def plot_two_way(
     _check_explanation(e); _check_ax(ax)
     grid, max_levels = check_int(grid, 'grid', 2), check_int(max_levels, 'max_levels', 1)
     names = e.feature_names
-    ctx = _feature_group(names, features)
+    ctx = _feature_group(names, features, 'two-way view')
     if len(ctx) != 2: raise ValueError(f"a two-way view needs exactly 2 features, got {len(ctx)}")
-    if ctx[0] == ctx[1]: raise ValueError(f"a two-way view needs 2 different features, got {names[ctx[0]]!r} twice")
     if kind not in ('3d', 'contour'): raise ValueError(f"kind must be '3d' or 'contour', got {kind!r}")
     fc = ctx if contributions is None else _feature_group(names, contributions)
     V, labels = _output_values(e, output)
@@ -245,8 +243,7 @@ def plot_aligned(
     if len(cols) < C: raise ValueError(f"class_colors has {len(cols)} colours for {C} classes")
     Xc = _context_data(e, X)
     names = e.feature_names
-    ks = list(range(len(names))) if features is None else [_feature_index(names, f) for f in features]
-    if not ks: raise ValueError("features is empty: name at least one feature")
+    ks = _feature_list(names, features)
     if order:
         imp = contribution_importance(e)
         ks = sorted(ks, key=lambda j: -imp[names[j]])
@@ -285,11 +282,15 @@ def simplex_coordinates(P)->np.ndarray:
     return P @ _SIMPLEX
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p026
+def _class_labels(e:Explanation)->list:
+    "The explanation's class labels, or 0, 1, 2, ... when it carries no output_names."
+    return list(e.output_names) if e.output_names is not None else list(range(e.values.shape[2]))
+
 def _class_colors_for(e:Explanation, y, class_colors=None):
     from matplotlib.colors import to_rgba_array
     y = np.asarray(y)
     if len(y) != len(e): raise ValueError(f"y has {len(y)} labels but the explanation has {len(e)} rows")
-    labels = list(e.output_names)
+    labels = _class_labels(e)
     bad = [v for v in np.unique(y) if v not in labels]
     if bad: raise ValueError(f"y contains labels {bad[:5]} that are not the explanation's classes {labels}")
     cols = to_rgba_array(list(class_colors or CLASS_COLORS)[:len(labels)])
@@ -333,7 +334,7 @@ def plot_simplex(
     ax.scatter(xy[:, 0], xy[:, 1], c=cols, s=s, alpha=alpha, linewidths=0)
     for c, (vx, vy) in enumerate(_SIMPLEX):
         ax.scatter([vx], [vy], s=60, facecolors='none', edgecolors=vcols[c], linewidths=1.5)
-        ax.annotate(str(e.output_names[c]), (vx, vy), xytext=(0, -12 if vy == 0 else 6), textcoords='offset points',
+        ax.annotate(str(_class_labels(e)[c]), (vx, vy), xytext=(0, -12 if vy == 0 else 6), textcoords='offset points',
                     ha='center', fontsize=8, color=vcols[c])
     if prior:
         pxy = simplex_coordinates(p0[None])[0]
@@ -358,8 +359,9 @@ def plot_simplex_grid(
     _check_explanation(e); _check_fig(fig)
     ncols = check_int(ncols, 'ncols', 1)
     names = e.feature_names
-    ks = [_feature_index(names, f) for f in features] if features is not None else \
-         [names.index(f) for f in contribution_importance(e).index]
+    if features is None: ks = [names.index(f) for f in contribution_importance(e).index]
+    elif isinstance(features, (list, tuple)) and not features: ks = []
+    else: ks = _feature_list(names, features)
     items = ([None] if total else []) + ks
     if not items: raise ValueError("nothing to draw: features is empty and total=False")
     nrows = -(-len(items) // ncols)

@@ -8,16 +8,17 @@ import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.utils import Bunch, check_random_state
-from sklearn.utils.class_weight import compute_sample_weight, compute_class_weight
 from sklearn.inspection import permutation_importance
 from .core import (check_model, check_X, check_y, check_int, check_n_jobs, tree_arrays, ensemble_trees,
-                                    inbag_counts, oob_mask, TREE_TYPES, FOREST_TYPES)
+                                    inbag_counts, oob_mask, model_trees, encode_target, check_training_rows, check_array,
+                                    TREE_TYPES, FOREST_TYPES)
+from .core import feature_names as model_feature_names   # `feature_names` is also an argument name here
 from .tree_contributions import FlatForest, walk_contributions, contributions
 from .pipelines import is_pipeline, explain_pipeline, check_level, unwrap_pipeline, to_raw
 
 # %% auto #0
-__all__ = ['mdi_tree', 'mdi', 'impurity_reductions', 'encode_target', 'fit_weights', 'mdi_covariance', 'mdi_oob',
-           'local_mdi_from_contributions', 'local_mdi', 'mda', 'oob_permutation_importance', 'plot_importances']
+__all__ = ['mdi_tree', 'mdi', 'impurity_reductions', 'fit_weights', 'mdi_covariance', 'mdi_oob', 'local_mdi_from_contributions',
+           'local_mdi', 'mda', 'oob_permutation_importance', 'plot_importances']
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005
 def mdi_tree(tree)->np.ndarray:
@@ -30,15 +31,6 @@ def mdi_tree(tree)->np.ndarray:
     np.add.at(out, ta.feature[inner], dec / ta.weight[0])     # n(t)/n * Delta(t), summed per split feature
     return out
 
-def _trees(model)->list:
-    "The fitted trees of a tree or forest."
-    return list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
-
-def _feature_names(model)->list:
-    "The model's fitted feature names, else x0 .. x{p-1}."
-    names = getattr(model, 'feature_names_in_', None)
-    return [str(f) for f in names] if names is not None else [f'x{j}' for j in range(model.n_features_in_)]
-
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005b
 def mdi(
@@ -50,21 +42,21 @@ def mdi(
     if is_pipeline(model): parts = unwrap_pipeline(model, level); return to_raw(parts, mdi(parts.model, normalize))
     check_model(model, TREE_TYPES + FOREST_TYPES)
     if not isinstance(normalize, (bool, np.bool_)): raise TypeError(f"normalize must be a bool, got {type(normalize).__name__}")
-    per_tree = np.array([mdi_tree(t) for t in _trees(model)])
+    per_tree = np.array([mdi_tree(t) for t in model_trees(model)])
     if not normalize: m = per_tree.mean(0)                       # Eq. (10)
     else:
         tot = per_tree.sum(1, keepdims=True)
         per_tree = np.divide(per_tree, tot, out=np.zeros_like(per_tree), where=tot > 0)
         m = per_tree.mean(0)
         m = m / m.sum() if m.sum() > 0 else m
-    return pd.Series(m, index=_feature_names(model), name='MDI')
+    return pd.Series(m, index=model_feature_names(model), name='MDI')
 
 # %% ../nbs/03_mdi_covariance.ipynb #c009
 def impurity_reductions(tree, feature_names=None)->pd.DataFrame:
     "Per-node weighted impurity reduction of a fitted tree (seed 002's `RI`), one row per internal node."
     check_model(tree, TREE_TYPES)
     ta = tree_arrays(tree); inner = np.flatnonzero(~ta.is_leaf)
-    names = list(feature_names) if feature_names is not None else _feature_names(tree)
+    names = list(feature_names) if feature_names is not None else model_feature_names(tree)
     if len(names) != tree.n_features_in_:
         raise ValueError(f"feature_names has {len(names)} names, but the tree was fitted with {tree.n_features_in_} features")
     w = ta.weight / ta.weight[0]; l, r = ta.left[inner], ta.right[inner]
@@ -72,95 +64,16 @@ def impurity_reductions(tree, feature_names=None)->pd.DataFrame:
                          'n(t)': ta.n_samples[inner], 'impurity': ta.impurity[inner],
                          'RI': w[inner] * ta.impurity[inner] - w[l] * ta.impurity[l] - w[r] * ta.impurity[r]})
 
-# %% ../nbs/03_mdi_covariance.ipynb #c015
-def encode_target(model, y)->np.ndarray:
-    "One-hot matrix (n, C) for classifiers (columns in `model.classes_` order), (n, n_outputs) floats for regressors."
-    y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
-    if y.dtype.kind == 'O' and pd.isna(y).any(): raise ValueError("y contains missing values (None/NaN)")
-    if is_classifier(model):
-        # multi-output sklearn classifiers keep a list of class arrays; `n_outputs_` of a cascade counts its classes
-        if isinstance(model.classes_, list) or np.ndim(model.classes_) != 1:
-            raise ValueError("multi-output classifiers are not supported: fit one classifier per output")
-        if y.ndim == 2 and y.shape[1] == 1: y = y[:, 0]                     # an (n, 1) column is a 1-D label vector
-        if y.ndim != 1: raise ValueError(f"y must hold one class label per row, got shape {y.shape}")
-        classes = np.asarray(model.classes_)
-        try: idx = np.searchsorted(classes, y)
-        except TypeError: raise ValueError(f"y's labels cannot be compared with the model's classes {list(classes)[:5]}") from None
-        bad = (idx >= len(classes)) | (classes[np.minimum(idx, len(classes) - 1)] != y)
-        if bad.any(): raise ValueError(f"y contains labels the model was not fitted on: {np.unique(y[bad])[:5]}")
-        return np.eye(len(classes))[idx]
-    n_out = int(getattr(model, 'n_outputs_', 1))
-    if y.ndim == 2 and y.shape[1] == 1 and n_out == 1: y = y[:, 0]          # an (n, 1) column is a 1-D target
-    try: y = y.astype(float)
-    except (TypeError, ValueError): raise ValueError("y must be numeric for a regressor") from None
-    if not np.isfinite(y).all(): raise ValueError("y contains NaN or infinite values")
-    y = y[:, None] if y.ndim == 1 else y
-    if y.shape[1] != n_out:
-        raise ValueError(f"y has {y.shape[1]} target column(s), but the model was fitted with {n_out} output(s)")
-    return y
-
-# %% ../nbs/03_mdi_covariance.ipynb #c015b
-def _reproduces_trees(model, X, Y, W, rtol:float=1e-6)->bool:
-    "True when every tree's in-bag weighted leaf totals and means equal its stored `weighted_n_node_samples` and `value`."
-    X32 = np.ascontiguousarray(X, dtype=np.float32)                  # the trees' own split precision
-    for m, t in enumerate(_trees(model)):
-        ta = tree_arrays(t); nn = ta.n_nodes; lv = np.flatnonzero(ta.is_leaf)
-        leaf = t.tree_.apply(X32)
-        w = np.bincount(leaf, weights=W[m], minlength=nn)
-        if not np.allclose(w[lv], ta.weight[lv], rtol=rtol, atol=rtol * ta.weight[0]): return False
-        s = np.stack([np.bincount(leaf, weights=W[m] * Y[:, c], minlength=nn) for c in range(Y.shape[1])], 1)
-        mean = s[lv] / np.where(w[lv] > 0, w[lv], 1)[:, None]
-        if not np.allclose(mean, ta.value[lv], rtol=0, atol=rtol * max(1.0, float(np.abs(ta.value).max()))): return False
-    return True
-
 # %% ../nbs/03_mdi_covariance.ipynb #c015a
-def _class_factor(model, y, sample_weight, with_sw:bool):
-    "Per-row class weight of a classifier's `class_weight` (1 without one); 'balanced' optionally weighted by sample_weight."
-    cw = getattr(model, 'class_weight', None)
-    if cw is None or not is_classifier(model): return 1.0
-    if cw in ('balanced', 'balanced_subsample', 'subsample'):
-        cwv = compute_class_weight('balanced', classes=np.asarray(model.classes_), y=y,
-                                   sample_weight=sample_weight if with_sw else None)
-        cw = dict(zip(model.classes_, cwv))
-    return compute_sample_weight(cw, y)
-
-def _weight_candidates(model, y, sw):
-    "Row weights per tree as `fit` may have used them (scikit-learn changed how bootstrap uses sample_weight)."
-    n = len(y); one = np.ones(n) if sw is None else sw
-    subsample = getattr(model, 'class_weight', None) in ('balanced_subsample', 'subsample')
-    if isinstance(model, FOREST_TYPES) and model.bootstrap:
-        W = inbag_counts(model, n).astype(float)
-        if subsample and is_classifier(model):
-            W = W * np.stack([compute_sample_weight('balanced', y, indices=idx) for idx in model.estimators_samples_])
-        yield W                                                        # weights drawn into the bootstrap (sklearn >= 1.8)
-        if sw is not None or (getattr(model, 'class_weight', None) is not None and not subsample):
-            yield W * one * _class_factor(model, y, None, False) ** (not subsample)   # weights multiplied (older)
-    else:
-        for with_sw in (True, False):
-            yield np.broadcast_to(one * _class_factor(model, y, sw, with_sw), (len(_trees(model)), n))
-
 def fit_weights(
     model,                   # fitted DecisionTree* / RandomForest* / ExtraTrees*
-    X:np.ndarray,            # the training rows, validated (`check_X`), in training order
+    X:np.ndarray,            # the training rows, in training order
     y,                       # the training labels / targets
     sample_weight=None,      # the `sample_weight` passed to `fit`, if any
 )->np.ndarray:               # (n_trees, n_samples)
     "Weight of every training row in every tree as `fit` used it (bootstrap count, sample and class weights), checked against the trees."
     check_model(model, TREE_TYPES + FOREST_TYPES)
-    Y = encode_target(model, y)
-    y1 = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
-    if y1.ndim == 2 and y1.shape[1] == 1: y1 = y1[:, 0]
-    n = X.shape[0]
-    sw = None
-    if sample_weight is not None:
-        sw = np.asarray(sample_weight, dtype=float)
-        if sw.shape != (n,): raise ValueError(f"sample_weight has shape {sw.shape}, expected ({n},)")
-        if not np.isfinite(sw).all() or (sw < 0).any(): raise ValueError("sample_weight must be finite and non-negative")
-    for W in _weight_candidates(model, y1, sw):
-        if _reproduces_trees(model, X, Y, W): return np.ascontiguousarray(W, dtype=float)
-    raise ValueError("X, y and sample_weight must be the training data in training order: the trees' in-bag weighted "
-                     "leaf totals/means are not reproduced (rows reordered or subset, a different y, or the fit's "
-                     "sample_weight missing)")
+    return check_training_rows(model, X, y, sample_weight)
 
 # %% ../nbs/03_mdi_covariance.ipynb #c015c
 def _weighted_contributions(model, X, W)->np.ndarray:
@@ -203,10 +116,15 @@ def mdi_covariance(
     X, names = check_X(X, model); Y = encode_target(model, check_y(y, X.shape[0]))
     M = len(ensemble_trees(model).trees)
     if inbag:
+        if getattr(model, 'monotonic_cst', None) is not None:
+            raise ValueError("mdi_covariance(inbag=True) does not support models fitted with monotonic_cst: scikit-learn "
+                             "clips their node values to the monotonicity bounds, so a node value is no longer the mean of "
+                             "its rows and Eq. (13) (MDI = covariance of contributions with y) does not hold; use mdi(model), "
+                             "or inbag=False for the covariance on labelled rows")
         W = fit_weights(model, X, y, sample_weight)                   # checked against every tree
         W = W / W.sum(1, keepdims=True)                               # in-bag weighted mean per tree
     else:
-        w = np.ones(X.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        w = np.ones(X.shape[0]) if sample_weight is None else check_array(sample_weight, 'sample_weight', finite=False)
         if w.shape != (X.shape[0],) or not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
             raise ValueError(f"sample_weight must be {X.shape[0]} finite non-negative weights with a positive sum")
         w = w / w.sum()
@@ -312,7 +230,17 @@ def oob_permutation_importance(
 def plot_importances(importances:dict, feature_names, ax=None, top:int|None=None):
     "Grouped horizontal bars of several importance vectors (each scaled to sum to one), features by the first one."
     import matplotlib.pyplot as plt
-    df = pd.DataFrame({k: np.asarray(v, float) for k, v in importances.items()}, index=list(feature_names))
+    if not isinstance(importances, dict) or not importances:
+        raise TypeError(f"importances must be a non-empty dict {{name: one value per feature}}, got {type(importances).__name__}")
+    names = [str(f) for f in feature_names]
+    vals = {}
+    for k, v in importances.items():
+        a = np.asarray(v, dtype=float).reshape(-1)
+        if a.shape != (len(names),): raise ValueError(f"importances[{k!r}] has {a.size} values for {len(names)} feature names")
+        if not np.isfinite(a).all(): raise ValueError(f"importances[{k!r}] contains NaN or infinite values")
+        vals[str(k)] = a
+    top = None if top is None else check_int(top, 'top', 1)
+    df = pd.DataFrame(vals, index=names)
     df = df / df.abs().sum().replace(0, 1)
     df = df.sort_values(df.columns[0], ascending=True)
     if top is not None: df = df.iloc[-top:]

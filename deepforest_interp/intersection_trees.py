@@ -15,7 +15,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
-from .core import check_X, check_y, check_int, tree_arrays, TREE_TYPES, FOREST_TYPES, MAX_SEED
+from .core import check_X, check_y, check_int, check_index, check_array, tree_arrays, model_trees, TREE_TYPES, FOREST_TYPES, MAX_SEED
 
 # %% auto #0
 __all__ = ['MAX_INTERSECTION_DEPTH', 'MAX_N_CHILD', 'MAX_RIT_NODES', 'Interaction', 'RuleSet', 'leaf_rules',
@@ -32,8 +32,9 @@ class Interaction:
     stability: float|None = None     # fraction of bootstrap samples that found it (Eq. 2)
 
     def __post_init__(self):
-        s = tuple(int(v) for v in np.atleast_1d(np.asarray(self.signed, dtype=np.int64)))
-        t = tuple(float(v) for v in np.atleast_1d(np.asarray(self.thresholds, dtype=float)))
+        sa, t = np.atleast_1d(np.asarray(self.signed)), check_array(self.thresholds, 'thresholds', finite=False)
+        if sa.size and sa.dtype.kind not in 'iu': raise TypeError(f"signed must hold integer indices ±j, got {sa[:5]}")
+        s, t = tuple(int(v) for v in sa.reshape(-1)), tuple(float(v) for v in np.atleast_1d(t).reshape(-1))
         if len(s) != len(t): raise ValueError(f"{len(s)} signed indices but {len(t)} thresholds")
         if 0 in s: raise ValueError("signed indices are ±j with j >= 1 (column + 1); 0 is not a valid index")
         if not all(math.isfinite(v) for v in t): raise ValueError("thresholds must be finite numbers")
@@ -60,14 +61,22 @@ class Interaction:
             ok &= (X[:, j] > t) if s > 0 else (X[:, j] <= t)
         return ok
 
+    def _namer(self, feature_names):
+        "Column j -> its name (`feature_names[j]`, else x{j+1}); a clear error if the names are too few."
+        if feature_names is None: return lambda j: f'x{j + 1}'
+        names = [str(f) for f in (feature_names if not isinstance(feature_names, str) else [feature_names])]
+        if self.signed and max(self.features) >= len(names):
+            raise ValueError(f"feature_names has {len(names)} names, but the interaction uses column {max(self.features)}")
+        return lambda j: names[j]
+
     def label(self, feature_names=None)->str:
         "Short form without thresholds, e.g. '-x1 & +x2' (the paper's signed notation with names)."
-        name = (lambda j: str(feature_names[j])) if feature_names is not None else (lambda j: f'x{j + 1}')
+        name = self._namer(feature_names)
         return ' & '.join(('+' if s > 0 else '-') + name(j) for j, s in zip(self.features, self.signs)) or '(empty)'
 
     def describe(self, feature_names=None, digits:int=3)->str:
         "Readable premise, e.g. 'x1 <= 0.3 & x2 > 1.2'."
-        name = (lambda j: str(feature_names[j])) if feature_names is not None else (lambda j: f'x{j + 1}')
+        name, digits = self._namer(feature_names), check_int(digits, 'digits', 1)
         parts = [f"{name(j)} {'>' if s > 0 else '<='} {t:.{digits}g}" for j, s, t in
                  zip(self.features, self.signs, self.thresholds)]
         return ' & '.join(parts) or '(empty)'
@@ -93,12 +102,20 @@ class RuleSet:
     def lengths(self)->np.ndarray: return np.diff(self.indptr)
 
     def __getitem__(self, r:int)->Interaction:
+        "Rule `r` as an `Interaction` (negative `r` counts from the end)."
+        r = check_index(r, len(self), 'rule index')
         a, b = self.indptr[r], self.indptr[r + 1]
         return Interaction(tuple(_slot_to_signed(self.slot[a:b])), tuple(self.threshold[a:b]))
 
     def take(self, idx)->RuleSet:
-        "The rules `idx` (repeats allowed), in that order."
-        idx = np.asarray(idx, dtype=np.intp)
+        "The rules `idx` (repeats allowed, negative counts from the end), in that order."
+        idx = np.asarray(idx).reshape(-1) if np.ndim(idx) else np.asarray([idx])
+        if idx.size == 0: idx = idx.astype(np.intp)
+        if idx.dtype.kind not in 'iu': raise TypeError(f"idx must hold integer rule indices, got dtype {idx.dtype}")
+        n = len(self)
+        if idx.size and (idx.min() < -n or idx.max() >= n):
+            raise ValueError(f"idx has rule indices {idx.min()}..{idx.max()}, out of range for {n} rules (valid: {-n}..{n - 1})")
+        idx = np.where(idx < 0, idx + n, idx).astype(np.intp)
         lens = self.lengths[idx]
         starts = np.repeat(self.indptr[idx], lens)
         offs = np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens, lens)
@@ -158,9 +175,7 @@ def _tree_views(model)->tuple[list, int]:
         check_is_fitted(model)
         return [(t, model.columns_) for t in model.forest_.estimators_], model.n_features_in_
     if isinstance(model, TREE_TYPES + FOREST_TYPES):
-        check_is_fitted(model)
-        trees = list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
-        return [(t, None) for t in trees], model.n_features_in_
+        return [(t, None) for t in model_trees(model)], model.n_features_in_
     raise TypeError(f"unsupported model type {type(model).__name__}; expected a fitted scikit-learn decision tree, "
                     "random forest / extra-trees, or EnrichedRandomForestClassifier")
 
@@ -180,7 +195,12 @@ def leaf_rules(
     all_parts, trees, node_ids, offset = [], [], [], 0
     for m, (t, cols) in enumerate(views):
         ta = tree_arrays(t)
-        nd = np.flatnonzero(ta.is_leaf) if nodes is None else np.asarray(nodes, dtype=np.intp).reshape(-1)
+        if nodes is None: nd = np.flatnonzero(ta.is_leaf)
+        else:
+            nd = np.asarray(nodes).reshape(-1)
+            if nd.size == 0: nd = nd.astype(np.intp)
+            if nd.dtype.kind not in 'iu': raise TypeError(f"nodes must hold integer node ids, got dtype {nd.dtype}: {nd[:5]}")
+            nd = nd.astype(np.intp)
         if nd.size and (nd.min() < 0 or nd.max() >= ta.n_nodes):
             raise ValueError(f"node ids must lie in [0, {ta.n_nodes}), got {nd.min()}..{nd.max()}")
         rid, f, s, th, d = _path_conditions(ta, nd)
@@ -204,7 +224,7 @@ def sample_forest_rules(
     views, p = _tree_views(model)
     X, _ = check_X(X)
     if X.shape[1] != p: raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with {p}")
-    if not isinstance(size, numbers.Integral) or size < 1: raise ValueError(f"size must be a positive integer, got {size!r}")
+    size = check_int(size, 'size', 1)
     rng = check_random_state(random_state)
     rows, trees = rng.randint(len(X), size=size), rng.randint(len(views), size=size)
     parts, nodes = [], np.zeros(size, np.intp)
@@ -226,6 +246,9 @@ def intersect(
     b:Interaction,  # another
 )->Interaction:     # shared signed indices, looser threshold of each (max for -j, min for +j)
     "Intersect two signed rules with thresholds (paper Algorithm 1, lines 4-7)."
+    for nm, v in (('a', a), ('b', b)):
+        if not isinstance(v, Interaction):
+            raise TypeError(f"{nm} must be an Interaction (e.g. Interaction(signed, thresholds) or rules[r]), got {type(v).__name__}")
     tb = dict(zip(b.signed, b.thresholds))
     common = [(s, t) for s, t in zip(a.signed, a.thresholds) if s in tb]
     return Interaction(tuple(s for s, _ in common),
@@ -313,7 +336,7 @@ def grit(
     if not isinstance(rules, RuleSet): raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
     if len(rules) == 0: raise ValueError("the rule set is empty")
     if weights is not None:
-        weights = np.asarray(weights, dtype=float)
+        weights = check_array(weights, 'weights', finite=False)
         if weights.shape != (len(rules),): raise ValueError(f"weights must have shape ({len(rules)},), got {weights.shape}")
         if not np.isfinite(weights).all() or (weights < 0).any() or weights.sum() <= 0:
             raise ValueError("weights must be finite, non-negative and not all zero")

@@ -13,8 +13,8 @@ from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 import warnings
 with warnings.catch_warnings():                  # tqdm.auto warns when ipywidgets is missing, then falls back to text
     warnings.simplefilter('ignore'); from tqdm.auto import tqdm
-from .core import (check_X, check_y, check_model, ensemble_trees, tree_arrays, oob_mask,
-                                    TREE_TYPES, FOREST_TYPES, LazyKernels)
+from .core import (check_X, check_y, check_model, check_int, check_real, check_array, check_n_jobs, check_index, check_training_rows, ensemble_trees,
+                                    tree_arrays, oob_mask, model_trees, TREE_TYPES, FOREST_TYPES, LazyKernels)
 from .tree_contributions import FlatForest, BLOCK_ROWS
 
 # %% auto #0
@@ -27,26 +27,23 @@ _K = LazyKernels(globals())
 
 # %% ../nbs/09_ssfi.ipynb #c005
 def _check_alpha(alpha)->float:
-    "Return `alpha` as a float in (0, 1]; raise a clear `TypeError`/`ValueError` otherwise."
-    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, numbers.Real):
-        raise TypeError(f"alpha must be a real number in (0, 1], got {alpha!r} ({type(alpha).__name__})")
-    alpha = float(alpha)
-    if not 0 < alpha <= 1: raise ValueError(f"alpha must lie in (0, 1], got {alpha}")
-    return alpha
+    "Return `alpha` as a float in (0, 1] (core's `check_real`)."
+    return check_real(alpha, 'alpha', 0, 1, low_open=True)
 
 def depth_weight(
     depth,               # node depth d (root = 0), scalar or array
     alpha:float=0.9,     # the paper's free parameter, 0 < alpha <= 1
 )->np.ndarray:           # 1 / (1 + alpha^-d), same shape as `depth`
     "Depth factor of the SSFI node importance, 1/(1 + alpha^-d) (paper Eq. 6), computed as alpha^d/(1 + alpha^d)."
-    ad = _check_alpha(alpha) ** np.asarray(depth, dtype=float)
+    ad = _check_alpha(alpha) ** check_array(depth, 'depth')
     return ad / (1 + ad)
 
 # %% ../nbs/09_ssfi.ipynb #c009
 def _inv_scale(scale, n_features:int)->np.ndarray:
     "1/scale per feature (ones for `scale=None`), after checking shape, finiteness and positivity."
     if scale is None: return np.ones(n_features)
-    s = np.asarray(scale, dtype=float).reshape(-1) if np.ndim(scale) else np.full(n_features, float(scale))
+    s = check_array(scale, 'scale', finite=False)
+    s = s.reshape(-1) if s.ndim else np.full(n_features, float(s))
     if s.shape != (n_features,): raise ValueError(f"scale has {s.size} entries, expected one per feature ({n_features})")
     if not (np.isfinite(s).all() and (s > 0).all()): raise ValueError("scale must be finite and positive for every feature")
     with np.errstate(over='ignore'): inv = 1 / s
@@ -75,7 +72,7 @@ def ssfi_reference(
     "SSFI one row and one tree at a time along `decision_path` (paper Eq. 6-7); slow, for checking."
     _check_ssfi_model(model); a = _check_alpha(alpha)
     X, _ = check_X(X, model); inv = _inv_scale(scale, X.shape[1])
-    trees = list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
+    trees = model_trees(model)
     out = np.zeros(X.shape)
     for tree in trees:
         ta = tree_arrays(tree)
@@ -136,7 +133,7 @@ def ssfi(
     n_jobs:int|None=-1,   # threads for the row loop (joblib convention: -1 = all cores)
 )->np.ndarray:            # (n_samples, n_features), >= 0
     "Single-sample feature importance of every row of `X` (paper Eq. 6-7), compiled and parallel over rows."
-    _check_ssfi_model(model); a = _check_alpha(alpha)
+    _check_ssfi_model(model); a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs)
     X, _ = check_X(X, model); inv = _inv_scale(scale, X.shape[1])
     return _walk_ssfi(FlatForest.of(model), X, inv, a, average, n_jobs=n_jobs)
 
@@ -166,8 +163,14 @@ class LOOForest:
         w[self.members.T, np.arange(len(self.rows))[None, :]] = 1 / self.n_trees if average else 1.0
         return w
 
+    def _training_X(self, X)->np.ndarray:
+        "`X` validated as the forest's training rows (core's `check_training_rows`): `rows` index into it."
+        check_training_rows(self.forest, X)
+        return check_X(X, self.forest)[0]
+
     def sub_forest(self, j:int):
         "A working copy of `forest` (predict, predict_proba, `ssfi`) restricted to the sub-forest of `rows[j]`."
+        j = check_index(j, len(self.rows), 'j')
         f = copy.copy(self.forest)
         f.estimators_ = [self.forest.estimators_[m] for m in self.members[j]]
         f.n_estimators = len(f.estimators_)
@@ -175,13 +178,13 @@ class LOOForest:
 
     def ssfi(self, X, *, alpha:float=0.9, scale=None, average:bool=True, n_jobs:int|None=-1)->np.ndarray:
         "Leave-one-out SSFI of every row in `rows`, each over its own sub-forest (Eq. 6-7); `X` is the training data."
-        a = _check_alpha(alpha); X, _ = check_X(X, self.forest)
+        a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs); X = self._training_X(X)
         return _walk_ssfi(FlatForest.of(self.forest), X[self.rows], _inv_scale(scale, X.shape[1]), a, average,
                           self.row_weights(average), n_jobs)
 
     def predict(self, X)->np.ndarray:
         "Leave-one-out prediction of every row in `rows` (labels for classifiers); `X` is the training data."
-        X, _ = check_X(X, self.forest); Xr = X[self.rows]
+        Xr = self._training_X(X)[self.rows]
         W = self.row_weights()
         if is_classifier(self.forest):
             P = sum(W[m][:, None] * t.predict_proba(Xr) for m, t in enumerate(self.forest.estimators_) if W[m].any())
@@ -217,7 +220,9 @@ def loo_forest(
         raise TypeError(f"loo_forest needs a RandomForestClassifier/Regressor, got {type(estimator).__name__}")
     if not estimator.bootstrap: raise ValueError("loo_forest needs bootstrap=True: without it no row is ever out of bag")
     X, _ = check_X(X); y = check_y(y, len(X)); n = len(X); rows = _check_rows(rows, n)
-    T = int(estimator.n_estimators); max_trees = max_trees or 20 * T
+    if n < 2: raise ValueError(f"loo_forest needs at least 2 rows: with {n} every bootstrap sample holds every row, none is ever out of bag")
+    T = check_int(estimator.n_estimators, 'n_estimators', 1)
+    max_trees = 20 * T if max_trees is None else check_int(max_trees, 'max_trees', T)
     ms = estimator.max_samples
     n_draw = n if ms is None else (ms if isinstance(ms, numbers.Integral) else max(round(n * ms), 1))
     p = (1 - 1 / n) ** n_draw                              # P(row out of bag for one tree)
@@ -262,7 +267,7 @@ def ssfi_loo(
     progress:bool=True,         # tqdm progress bar over the refits
 )->LOOSSFI:                      # values (r, K), prediction (r,), rows (r,), feature_names
     "Leave-one-out SSFI (paper Algorithm 1): every row explained by a model fitted without it."
-    a = _check_alpha(alpha)
+    a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs)
     if not isinstance(estimator, TREE_TYPES + FOREST_TYPES):
         raise TypeError(f"unsupported estimator type {type(estimator).__name__}; expected a decision tree, random forest or extra-trees model")
     X, names = check_X(X); y = check_y(y, len(X)); rows = _check_rows(rows, len(X))
@@ -289,9 +294,11 @@ def plot_ssfi(
 ):
     "Horizontal bar chart of one row's largest SSFI values, the largest on top."
     import matplotlib.pyplot as plt
-    v = np.asarray(values, dtype=float).reshape(-1)
+    v = check_array(values, 'values', finite=False).reshape(-1)
     names = list(feature_names) if feature_names is not None else [f'x{k}' for k in range(len(v))]
     if len(names) != len(v): raise ValueError(f"{len(names)} feature names for {len(v)} values")
+    if not np.isfinite(v).all(): raise ValueError("values contain NaN or infinite entries")
+    max_features = check_int(max_features, 'max_features', 1)
     order = np.argsort(-v, kind='stable')[:max_features][::-1]
     if ax is None: _, ax = plt.subplots(figsize=(4.5, 0.3 * len(order) + 1))
     ax.barh([str(names[k]) for k in order], v[order], color=color)
@@ -309,7 +316,13 @@ def plot_ssfi_image(
 ):
     "Draw a grey-scale image with its top-`k` SSFI pixels highlighted (paper Fig. 1)."
     import matplotlib.pyplot as plt
-    img = np.asarray(image, dtype=float); v = np.asarray(values, dtype=float).reshape(-1)
+    img = check_array(image, 'image', finite=False); v = check_array(values, 'values', finite=False).reshape(-1)
+    if not (np.isfinite(img).all() and np.isfinite(v).all()): raise ValueError("image and values must be finite")
+    k = check_int(k, 'k', 0)
+    if shape is not None:
+        if not isinstance(shape, (tuple, list)) or len(shape) != 2:
+            raise TypeError(f"shape must be a pair (h, w) of positive ints, got {shape!r}")
+        shape = (check_int(shape[0], 'shape[0]', 1), check_int(shape[1], 'shape[1]', 1))
     if shape is None:
         if img.ndim == 2: shape = img.shape
         else:

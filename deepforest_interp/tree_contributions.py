@@ -8,7 +8,7 @@ import weakref
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 from .core import (Explanation, Ensemble, ensemble_trees, check_X, check_model, model_output,
-                                    tree_arrays, TreeArrays, check_int, LazyKernels)
+                                    tree_arrays, TreeArrays, check_int, check_n_jobs, check_index, LazyKernels)
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .boosting import boosting_library, boosted_contributions
 
@@ -145,6 +145,7 @@ def walk_contributions(
 )->np.ndarray:                          # (n, K, C)
     "Sum the weighted increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
     if not isinstance(flat, FlatForest): raise TypeError(f"flat must be a FlatForest (FlatForest.of(model)), got {type(flat).__name__}")
+    n_jobs = check_n_jobs(n_jobs)
     X32 = np.ascontiguousarray(X32, dtype=np.float32)
     if X32.ndim != 2 or X32.shape[1] != flat.n_features:      # the kernel indexes X by feature: never read past a row
         raise ValueError(f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}")
@@ -179,6 +180,7 @@ def contributions(
     check_level(level)
     if boosting_library(model) is not None:     # HistGradientBoosting*, XGBoost, LightGBM: notebook 01c
         return boosted_contributions(model, X, check_additivity=check_additivity, n_jobs=n_jobs)
+    n_jobs = check_n_jobs(n_jobs)
     ens = ensemble_trees(model); X, names = check_X(X, model)
     flat = FlatForest.of(model)
     values = walk_contributions(flat, X.astype(np.float32), n_jobs=n_jobs)
@@ -194,23 +196,25 @@ def contributions(
 
 # %% ../nbs/02_tree_contributions.ipynb #c025
 def plot_contributions(e:Explanation, row:int=0, output=None, max_features:int=10, ax=None):
-    "Horizontal bar chart of one row's largest contributions, labelled `feature = value` (`output`: a class label or position)."
+    "Horizontal bar chart of one row's largest contributions, labelled `feature = value` (`output`: a class label or position); the title adds up to `e.output`."
     import matplotlib.pyplot as plt
     if not isinstance(e, Explanation): raise TypeError(f"e must be an Explanation, got {type(e).__name__}")
-    row = check_int(row, 'row', -len(e), len(e) - 1)
-    v = e.values[row]
+    row = check_int(row, 'row', -len(e), len(e) - 1) % len(e)
+    max_features = check_int(max_features, 'max_features', 1)
+    v, c = e.values[row], ()
     if v.ndim == 2:
         if output is None and v.shape[1] == 1: output = 0      # one output (binary boosting log-odds)
         if output is None: raise ValueError(f"this explanation has several outputs {e.output_names}: pass output=<label or index>")
-        output = e.output_index(output); v = v[:, output]
+        output = e.output_index(output); c = (output,); v = v[:, output]
     order = np.argsort(np.abs(v))[::-1][:max_features][::-1]
     if ax is None: _, ax = plt.subplots(figsize=(5, 0.35 * len(order) + 1))
     fmt = lambda x: f'{x:.4g}' if isinstance(x, (float, np.floating)) else str(x)
     labels = [e.feature_names[k] if e.data is None else f'{e.feature_names[k]} = {fmt(e.data[row, k])}' for k in order]
     ax.barh(labels, v[order], color=np.where(v[order] > 0, '#d62728', '#1f77b4'))
     ax.axvline(0, color='k', lw=0.8)
-    b = e.bias[row] if e.bias.ndim == 1 else e.bias[row, output]
-    ax.set_xlabel('contribution'); ax.set_title(f'row {row}: bias {b:.3g} + contributions = {b + v.sum():.3g}')
+    b = e.bias[(row,) + c]
+    boot = '' if e.bootstrap is None else f' + bootstrap {e.bootstrap[(row,) + c]:.3g}'    # OOB / held-out explanations
+    ax.set_xlabel('contribution'); ax.set_title(f'row {row}: bias {b:.3g}{boot} + contributions = {e.output[(row,) + c]:.3g}')
     return ax
 
 # %% ../nbs/02_tree_contributions.ipynb #gx01

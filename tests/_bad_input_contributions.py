@@ -32,3 +32,29 @@ EDGE = [
     Edge('contributions/boosting-init-estimator', lambda: contributions(gb_init, X), lambda out: _exact(gb_init, out)),
     Edge('contributions/huge-target', lambda: contributions(huge, X), lambda out: _exact(huge, out)),
 ]
+
+# ---- round two (issue 16 §4, §7) ------------------------------------------------------------------------------------
+import matplotlib
+matplotlib.use('Agg')
+from sklearn.ensemble import RandomForestRegressor as _RFR
+from deepforest_interp.tree_contributions import FlatForest, walk_contributions
+from deepforest_interp.forest_floor import oob_contributions, heldout_contributions
+_rfo = _RFR(n_estimators=25, random_state=0).fit(X, y)
+def _title(e, **kw):
+    import matplotlib.pyplot as plt
+    ax = plot_contributions(e, **kw); t = ax.get_title(); plt.close(ax.figure); return t
+BAD += [
+    Bad('contributions/n_jobs-str', lambda: contributions(rf, X, n_jobs='two'), TypeError, 'n_jobs must be an int'),
+    Bad('contributions/n_jobs-float', lambda: contributions(rf, X, n_jobs=1.5), TypeError, 'n_jobs must be an int'),
+    Bad('contributions/n_jobs-zero', lambda: contributions(rf, X, n_jobs=0), ValueError, 'non-zero'),
+    Bad('walk_contributions/n_jobs', lambda: walk_contributions(FlatForest.of(rf), X.astype(np.float32), n_jobs=1.5), TypeError, 'n_jobs must be an int'),
+    Bad('contributions/complex', lambda: contributions(rf, X.astype(complex)), TypeError, 'complex'),
+    Bad('plot_contributions/max_features', lambda: plot_contributions(contributions(rf, X[:3]), max_features=0), ValueError, 'max_features must be >= 1'),
+]
+EDGE += [
+    # the title's total is the explanation's output, bootstrap term included (out-of-bag and held-out explanations)
+    Edge('plot_contributions/oob-title', lambda: (oob_contributions(_rfo, X, y), _title(oob_contributions(_rfo, X, y), row=4)),
+         lambda out: 'bootstrap' in out[1] and out[1].endswith(f'= {out[0].output[4]:.3g}')),
+    Edge('plot_contributions/heldout-title', lambda: (heldout_contributions(_rfo, X[:3], y), _title(heldout_contributions(_rfo, X[:3], y), row=-1)),
+         lambda out: out[1].startswith('row 2') and out[1].endswith(f'= {out[0].output[2]:.3g}')),
+]

@@ -54,3 +54,34 @@ EDGE = [
     Edge('check_y/column', lambda: check_y(y[:, None], 40), lambda out: out.shape == (40, 1)),
     Edge('Explanation/negative-index', lambda: e[-1], lambda out: len(out) == 1),
 ]
+
+# ---- round two (issue 16): shared vocabulary in core ---------------------------------------------------------------
+from sklearn.ensemble import RandomForestRegressor as _RFR
+from deepforest_interp.core import check_real, check_index, encode_target, check_training_rows, model_trees, feature_names
+_yr = X[:, 0] + 0.3 * X[:, 1]
+_tiny = _RFR(n_estimators=3, random_state=0).fit(X, _yr * 1e-7)
+_mono = _RFR(n_estimators=3, random_state=0, monotonic_cst=[1, 0, 0]).fit(X, _yr)
+_perm = np.random.default_rng(5).permutation(40)
+BAD += [
+    Bad('check_X/complex-array', lambda: check_X(X + 1j), TypeError, 'complex'),
+    Bad('check_X/complex-frame', lambda: check_X(pd.DataFrame({'a': X[:, 0] + 1j, 'b': X[:, 1]})), TypeError, 'complex-valued columns'),
+    Bad('check_real/inf', lambda: check_real(np.inf, 'noise', 0), ValueError, 'noise must be a finite number'),
+    Bad('check_real/str', lambda: check_real('1', 'noise'), TypeError, 'noise must be a real number'),
+    Bad('check_index/out-of-range', lambda: check_index(3, 3, 'row'), ValueError, 'row 3 is out of range'),
+    Bad('check_index/float', lambda: check_index(1.0, 3, 'row'), TypeError, 'row must be an int'),
+    Bad('encode_target/complex', lambda: encode_target(rf, y + 0j), TypeError, 'complex'),
+    Bad('encode_target/unknown-label', lambda: encode_target(rf, y + 3), ValueError, 'not fitted on'),
+    Bad('model_trees/boosting', lambda: model_trees(object()), TypeError, 'unsupported model'),
+    Bad('feature_names/no-width', lambda: feature_names(object()), ValueError, 'pass n_features'),
+    Bad('check_training_rows/tiny-target-permuted', lambda: check_training_rows(_tiny, X, (_yr * 1e-7)[_perm]), ValueError, 'not the target'),
+    Bad('check_training_rows/monotonic-permuted', lambda: check_training_rows(_mono, X, _yr[_perm]), ValueError, 'not the target'),
+    Bad('check_training_rows/rows-permuted', lambda: check_training_rows(_tiny, X[_perm]), ValueError, 'not the data this forest'),
+    Bad('check_training_rows/sample_weight-str', lambda: check_training_rows(_tiny, X, _yr, sample_weight=['a'] * 40), TypeError, 'sample_weight must be numeric'),
+    Bad('check_n_jobs/float', lambda: check_n_jobs(1.5), TypeError, 'n_jobs must be an int'),
+]
+EDGE += [
+    Edge('check_X/not-a-view', lambda: (lambda a: (a, check_X(a)[0]))(X.copy()), lambda out: not np.shares_memory(out[0], out[1])),
+    Edge('check_training_rows/tiny-target', lambda: check_training_rows(_tiny, X, _yr * 1e-7), lambda W: np.array_equal(W, inbag_counts(_tiny))),
+    Edge('check_training_rows/monotonic', lambda: check_training_rows(_mono, X, _yr), lambda W: np.array_equal(W, inbag_counts(_mono))),
+    Edge('check_index/negative', lambda: check_index(-1, 3, 'row'), lambda out: out == 2),
+]

@@ -27,3 +27,14 @@ EDGE = [Edge(f'{g.__name__}/one-row', (lambda g=g: g(1, random_state=0)), lambda
         for g in GENERATORS]
 EDGE += [Edge(f'{f.__name__}/split', f, _split_ok) for f in
          (ds.load_adult, ds.load_statlog_satellite, ds.load_crowdsourced_mapping, ds.load_bank_marketing)]
+
+# ---- round two (issue 16 §9) ----------------------------------------------------------------------------------------
+BAD += [
+    Bad('make_sin_cos/noise=inf', lambda: ds.make_sin_cos(10, noise=np.inf), ValueError, 'noise must be a finite number'),
+    Bad('make_linear_sum/noise=inf', lambda: ds.make_linear_sum(10, noise=np.inf), ValueError, 'noise must be a finite number'),
+    Bad('make_sin_cos/noise=nan', lambda: ds.make_sin_cos(10, noise=np.nan), ValueError, 'finite'),
+    Bad('make_forest_floor_toy/cor-subnormal', lambda: ds.make_forest_floor_toy(10, cor=1e-320), ValueError, 'too small'),
+    Bad('make_forest_floor_toy/cor=0', lambda: ds.make_forest_floor_toy(10, cor=0.0), ValueError, 'cor must be in (0, 1]'),
+]
+EDGE += [Edge('make_forest_floor_toy/cor=1e-200', lambda: ds.make_forest_floor_toy(10, cor=1e-200, random_state=0),
+              lambda out: len(out[1]) == 10)]

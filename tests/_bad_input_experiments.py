@@ -25,3 +25,25 @@ EDGE = [
     Edge('task_key/version', lambda: (task_key('a', {'rep': 1}), task_key('a', {'rep': 1}, version='2')),
          lambda k: k[0] != k[1] and k[0].startswith('1-')),
 ]
+
+# ---- round two (issue 16 §9) ----------------------------------------------------------------------------------------
+import os, tempfile
+import pandas as pd
+from deepforest_interp.experiments import write_results, md_table, save_figure, write_timings
+from deepforest_interp.derivations import resolve_symbol
+os.environ.setdefault('DFI_FIGURES', tempfile.mkdtemp(prefix='dfi_bad_input_'))
+BAD += [
+    Bad('write_results/slug-slash', lambda: write_results('a/b', 'x'), ValueError, "slug must be a non-empty file-name part"),
+    Bad('write_results/slug-int', lambda: write_results(3, 'x'), TypeError, 'slug must be a string'),
+    Bad('write_results/markdown', lambda: write_results('a', None), TypeError, 'markdown must be a string'),
+    Bad('write_claims/slug-dotdot', lambda: write_claims('..', []), ValueError, 'slug'),
+    Bad('write_timings/slug-slash', lambda: write_timings('x/y', ['1 s']), ValueError, 'slug'),
+    Bad('md_table/dict', lambda: md_table({'a': [1]}), TypeError, 'df must be a pandas DataFrame'),
+    Bad('save_figure/name-int', lambda: save_figure(__import__('matplotlib.figure', fromlist=['x']).Figure(), 3), TypeError, 'name must be a string'),
+    Bad('save_figure/not-figure', lambda: save_figure('fig', 'a'), TypeError, 'fig must be a matplotlib Figure'),
+    Bad('task_key/list', lambda: task_key('a', [1, 2]), TypeError, 'task must be a dict'),
+    Bad('task_key/slug-slash', lambda: task_key('a/b', {}), ValueError, 'slug'),
+    Bad('resolve_symbol/int', lambda: resolve_symbol(3), TypeError, 'symbol must be a non-empty dotted path'),
+    Bad('resolve_symbol/missing-attr', lambda: resolve_symbol('deepforest_interp.core.no_such_thing'), ImportError, 'has no'),
+]
+EDGE += [Edge('md_table/series', lambda: md_table(pd.Series([1.0, 2.0], name='v')), lambda s: s.startswith('| v |'))]

@@ -127,7 +127,7 @@ BAD = [
     Bad('plot_ff/test-features', lambda: plot_forest_floor(E, test=oob_contributions(RandomForestRegressor(n_estimators=20, random_state=0).fit(DF, y), DF, y)), ValueError, 'features'),
     Bad('plot_ff/test-outputs', lambda: plot_forest_floor(E, test=EC), ValueError, 'outputs of shape'),
     Bad('plot_two_way/one-feature', lambda: plot_two_way(E, ('x1',)), ValueError, 'exactly 2 features'),
-    Bad('plot_two_way/same-feature', lambda: plot_two_way(E, (1, 1)), ValueError, '2 different features'),
+    Bad('plot_two_way/same-feature', lambda: plot_two_way(E, (1, 1)), ValueError, 'two-way view repeats a feature'),
     Bad('plot_two_way/kind', lambda: plot_two_way(E, (1, 2), kind='bar'), ValueError, 'kind must be'),
     Bad('plot_two_way/grid', lambda: plot_two_way(E, (1, 2), grid=0), ValueError, 'grid must be >= 2'),
     Bad('plot_two_way/ax', lambda: plot_two_way(E, (1, 2), ax='ax'), TypeError, 'ax must be a matplotlib Axes'),
@@ -173,3 +173,39 @@ EDGE = [
         RandomForestRegressor(n_estimators=20, random_state=0).fit(np.c_[X[:, 0], X[:, 1] > 0], y), np.c_[X[:, 0], X[:, 1] > 0], y), (0, 1), kind='contour'))),
     Edge('plot_simplex_grid/all-features', lambda: _plot(lambda: plot_simplex_grid(EC, yc))),
 ]
+
+# ---- round two (issue 16 §1, §2, §3, §7) ----------------------------------------------------------------------------
+_pm = np.random.default_rng(9).permutation(120)
+RF_TINY = RandomForestRegressor(n_estimators=25, random_state=0).fit(X, y * 1e-7)
+RF_MONO = RandomForestRegressor(n_estimators=25, random_state=0, monotonic_cst=[1, 0, 0]).fit(X, y)
+XN = X.copy(); XN[0, 0] = np.nan
+E_NAN = heldout_contributions(RF, XN)
+E3_NONAMES = Explanation(EC.values, EC.bias, EC.feature_names, EC.data)          # 3 outputs, no output_names
+BAD += [
+    Bad('oob/tiny-target-permuted-y', lambda: oob_contributions(RF_TINY, X, (y * 1e-7)[_pm]), ValueError, 'not the target'),
+    Bad('oob/monotonic-permuted-y', lambda: oob_contributions(RF_MONO, X, y[_pm]), ValueError, 'not the target'),
+    Bad('oob/complex-X', lambda: oob_contributions(RF, X + 0j), TypeError, 'complex'),
+    Bad('plot_ff/repeated-feature', lambda: _plot(lambda: plot_forest_floor(E, [0, 0])), ValueError, 'repeats a feature'),
+    Bad('plot_aligned/repeated-feature', lambda: _plot(lambda: plot_aligned(EC, ['x1', 1])), ValueError, 'repeats a feature'),
+    Bad('rank/repeated-feature', lambda: rank_interactions(E, [0, 0]), ValueError, 'repeats a feature'),
+    Bad('gov/repeated-group', lambda: goodness_of_visualization(E, features=[(0, 0)]), ValueError, 'repeats a feature'),
+    Bad('colors/empty-features', lambda: feature_colors(X, features=[]), ValueError, 'features is empty'),
+    Bad('colors/nan-explanation', lambda: feature_colors(E_NAN), ValueError, 'NaN'),
+    Bad('plot_simplex_grid/repeated', lambda: _plot(lambda: plot_simplex_grid(EC, yc, features=[0, 0])), ValueError, 'repeats a feature'),
+]
+EDGE += [
+    Edge('oob/tiny-target', lambda: oob_contributions(RF_TINY, X, y * 1e-7), lambda e: _close(e.bias, np.full(120, (y * 1e-7).mean()), 1e-12)),
+    Edge('oob/monotonic', lambda: (lambda m: (m, oob_contributions(m, X, y)))(
+        RandomForestRegressor(n_estimators=25, oob_score=True, random_state=0, monotonic_cst=[1, 0, 0]).fit(X, y)),
+        lambda me: _close(me[1].output, me[0].oob_prediction_)),
+    Edge('oob/data-not-a-view', lambda: (lambda Xc: (Xc, oob_contributions(RF, Xc)))(X.copy()),
+         lambda out: not np.shares_memory(out[0], out[1].data)),
+    Edge('colors/nan-feature-not-used', lambda: feature_colors(E_NAN, features=[1, 2]), lambda c: c.shape == (120, 4)),
+    Edge('plot_simplex/no-output-names', lambda: _plot(lambda: plot_simplex(E3_NONAMES))),
+    Edge('plot_simplex/no-output-names-y', lambda: _plot(lambda: plot_simplex(E3_NONAMES, y=yc))),
+]
+BAD += [
+    Bad('colors/alpha-str', lambda: feature_colors(X, alpha='a'), TypeError, 'alpha must be a real number'),
+    Bad('colors/outlier_lim-str', lambda: feature_colors(X, outlier_lim='a'), TypeError, 'outlier_lim must be a real number'),
+]
+EDGE += [Edge('plot_ff/feature-name-string', lambda: _plot(lambda: plot_forest_floor(E, 'x1')))]   # one name, not its characters

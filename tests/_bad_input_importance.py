@@ -86,3 +86,37 @@ EDGE = [
     Edge('oob_pi/one-row-tree-free', lambda: oob_permutation_importance(rf, X, y, random_state=0),
          lambda out: np.isfinite(out.z_scores).all()),
 ]
+
+# ---- round two (issue 16 §2, §3, §7) --------------------------------------------------------------------------------
+from deepforest_interp.importance import plot_importances
+_tiny = RandomForestRegressor(n_estimators=5, random_state=0).fit(X, yr * 1e-7)
+_mono = RandomForestRegressor(n_estimators=5, random_state=0, monotonic_cst=[1, 0, 0]).fit(X, yr)
+_mono_clf = RandomForestClassifier(n_estimators=5, random_state=0, monotonic_cst=[1, 0, 0]).fit(X, y)
+def _plot(f):
+    import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt
+    ax = f(); n = len(ax.patches); plt.close('all'); return n
+BAD += [
+    Bad('mdi_covariance/tiny-target-permuted-y', lambda: mdi_covariance(_tiny, X, (yr * 1e-7)[perm]), ValueError, 'training order'),
+    Bad('mdi_oob/tiny-target-permuted-y', lambda: mdi_oob(_tiny, X, (yr * 1e-7)[perm]), ValueError, 'training order'),
+    Bad('mdi_covariance/monotonic', lambda: mdi_covariance(_mono, X, yr), ValueError, 'monotonic_cst'),
+    Bad('mdi_oob/monotonic-permuted-y', lambda: mdi_oob(_mono, X, yr[perm]), ValueError, 'not the target'),
+    Bad('mdi_covariance/complex-X', lambda: mdi_covariance(rfr, X + 0j, yr), TypeError, 'complex'),
+    Bad('plot_importances/top=0', lambda: plot_importances({'a': [1, 2, 3]}, list('abc'), top=0), ValueError, 'top must be >= 1'),
+    Bad('plot_importances/top-float', lambda: plot_importances({'a': [1, 2, 3]}, list('abc'), top=1.5), TypeError, 'top must be an int'),
+    Bad('plot_importances/not-dict', lambda: plot_importances([1, 2, 3], list('abc')), TypeError, 'must be a non-empty dict'),
+    Bad('plot_importances/length', lambda: plot_importances({'a': [1, 2]}, list('abc')), ValueError, "importances['a'] has 2 values"),
+    Bad('plot_importances/nan', lambda: plot_importances({'a': [1, np.nan, 2]}, list('abc')), ValueError, 'NaN'),
+]
+EDGE += [
+    Edge('mdi_covariance/tiny-target', lambda: mdi_covariance(_tiny, X, yr * 1e-7), lambda out: np.allclose(out, mdi(_tiny), rtol=1e-9, atol=0)),
+    Edge('mdi_oob/monotonic', lambda: mdi_oob(_mono, X, yr), lambda out: len(out) == 3),
+    Edge('mdi_oob/monotonic-classifier', lambda: mdi_oob(_mono_clf, X, y), lambda out: len(out) == 3),
+    Edge('mdi_covariance/monotonic-held-out', lambda: mdi_covariance(_mono, X, yr, inbag=False), lambda out: len(out) == 3),
+    Edge('oob_pi/monotonic', lambda: oob_permutation_importance(_mono, X, yr, random_state=0), lambda out: len(out.importances_mean) == 3),
+    Edge('plot_importances/top=1', lambda: _plot(lambda: plot_importances({'a': [1, 2, 3]}, list('abc'), top=1)), lambda n: n == 1),
+]
+BAD += [
+    Bad('mdi_covariance/held-out-sample-weight-str', lambda: mdi_covariance(rfr, X, yr, inbag=False, sample_weight=['a'] * 60),
+        TypeError, 'sample_weight must be numeric'),
+    Bad('mdi_covariance/sample-weight-str', lambda: mdi_covariance(et_w, X, y, sample_weight=['a'] * 60), TypeError, 'sample_weight must be numeric'),
+]

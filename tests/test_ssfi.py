@@ -123,7 +123,7 @@ def test_bad_input():
     rng = np.random.default_rng(5)
     X = rng.normal(size=(30, 3)); y = X[:, 0]
     rf = RandomForestRegressor(3, random_state=0).fit(X, y)
-    for a, msg in [(0, '(0, 1]'), (-0.1, '(0, 1]'), (1.5, '(0, 1]'), (float('nan'), '(0, 1]'),
+    for a, msg in [(0, '(0, 1]'), (-0.1, '(0, 1]'), (1.5, '(0, 1]'), (float('nan'), 'finite'),
                    ('0.9', 'real number'), (None, 'real number'), (True, 'real number')]:
         with pytest.raises((ValueError, TypeError), match=None) as e: ssfi(rf, X, alpha=a)
         assert msg in str(e.value)
