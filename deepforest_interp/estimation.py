@@ -94,14 +94,27 @@ def estimated_increments(
 _K = LazyKernels(globals())   # the engine's numba kernels, compiled on first use (core.LazyKernels)
 
 @_K.register
-def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2, blocks, width):
-    "S[t, d] = sum of w_r * P2[rows[r], d] over the in-bag rows r in node t, for the column blocks [g*width, (g+1)*width) of g in `blocks` (0 elsewhere)."
-    S = np.zeros((n_nodes, P2.shape[1]))
+def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
+    "S[t] = sum of w_r * P2[rows[r]] over the in-bag rows r in node t; P2 is (n_train, D) flat, S is (n_nodes, D)."
+    D = P2.shape[1]
+    S = np.zeros((n_nodes, D))
     for r in range(leaf.shape[0]):                           # rows into their leaves ...
+        lf, i, wr = leaf[r], rows[r], w[r]
+        for d in range(D): S[lf, d] += wr * P2[i, d]
+    for node in range(n_nodes - 1, 0, -1):                   # ... then children into parents (a child's id > its parent's)
+        p = parent[node]
+        for d in range(D): S[p, d] += S[node, d]
+    return S
+
+@_K.register
+def _node_sums_blocks_nb(n_nodes, parent, leaf, rows, w, P2, blocks, width):
+    "As `_node_sums_nb` for the column blocks [g*width, (g+1)*width) of the forests g in `blocks` only (0 elsewhere)."
+    S = np.zeros((n_nodes, P2.shape[1]))
+    for r in range(leaf.shape[0]):
         lf, i, wr = leaf[r], rows[r], w[r]
         for g in blocks:
             for d in range(g * width, (g + 1) * width): S[lf, d] += wr * P2[i, d]
-    for node in range(n_nodes - 1, 0, -1):                   # ... then children into parents (a child's id > its parent's)
+    for node in range(n_nodes - 1, 0, -1):
         p = parent[node]
         for g in blocks:
             for d in range(g * width, (g + 1) * width): S[p, d] += S[node, d]
@@ -207,16 +220,18 @@ def _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, t
                     if counts is None:                           # bootstrap counts (all ones without bootstrap)
                         counts = inbag_counts(fm, len(tr)) if fm.bootstrap else np.ones((M, len(tr)), np.int64)
                     rows, w = inbag_rows(fm, m, tr, counts, layer.sample_weight)
-                    leaf = tree.apply(Ztr[rows], check_input=False)
-                    S = _K._node_sums_nb(nodes.n_nodes, nodes.parent, leaf, rows, w, P2, g, K * C).reshape(nodes.n_nodes, -1, K, C)
+                    leaf = tree.tree_.apply(Ztr[rows])
+                    S = (_K._node_sums_nb(nodes.n_nodes, nodes.parent, leaf, rows, w, P2) if 2 * len(g) > P2.shape[1] // (K * C)
+                         else _K._node_sums_blocks_nb(nodes.n_nodes, nodes.parent, leaf, rows, w, P2, g, K * C))
+                    S = S.reshape(nodes.n_nodes, -1, K, C)   # the contiguous loop over all forests is faster when most are used
                 table = node_table(nodes, S, K, C)
                 leaves = np.flatnonzero(nodes.left < 0)
                 pos = np.zeros(nodes.n_nodes, np.int32); pos[leaves] = np.arange(len(leaves))
                 hit = (pos, np.ascontiguousarray(table.reshape(nodes.n_nodes, K * C)[leaves]), nodes.value[0].copy())
                 if keep and cache is not None: _keep_table(cache, key, hit, budget)
             pos, tab, root = hit
-            if want_train: _K._gather_add(fold_v, pos[tree.apply(Zva, check_input=False)], tab)
-            if Znew is not None: _K._gather_add(fold_n, pos[tree.apply(Znew, check_input=False)], tab)
+            if want_train: _K._gather_add(fold_v, pos[tree.tree_.apply(Zva)], tab)
+            if Znew is not None: _K._gather_add(fold_n, pos[tree.tree_.apply(Znew)], tab)
             roots += root
         if want_train: tr_v[va] = fold_v / M; tr_b[va] = roots / M
         if Znew is not None: nw_v += fold_n / (M * J); nw_b += roots / (M * J)
