@@ -257,8 +257,9 @@ def deep_forest_mdi(
     verbose:int=0,                  # tqdm progress over the trees when > 0
 )->pd.Series:                       # MDI(DF) indexed by feature name (a list of Series with all_layers=True)
     """MDI(DF): covariance of the deep-forest contributions with the (one-hot) label (paper Eq. 31).
-    `oof=True` (default) explains every training row by the fold models that did not see it; `oof=False` with the
-    training data is the literal in-sample Eq. 31, which notebook 06 shows to reward noise features."""
+    `oof=True` (default) explains every training row by the fold models that did not see it, so X must be the
+    training data; for held-out rows pass `oof=False`. `oof=False` with the training data is the literal in-sample
+    Eq. 31, which notebook 06 shows to reward noise features."""
     es = deep_forest_contributions(model, X, calibration=calibration, layer=layer, oof=oof, all_layers=True, n_jobs=n_jobs,
                                    verbose=verbose)
     Y = encode_target(model, check_y(y, len(es[0])))
