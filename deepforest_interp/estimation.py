@@ -128,6 +128,17 @@ def _gather_add(out2, leafpos, table2):
         lf = leafpos[r]
         for d in range(D): out2[r, d] += table2[lf, d]
 
+@_K.register
+def _walk_add(out2, Z, left, right, feature, threshold, value, colmap, C):
+    "out2[r] += the increments along row Z[r]'s path in a tree that splits on own columns only (Algorithm 1 line 7, as `apply` routes)."
+    for r in range(Z.shape[0]):
+        node = 0
+        while left[node] >= 0:
+            f = feature[node]
+            ch = left[node] if Z[r, f] <= threshold[node] else right[node]   # float32 row vs float64 threshold, as sklearn
+            for c in range(value.shape[1]): out2[r, f * C + colmap[c]] += value[ch, c] - value[node, c]
+            node = ch
+
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009n
 @dataclass
@@ -199,7 +210,7 @@ def _keep_table(cache, key, hit, budget):
         if cache['table bytes'] + size <= budget:
             _read_only(*hit); cache[key] = hit; cache['table bytes'] += size
 
-def _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, tag, keep, budget, bar):
+def _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, tag, keep, budget, bar, walk):
     "Forest f of one layer: OOF contributions of the training rows (if `want_train`) and those of the new rows `Znew`."
     K, n, J = layer.n_features, len(Ztr), len(layer.folds)
     tr_v = np.zeros((n, K * C)) if want_train else None; tr_b = np.zeros((n, C)) if want_train else None
@@ -211,6 +222,15 @@ def _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, t
         fold_n = None if Znew is None else np.zeros_like(nw_v)
         roots = np.zeros(C)
         for m, tree in enumerate(trees):
+            t = tree.tree_
+            if walk and (P2 is None or t.feature.max() < K):    # no split on a previous output: walk the paths, keep nothing
+                v = t.value[:, 0, :]
+                colmap = np.arange(v.shape[1]) if v.shape[1] == C else np.asarray(tree.classes_).astype(np.intp)
+                args = (t.children_left, t.children_right, t.feature, t.threshold, v, colmap, C)
+                if want_train: _K._walk_add(fold_v, Zva, *args)
+                if Znew is not None: _K._walk_add(fold_n, Znew, *args)
+                roots[colmap] += v[0]
+                continue
             key = ('table', tag, l, f, j, m)
             hit = None if cache is None else cache.get(key)
             if hit is None:
@@ -220,7 +240,7 @@ def _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, t
                     if counts is None:                           # bootstrap counts (all ones without bootstrap)
                         counts = inbag_counts(fm, len(tr)) if fm.bootstrap else np.ones((M, len(tr)), np.int64)
                     rows, w = inbag_rows(fm, m, tr, counts, layer.sample_weight)
-                    leaf = tree.tree_.apply(Ztr[rows])
+                    leaf = t.apply(Ztr[rows])
                     S = (_K._node_sums_nb(nodes.n_nodes, nodes.parent, leaf, rows, w, P2) if 2 * len(g) > P2.shape[1] // (K * C)
                          else _K._node_sums_blocks_nb(nodes.n_nodes, nodes.parent, leaf, rows, w, P2, g, K * C))
                     S = S.reshape(nodes.n_nodes, -1, K, C)   # the contiguous loop over all forests is faster when most are used
@@ -230,8 +250,8 @@ def _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, t
                 hit = (pos, np.ascontiguousarray(table.reshape(nodes.n_nodes, K * C)[leaves]), nodes.value[0].copy())
                 if keep and cache is not None: _keep_table(cache, key, hit, budget)
             pos, tab, root = hit
-            if want_train: _K._gather_add(fold_v, pos[tree.tree_.apply(Zva)], tab)
-            if Znew is not None: _K._gather_add(fold_n, pos[tree.tree_.apply(Znew)], tab)
+            if want_train: _K._gather_add(fold_v, pos[t.apply(Zva)], tab)
+            if Znew is not None: _K._gather_add(fold_n, pos[t.apply(Znew)], tab)
             roots += root
         if want_train: tr_v[va] = fold_v / M; tr_b[va] = roots / M
         if Znew is not None: nw_v += fold_n / (M * J); nw_b += roots / (M * J)
@@ -251,6 +271,7 @@ def algorithm1_pass(
     cache:dict|None=None,           # a store kept per fitted model (`_model_cache`): OOF results and leaf tables survive
     tag=None,                       # what else the results depend on (e.g. the calibration), part of every cache key
     table_budget:int=0,             # bytes of leaf tables the cache may hold
+    walk_plain_trees:bool=True,     # trees without a split on a previous output: walk each row's path (nothing kept) instead of a table
     n_jobs:int|None=None,           # threads: the forests of a layer run in parallel
     verbose:int=0,                  # tqdm progress over the trees when > 0
 )->list:                            # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays (n, F, K_l, C)
@@ -276,7 +297,7 @@ def algorithm1_pass(
                 P2 = np.ascontiguousarray(P).reshape(len(P), -1)
             bar.total += sum(len(fm.estimators_) for forest in layer.forests for fm in forest); bar.refresh()
             job = lambda f: _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, tag, want_new,
-                                         table_budget, bar)
+                                         table_budget, bar, walk_plain_trees)
             if min(F, nt) > 1:
                 with ThreadPoolExecutor(min(F, nt)) as ex: parts = list(ex.map(job, range(F)))
             else: parts = [job(f) for f in range(F)]
@@ -315,5 +336,6 @@ def cascade_contributions_reference(
     L = model._check_layer(layer)
     layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
     new = None if X is None else model.layer_inputs(X, L)
-    return algorithm1_pass(layers, lambda nodes, S, K, C: _node_table(nodes, K, C, S, node_map), model.n_outputs_, new)
+    return algorithm1_pass(layers, lambda nodes, S, K, C: _node_table(nodes, K, C, S, node_map), model.n_outputs_, new,
+                           walk_plain_trees=False)                  # every tree through its table: the readable path
 

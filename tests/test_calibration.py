@@ -147,7 +147,8 @@ def test_table_cache_within_the_model_size():
     m, X, y, Xn = _fit(7, 80, 4, 3, None, 'per_layer')
     deep_forest_contributions(m, Xn, all_layers=True, verbose=0)
     cache = _CACHES[m][1]
-    assert 0 < cache['table bytes'] <= _tree_bytes(m.layers_)
+    assert cache['table bytes'] <= _tree_bytes(m.layers_)
+    if m.n_layers_ > 1: assert cache['table bytes'] > 0            # later layers split on previous outputs: tables kept
     a = deep_forest_contributions(m, Xn, all_layers=True)      # warm: the same numbers
     _CACHES.pop(m)
     b = deep_forest_contributions(m, Xn, all_layers=True)
