@@ -153,3 +153,16 @@ def test_table_cache_within_the_model_size():
     _CACHES.pop(m)
     b = deep_forest_contributions(m, Xn, all_layers=True)
     for ea, eb in zip(a, b): np.testing.assert_array_equal(ea.values, eb.values)
+
+def test_engine_walk_equals_tables():
+    "algorithm1_pass: trees without a split on a previous output walked row by row == through their tables (Algorithm 1 line 7)."
+    from deepforest_interp.estimation import Algorithm1Layer, algorithm1_pass
+    from deepforest_interp.calibration import _compiled_table, CAL_PARTIAL
+    for C in (0, 3):
+        m, X, y, Xn = _fit(11, 70, 3, C, None, 'per_layer')
+        layers = [Algorithm1Layer.from_cascade(m, l) for l in range(m.n_layers_)]
+        new = m.layer_inputs(Xn)
+        a = algorithm1_pass(layers, _compiled_table(CAL_PARTIAL), m.n_outputs_, new)
+        b = algorithm1_pass(layers, _compiled_table(CAL_PARTIAL), m.n_outputs_, new, walk_plain_trees=False)
+        for ra, rb in zip(a, b):
+            for k in ('train', 'train_bias', 'new', 'new_bias'): np.testing.assert_allclose(ra[k], rb[k], atol=1e-12)
