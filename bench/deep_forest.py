@@ -1,61 +1,79 @@
-"""Benchmark: deep-forest contributions of new rows against the cascade's own predict_proba (issue 11 §1).
+"""Benchmark: deep-forest contributions of new rows against the cascade's own predict_proba (issues 11 §1, 18 §4).
 
-satimage (KEEL copy), 70/30 stratified split (seed 0), package defaults, n_jobs=1 on both sides (same work: the
-cascade's forward pass is part of both). Prints, median of `--reps` (default 5) timed calls after one warm-up call
-each (JIT compilation and the per-model cache of the training rows' out-of-fold contributions are warm-up):
-* predict_proba(3000 new rows) vs deep_forest_contributions(3000 new rows): ratio, target <= 2.5x (the per-model cache
-  of the training rows' out-of-fold contributions and of the explained layer's leaf tables is warm; its size is printed);
-* the same with the per-model cache cleared before every call (the cost of a first call on a fitted model);
-* the one-pass `deep_forest_explain` (training rows out of fold + test rows + MDI(DF), every layer) vs the fit.
-Run: .venv/bin/python bench/deep_forest.py [--quick] [--reps N]
+For each case, package defaults, n_jobs=1 on both sides (same work: the cascade's forward pass is part of both), every
+timing the median of `--reps` (default 5) calls, the two sides interleaved so that load from other processes hits both
+alike, after one warm-up call each (JIT compilation):
+* cold: `deep_forest_contributions(model, X_new)` with the per-model cache emptied before every call (the first call on a
+  fitted model: Algorithm 1 on the training rows of every layer below the explained one, then the new rows);
+* warm: the same call with the cache filled by the previous call (the training rows' out-of-fold contributions and the
+  explained layer's leaf tables are reused);
+* ratios cold / predict_proba (target <= 2.5x) and warm / predict_proba (target <= 1.5x);
+* the cache after a call: leaf tables (budget: the bytes of the model's own trees, `TABLE_CACHE_BYTES=None`), the
+  training rows' arrays, and the model's pickle size.
+Cases: `synthetic` (make_three_class with 10 noise features, 3,000 training rows, 3,000 new rows; max_layers=4,
+n_tolerant_rounds=4, so that 3 layers are kept), `adult` (UCI Adult, the first
+`--adult-rows` training rows (default 5,000), 1,000 test rows explained), `satimage` (KEEL, 70/30 split, 3,000 new
+rows; `--satimage` to include it). `deep_forest_explain` (every layer, training rows + test rows + MDI) is timed
+against the fit with `--explain`.
+Run: .venv/bin/python bench/deep_forest.py [--reps N] [--cases synthetic,adult] [--adult-rows N] [--satimage] [--explain]
 """
-import sys, time, statistics
+import sys, time, statistics, pickle
 import numpy as np
 from sklearn.model_selection import train_test_split
-from deepforest_interp.datasets import load_keel
 from deepforest_interp.cascade import CascadeForestClassifier
-from deepforest_interp.calibration import deep_forest_contributions, deep_forest_explain, _TRAIN_CACHE, _cache_get, TABLE_CACHE_BYTES
+from deepforest_interp.calibration import deep_forest_contributions, deep_forest_explain, _tree_bytes, TABLE_CACHE_BYTES
+from deepforest_interp.estimation import _CACHES
 
-quick = '--quick' in sys.argv
-reps = int(sys.argv[sys.argv.index('--reps') + 1]) if '--reps' in sys.argv else 5
-X, y = load_keel('satimage')
-Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
-if quick: Xtr, ytr = Xtr.iloc[:1500], ytr.iloc[:1500]
-t = time.perf_counter()
-df = CascadeForestClassifier(random_state=0).fit(Xtr, ytr)
-t_fit = time.perf_counter() - t
-print(f"satimage: {len(Xtr)} training rows; cascade fit {t_fit:.1f}s, {df.n_layers_} layer(s) kept, "
-      f"test accuracy {np.mean(df.predict(Xte) == yte):.4f}", flush=True)
+arg = lambda name, default: type(default)(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
+reps = arg('--reps', 5)
+cases = arg('--cases', 'synthetic,adult').split(',') + (['satimage'] if '--satimage' in sys.argv else [])
 
-Xnew = Xte.sample(3000, replace=len(Xte) < 3000, random_state=0)
+def data(case):
+    if case == 'synthetic':
+        from deepforest_interp.datasets import make_three_class
+        X, y = make_three_class(3000, n_noise=10, random_state=0)
+        return X, y, make_three_class(3000, n_noise=10, random_state=1)[0]
+    if case == 'adult':
+        from deepforest_interp.datasets import load_adult
+        Xtr, Xte, ytr, yte = load_adult(); n = arg('--adult-rows', 5000)
+        return Xtr.iloc[:n], ytr.iloc[:n], Xte.iloc[:1000]
+    from deepforest_interp.datasets import load_keel
+    X, y = load_keel('satimage')
+    Xtr, Xte, ytr, _ = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+    return Xtr, ytr, Xte.sample(3000, replace=len(Xte) < 3000, random_state=0)
 
-def median_time(fn, reps, before=None):
-    ts = []
+def timed(fn, before=None):
+    if before: before()
+    t = time.perf_counter(); fn(); return time.perf_counter() - t
+
+MiB = 2**20
+for case in cases:
+    X, y, Xnew = data(case)
+    kw = dict(max_layers=4, n_tolerant_rounds=4) if case == 'synthetic' else {}   # synthetic: keep 3 layers (best is 2)
+    t = time.perf_counter(); df = CascadeForestClassifier(random_state=0, **kw).fit(X, y); t_fit = time.perf_counter() - t
+    size = len(pickle.dumps(df))
+    print(f"[{case}] {len(X)} training rows x {X.shape[1]} features, {len(np.unique(y))} classes; fit {t_fit:.1f}s, "
+          f"{df.n_layers_} layer(s) kept; {len(Xnew)} new rows", flush=True)
+    predict = lambda: df.predict_proba(Xnew)
+    explain = lambda: deep_forest_contributions(df, Xnew)
+    clear = lambda: _CACHES.pop(df, None)
+    predict(); e = explain()                                                    # warm-up: JIT compilation
+    np.testing.assert_allclose(e.output, df.predict_proba(Xnew), atol=1e-9)
+    tp, tc, tw = [], [], []
     for _ in range(reps):
-        if before: before()
-        t = time.perf_counter(); fn(); ts.append(time.perf_counter() - t)
-    return statistics.median(ts), ts
-
-predict = lambda: df.predict_proba(Xnew)
-explain = lambda: deep_forest_contributions(df, Xnew, calibration='partial')
-predict(); e = explain()                                         # warm-up: JIT compile, cache fill
-np.testing.assert_allclose(e.output, df.predict_proba(Xnew), atol=1e-9)
-# interleave the two so that load from other processes hits both alike
-tp, te = [], []
-for _ in range(reps):
-    tp.append(median_time(predict, 1)[0]); te.append(median_time(explain, 1)[0])
-mp, me = statistics.median(tp), statistics.median(te)
-print(f"3000 new rows, median of {reps}: predict_proba {mp:.3f}s, deep_forest_contributions {me:.3f}s "
-      f"-> ratio {me / mp:.2f}x (target <= 2.5x: {'met' if me / mp <= 2.5 else 'NOT met'})", flush=True)
-print(f"per-model cache after the warm-up: leaf tables {(_cache_get(df, 'table bytes') or 0) / 2**20:.0f} MiB "
-      f"(budget TABLE_CACHE_BYTES = {TABLE_CACHE_BYTES / 2**20:.0f} MiB); the model itself pickles to "
-      f"{len(__import__('pickle').dumps(df)) / 2**20:.0f} MiB", flush=True)
-clear = lambda: _TRAIN_CACHE.pop(df, None)
-tc = [median_time(explain, 1, before=clear)[0] for _ in range(max(3, reps // 2))]
-mc = statistics.median(tc)
-print(f"first call on a fitted model (cache cleared, JIT warm), median of {len(tc)}: {mc:.3f}s -> ratio {mc / mp:.2f}x "
-      f"predict_proba", flush=True)
-clear()
-t = time.perf_counter(); b = deep_forest_explain(df, Xte, calibration='partial'); t_pass = time.perf_counter() - t
-print(f"deep_forest_explain (training rows OOF + {len(Xte)} test rows + MDI(DF), every layer): {t_pass:.1f}s = "
-      f"{100 * t_pass / t_fit:.0f}% of the fit")
+        tp.append(timed(predict)); tc.append(timed(explain, clear)); tw.append(timed(explain))
+    mp, mc, mw = (statistics.median(v) for v in (tp, tc, tw))
+    cache = _CACHES[df][1]
+    train_bytes = sum(v.train.nbytes + v.train_bias.nbytes for k, v in cache.items() if isinstance(k, tuple) and k[0] == 'train')
+    print(f"[{case}] median of {reps}: predict_proba {mp:.3f}s | cold deep_forest_contributions {mc:.3f}s = {mc / mp:.2f}x "
+          f"(target <= 2.5x: {'met' if mc / mp <= 2.5 else 'NOT met'}) | warm {mw:.3f}s = {mw / mp:.2f}x "
+          f"(target <= 1.5x: {'met' if mw / mp <= 1.5 else 'NOT met'})", flush=True)
+    print(f"[{case}] cache: leaf tables {cache['table bytes'] / MiB:.1f} MiB (budget = the trees' node arrays, "
+          f"{_tree_bytes(df.layers_) / MiB:.1f} MiB{'' if TABLE_CACHE_BYTES is None else f'; TABLE_CACHE_BYTES={TABLE_CACHE_BYTES}'}), "
+          f"training rows' arrays {train_bytes / MiB:.1f} MiB; model pickle {size / MiB:.1f} MiB -> tables / pickle "
+          f"{cache['table bytes'] / size:.2f}, whole cache / pickle {(cache['table bytes'] + train_bytes) / size:.2f}", flush=True)
+    if '--explain' in sys.argv:
+        clear(); Xte = Xnew
+        t = time.perf_counter(); deep_forest_explain(df, Xte); t_pass = time.perf_counter() - t
+        print(f"[{case}] deep_forest_explain (training rows OOF + {len(Xte)} rows + MDI(DF), every layer): {t_pass:.1f}s = "
+              f"{100 * t_pass / t_fit:.0f}% of the fit", flush=True)

@@ -4,16 +4,15 @@
 
 # %% ../nbs/06_calibration.ipynb #c002
 from __future__ import annotations
-import numbers, threading, weakref
-from concurrent.futures import ThreadPoolExecutor
+import numbers
 import numpy as np
 import pandas as pd
-from joblib import effective_n_jobs
 from sklearn.utils import Bunch
+from sklearn.tree._tree import NODE_DTYPE        # the node record of a fitted tree: sizes the table cache
 from sklearn.utils.validation import check_is_fitted
-from .core import Explanation, check_X, check_y, check_n_jobs, tree_arrays, inbag_counts, LazyKernels
+from .core import Explanation, check_X, check_y, check_n_jobs, LazyKernels
 from .importance import encode_target, local_mdi_from_contributions
-from .estimation import inbag_rows
+from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
 from .cascade import CascadeForestClassifier, CascadeForestRegressor
 from .pipelines import is_pipeline, explain_pipeline, check_level
 
@@ -106,19 +105,6 @@ def partial_additive_calibration(est, dmu)->np.ndarray:
 
 # %% ../nbs/06_calibration.ipynb #c014
 @_K.register
-def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
-    "S[t] = sum of w_r * P2[rows[r]] over the in-bag rows r in node t; P2 is (n_train, D) flat, S is (n_nodes, D)."
-    D = P2.shape[1]
-    S = np.zeros((n_nodes, D))
-    for r in range(leaf.shape[0]):                           # rows into their leaves ...
-        lf, i, wr = leaf[r], rows[r], w[r]
-        for d in range(D): S[lf, d] += wr * P2[i, d]
-    for node in range(n_nodes - 1, 0, -1):                   # ... then children into parents (ids are depth-first)
-        p = parent[node]
-        for d in range(D): S[p, d] += S[node, d]
-    return S
-
-@_K.register
 def _table_nb(left, right, feature, value, weight, K, C, S, method):
     "Algorithm 1: cumulative calibrated contributions of every node, (n_nodes, K, C)."
     n = left.shape[0]
@@ -142,13 +128,6 @@ def _table_nb(left, right, feature, value, weight, K, C, S, method):
                 for k in range(K): table[ch, k, c] += cal[k]
     return table
 
-@_K.register
-def _gather_add(out2, rows, leaf, table2, scale):
-    "out2[rows[r]] += scale * table2[leaf[r]] on flat (n, K*C) / (n_nodes, K*C) arrays."
-    D = table2.shape[1]
-    for r in range(rows.shape[0]):
-        i, lf = rows[r], leaf[r]
-        for d in range(D): out2[i, d] += scale * table2[lf, d]
 
 # %% ../nbs/06_calibration.ipynb #c015
 def _check_cascade(model):
@@ -174,80 +153,24 @@ def _layer_index(model, layer)->int:
     if not -L <= layer < L: raise ValueError(f"layer={layer} is out of range: the model keeps {L} layer(s) (0..{L - 1})")
     return int(layer) % L
 
-def _tree_structs(model, l, f, j, Ztr)->list:
-    "Per tree of fold model (l, f, j): `TreeArrays`, and in-bag rows, weights and leaves when it splits on new features (cached)."
-    key = ('trees', l, f, j); hit = _cache_get(model, key)
-    if hit is not None: return hit
-    K = model.n_features_in_; fm = model.layers_[l][f][j]; tr = model.folds_[l][j][0]
-    sw = model.training_data().sample_weight; counts = None; out = []
-    for m, tree in enumerate(fm.estimators_):
-        ta = tree_arrays(tree); rows = w = leaf = None
-        if l > 0 and (ta.feature >= K).any():
-            if counts is None: counts = inbag_counts(fm, len(tr))
-            rows, w = inbag_rows(fm, m, tr, counts, sw)
-            leaf = tree.apply(Ztr[rows], check_input=False)
-        out.append((tree, ta, np.ascontiguousarray(ta.value), rows, w, leaf))
-    _cache_put(model, key, out)
-    return out
+def _compiled_table(method:int):
+    "Algorithm 1's node table for the engine (`estimation.algorithm1_pass`): the compiled `_table_nb` with calibration `method`."
+    def table(nodes, S, K, C):
+        if S is None: S = np.zeros((1, 1, K, C))                     # no split on a previous output: S is never read
+        return _K._table_nb(nodes.left, nodes.right, nodes.feature, nodes.value, nodes.weight, K, C, S, method)
+    return table
 
-TABLE_CACHE_BYTES = 2**30   # per model: Algorithm 1's leaf tables kept for repeated calls; beyond this they are recomputed
+TABLE_CACHE_BYTES = None   # per model: bytes of leaf tables kept for repeated calls; None = the model's own tree bytes
 
-def _leaf_table(model, key, ta, value, rows, w, leaf, P2, K, C, method, keep:bool)->tuple:
-    "Algorithm 1's table of one tree at its leaves: (node id -> leaf row, (n_leaves, K*C)); kept (if `keep`) within TABLE_CACHE_BYTES."
-    hit = _cache_get(model, ('table',) + key)
-    if hit is not None: return hit
-    S = (_K._node_sums_nb(ta.n_nodes, ta.parent, leaf, rows, w, P2).reshape(ta.n_nodes, -1, K, C) if rows is not None
-         else np.zeros((1, 1, K, C)))
-    table2 = _K._table_nb(ta.left, ta.right, ta.feature, value, ta.weight, K, C, S, method).reshape(ta.n_nodes, K * C)
-    leaves = np.flatnonzero(ta.left < 0)
-    pos = np.zeros(ta.n_nodes, np.intp); pos[leaves] = np.arange(len(leaves))
-    out = (pos, np.ascontiguousarray(table2[leaves]))
-    size = pos.nbytes + out[1].nbytes
-    with _CACHE_LOCK:
-        used = _cache_get(model, 'table bytes') or 0
-        if keep and used + size <= TABLE_CACHE_BYTES:
-            _cache_put(model, ('table',) + key, out); _cache_put(model, 'table bytes', used + size)
-    return out
+def _tree_bytes(forests)->int:
+    "Bytes of the node arrays (node records + values) of every tree in nested lists of fold forests: the model's size."
+    if hasattr(forests, 'estimators_'):
+        return sum(t.tree_.node_count * NODE_DTYPE.itemsize + t.tree_.value.nbytes for t in forests.estimators_)
+    return sum(_tree_bytes(f) for f in forests)
 
-def _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method, want_train:bool):
-    "One forest of layer l: OOF contributions of the training rows (if `want_train`), and contributions of new rows."
-    n = Ztr.shape[0]
-    tr_v = np.zeros((n, K * C)) if want_train else None; tr_b = np.zeros((n, C)) if want_train else None
-    nw_v = None if Znew is None else np.zeros((len(Znew), K * C)); nw_b = None if Znew is None else np.zeros((len(Znew), C))
-    all_new = None if Znew is None else np.arange(len(Znew))
-    P2 = None if prev is None else prev.reshape(n, -1)          # (n, F*K*C) view, no copy
-    J = len(model.folds_[l])
-    for j, (tr, va) in enumerate(model.folds_[l]):
-        trees = _tree_structs(model, l, f, j, Ztr); M = len(trees)
-        va = np.asarray(va)
-        fold_v = np.zeros((len(va), K * C)) if want_train else None
-        for m, (tree, ta, value, rows, w, leaf) in enumerate(trees):
-            pos, tab = _leaf_table(model, (method, l, f, j, m), ta, value, rows, w, leaf, P2, K, C, method,
-                                   keep=Znew is not None)     # only layers whose new rows are explained reuse them
-            if want_train:
-                _K._gather_add(fold_v, np.arange(len(va)), pos[tree.apply(Ztr[va], check_input=False)], tab, 1.0)
-                tr_b[va] += value[0] / M
-            if Znew is not None:
-                _K._gather_add(nw_v, all_new, pos[tree.apply(Znew, check_input=False)], tab, 1.0)
-                nw_b += value[0] / (M * J)
-        if want_train: tr_v[va] = fold_v / M
-    if Znew is not None: nw_v /= M * J
-    return (None if tr_v is None else tr_v.reshape(n, K, C), tr_b,
-            None if Znew is None else nw_v.reshape(-1, K, C), nw_b)
-
-_TRAIN_CACHE = weakref.WeakKeyDictionary()   # model -> (model.layers_, {key: value}); a refit drops it
-_CACHE_LOCK = threading.Lock()
-
-def _cache_get(model, key):
-    entry = _TRAIN_CACHE.get(model)
-    if entry is None or entry[0] is not model.layers_: return None
-    return entry[1].get(key)
-
-def _cache_put(model, key, value):
-    entry = _TRAIN_CACHE.get(model)
-    if entry is None or entry[0] is not model.layers_:
-        entry = (model.layers_, {}); _TRAIN_CACHE[model] = entry
-    entry[1][key] = value
+def _table_budget(model, cache)->int:
+    if 'budget' not in cache: cache['budget'] = _tree_bytes(model.layers_)
+    return cache['budget'] if TABLE_CACHE_BYTES is None else int(TABLE_CACHE_BYTES)
 
 def cascade_pass(
     model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
@@ -257,39 +180,24 @@ def cascade_pass(
     layer:int|None=None,            # last layer of the pass (default: the model's best layer)
     n_jobs:int|None=None,           # threads: the forests of a layer run in parallel
     new_layers:str='all',           # 'all': contributions of X at every layer; 'last': only at `layer`
+    verbose:int=0,                  # tqdm progress over the trees when > 0
 )->list:                            # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays
-    "Algorithm 1 over layers 0..layer (paper Algorithm 1, Eq. 27-30); training rows out of fold, new rows by all fold models."
+    """Algorithm 1 over layers 0..layer (paper Algorithm 1, Eq. 27-30); training rows out of fold, new rows by all fold models.
+    `train` and `train_bias` are the per-model cache's own arrays and read-only (copy them to change them)."""
     _check_cascade(model); method = _method(calibration); L = _layer_index(model, layer)
     n_jobs = check_n_jobs(n_jobs)
     if new_layers not in ('all', 'last'): raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
-    K = model.n_features_in_; C = model.n_outputs_
-    F = len(model.layers_[0])
-    Znews = None
+    new = None
     if X is not None:
         X, _ = check_X(X, model)
         if getattr(model, 'feature_names_in_', None) is not None and not isinstance(X, pd.DataFrame):
             X = pd.DataFrame(np.asarray(X, dtype=float), columns=model.feature_names_in_)   # keep sklearn's name check quiet
-        Znews = [np.ascontiguousarray(Z, dtype=np.float32) for Z in model.layer_inputs(X, L)]   # one forward pass
-    nt = max(1, min(F, effective_n_jobs(n_jobs)))
-    prev, out = None, []
-    for l in range(L + 1):
-        want_new = Znews is not None and (new_layers == 'all' or l == L)
-        cached = _cache_get(model, ('train', method, l))   # OOF contributions of the training rows
-        if cached is not None and not want_new: out.append(Bunch(**cached)); prev = cached.train; continue
-        Ztr = np.ascontiguousarray(model.training_input(l), dtype=np.float32)
-        Znew = Znews[l] if want_new else None
-        want_train = cached is None and (l < L or Znews is None or new_layers == 'all')   # new rows at the last
-        job = lambda f: _forest_pass(model, l, f, Ztr, Znew, prev, K, C, method, want_train)
-        if nt > 1:
-            with ThreadPoolExecutor(nt) as ex: parts = list(ex.map(job, range(F)))
-        else: parts = [job(f) for f in range(F)]
-        if want_train:
-            res = Bunch(train=np.stack([p[0] for p in parts], 1), train_bias=np.stack([p[1] for p in parts], 1))
-            _cache_put(model, ('train', method, l), Bunch(train=res.train, train_bias=res.train_bias))
-        else: res = Bunch(**cached) if cached is not None else Bunch(train=None, train_bias=None)
-        if Znew is not None: res.update(new=np.stack([p[2] for p in parts], 1), new_bias=np.stack([p[3] for p in parts], 1))
-        prev = res.train; out.append(res)
-    return out
+        new = model.layer_inputs(X, L)                                   # one forward pass
+    cache = _model_cache(model, model.layers_)
+    layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
+    return algorithm1_pass(layers, _compiled_table(method), model.n_outputs_, new, new_layers=new_layers, cache=cache,
+                           tag=method, table_budget=_table_budget(model, cache), n_jobs=n_jobs, verbose=verbose)
+
 
 # %% ../nbs/06_calibration.ipynb #c019
 def _training_mean(model)->np.ndarray:
@@ -319,17 +227,19 @@ def deep_forest_contributions(
     all_layers:bool=False,          # return a list with one Explanation per layer 0..layer
     n_jobs:int|None=None,           # threads (forests of a layer run in parallel)
     level:str='raw',                # a Pipeline ending in a cascade: 'raw' input columns or the cascade's 'transformed' ones
+    verbose:int=0,                  # tqdm progress over the trees when > 0 (a first call on a big model takes a while)
 ):
     "Contributions of the original features to a deep forest's output (paper Algorithm 1, Eq. 27-30)."
     if is_pipeline(model):
         return explain_pipeline(deep_forest_contributions, model, X, calibration=calibration, layer=layer, oof=oof,
-                                all_layers=all_layers, n_jobs=n_jobs, level=level)
+                                all_layers=all_layers, n_jobs=n_jobs, verbose=verbose, level=level)
     check_level(level); _check_cascade(model); _method(calibration); _layer_index(model, layer); check_n_jobs(n_jobs)
     X, names = check_X(X, model)
     if oof and not model.is_training_data(X):
-        raise ValueError("oof=True needs the exact training data X the cascade was fitted on (rows in the same order)")
+        raise ValueError("oof=True needs the exact training data X the cascade was fitted on (rows in the same order); "
+                         "for new or held-out rows pass oof=False")
     res = cascade_pass(model, None if oof else X, calibration=calibration, layer=layer, n_jobs=n_jobs,
-                       new_layers='all' if all_layers else 'last')
+                       new_layers='all' if all_layers else 'last', verbose=verbose)
     es = _explanations(model, res, 'train' if oof else 'new', X, names, oof)
     return es if all_layers else es[-1]
 
@@ -350,11 +260,14 @@ def deep_forest_mdi(
     layer:int|None=None,            # layer to explain (default: the model's best layer)
     all_layers:bool=False,          # one MDI Series per layer 0..layer (one pass)
     n_jobs:int|None=None,
+    verbose:int=0,                  # tqdm progress over the trees when > 0
 )->pd.Series:                       # MDI(DF) indexed by feature name (a list of Series with all_layers=True)
     """MDI(DF): covariance of the deep-forest contributions with the (one-hot) label (paper Eq. 31).
-    `oof=True` (default) explains every training row by the fold models that did not see it; `oof=False` with the
-    training data is the literal in-sample Eq. 31, which notebook 06 shows to reward noise features."""
-    es = deep_forest_contributions(model, X, calibration=calibration, layer=layer, oof=oof, all_layers=True, n_jobs=n_jobs)
+    `oof=True` (default) explains every training row by the fold models that did not see it, so X must be the
+    training data; for held-out rows pass `oof=False`. `oof=False` with the training data is the literal in-sample
+    Eq. 31, which notebook 06 shows to reward noise features."""
+    es = deep_forest_contributions(model, X, calibration=calibration, layer=layer, oof=oof, all_layers=True, n_jobs=n_jobs,
+                                   verbose=verbose)
     Y = encode_target(model, check_y(y, len(es[0])))
     out = [pd.Series(_mdi_from(e.values, Y), index=e.feature_names, name='MDI(DF)') for e in es]
     return out if all_layers else out[-1]
@@ -369,11 +282,12 @@ def deep_forest_local_mdi(
     oof:bool=True,
     layer:int|None=None,
     n_jobs:int|None=None,
+    verbose:int=0,                  # tqdm progress over the trees when > 0
 )->pd.DataFrame:                    # features x classes
     "Per-class local MDI of a deep-forest classifier, features x classes (seed 000 Sec. 7.2)."
     _check_cascade(model)
     if not hasattr(model, 'classes_'): raise TypeError("local MDI is defined per class: it needs a CascadeForestClassifier")
-    e = deep_forest_contributions(model, X, calibration=calibration, layer=layer, oof=oof, n_jobs=n_jobs)
+    e = deep_forest_contributions(model, X, calibration=calibration, layer=layer, oof=oof, n_jobs=n_jobs, verbose=verbose)
     Y = encode_target(model, check_y(y, len(e)))
     return pd.DataFrame(local_mdi_from_contributions(e.values, Y).T, index=e.feature_names,
                         columns=pd.Index(list(model.classes_), name='class'))
@@ -387,13 +301,14 @@ def deep_forest_explain(
     calibration:str|None='partial',
     layer:int|None=None,            # last layer (default: the model's best layer)
     n_jobs:int|None=None,
+    verbose:int=0,                  # tqdm progress over the trees when > 0
 )->Bunch:                           # train / new: lists of Explanation per layer; mdi: list of pd.Series per layer
     "One pass of Algorithm 1: OOF training explanations, explanations of X and MDI(DF) for every layer (paper Algorithm 1, Eq. 27-31)."
     _check_cascade(model)
     t = model.training_data()
     names = check_X(t.X[:1], model)[1]
     if X is not None: X, _ = check_X(X, model)
-    res = cascade_pass(model, X, calibration=calibration, layer=layer, n_jobs=n_jobs)
+    res = cascade_pass(model, X, calibration=calibration, layer=layer, n_jobs=n_jobs, verbose=verbose)
     train = _explanations(model, res, 'train', t.X, names, True)
     Y = encode_target(model, t.y)
     return Bunch(train=train, new=None if X is None else _explanations(model, res, 'new', X, names, False),

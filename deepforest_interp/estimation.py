@@ -4,12 +4,20 @@
 
 # %% ../nbs/05_cascade_estimation.ipynb #c002
 from __future__ import annotations
+import threading, weakref
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 import numpy as np
-from .core import tree_arrays, inbag_counts, TreeArrays, check_model, check_int, FOREST_TYPES
+from joblib import effective_n_jobs
+from sklearn.utils import Bunch
+from tqdm.std import tqdm        # plain text bars, as notebook 04's fit
+from .core import tree_arrays, inbag_counts, TreeArrays, check_model, check_int, FOREST_TYPES, LazyKernels
 from .cascade import _BaseCascadeForest
 
+
 # %% auto #0
-__all__ = ['inbag_rows', 'node_sums', 'estimated_increments', 'cascade_contributions_reference']
+__all__ = ['inbag_rows', 'node_sums', 'estimated_increments', 'Algorithm1Layer', 'algorithm1_pass',
+           'cascade_contributions_reference']
 
 # %% ../nbs/05_cascade_estimation.ipynb #c005
 def inbag_rows(
@@ -82,6 +90,227 @@ def estimated_increments(
             est[child] = mean[child, F] - mean[p, F]          # Eq. (16)
     return est
 
+# %% ../nbs/05_cascade_estimation.ipynb #c009k
+_K = LazyKernels(globals())   # the engine's numba kernels, compiled on first use (core.LazyKernels)
+
+@_K.register
+def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
+    "S[t] = sum of w_r * P2[rows[r]] over the in-bag rows r in node t; P2 is (n_train, D) flat, S is (n_nodes, D)."
+    D = P2.shape[1]
+    S = np.zeros((n_nodes, D))
+    for r in range(leaf.shape[0]):                           # rows into their leaves ...
+        lf, i, wr = leaf[r], rows[r], w[r]
+        for d in range(D): S[lf, d] += wr * P2[i, d]
+    for node in range(n_nodes - 1, 0, -1):                   # ... then children into parents (a child's id > its parent's)
+        p = parent[node]
+        for d in range(D): S[p, d] += S[node, d]
+    return S
+
+@_K.register
+def _node_sums_blocks_nb(n_nodes, parent, leaf, rows, w, P2, blocks, width):
+    "As `_node_sums_nb` for the column blocks [g*width, (g+1)*width) of the forests g in `blocks` only (0 elsewhere)."
+    S = np.zeros((n_nodes, P2.shape[1]))
+    for r in range(leaf.shape[0]):
+        lf, i, wr = leaf[r], rows[r], w[r]
+        for g in blocks:
+            for d in range(g * width, (g + 1) * width): S[lf, d] += wr * P2[i, d]
+    for node in range(n_nodes - 1, 0, -1):
+        p = parent[node]
+        for g in blocks:
+            for d in range(g * width, (g + 1) * width): S[p, d] += S[node, d]
+    return S
+
+@_K.register
+def _gather_add(out2, leafpos, table2):
+    "out2[r] += table2[leafpos[r]] on flat (n, K*C) / (n_leaves, K*C) arrays."
+    D = table2.shape[1]
+    for r in range(leafpos.shape[0]):
+        lf = leafpos[r]
+        for d in range(D): out2[r, d] += table2[lf, d]
+
+@_K.register
+def _walk_add(out2, Z, left, right, feature, threshold, value, colmap, C):
+    "out2[r] += the increments along row Z[r]'s path in a tree that splits on own columns only (Algorithm 1 line 7, as `apply` routes)."
+    for r in range(Z.shape[0]):
+        node = 0
+        while left[node] >= 0:
+            f = feature[node]
+            ch = left[node] if Z[r, f] <= threshold[node] else right[node]   # float32 row vs float64 threshold, as sklearn
+            for c in range(value.shape[1]): out2[r, f * C + colmap[c]] += value[ch, c] - value[node, c]
+            node = ch
+
+
+# %% ../nbs/05_cascade_estimation.ipynb #c009n
+@dataclass
+class _Nodes:
+    "The node arrays Algorithm 1 reads from one fitted tree (the fields of `core.TreeArrays` it needs)."
+    left: np.ndarray        # child ids, -1 at leaves (a child's id is always larger than its parent's)
+    right: np.ndarray
+    parent: np.ndarray      # -1 at the root
+    feature: np.ndarray     # split column, -1 at leaves
+    value: np.ndarray       # (n_nodes, C) node means, class columns spread to all C outputs
+    weight: np.ndarray      # weighted_n_node_samples
+    @property
+    def n_nodes(self): return len(self.left)
+    @property
+    def is_leaf(self): return self.left < 0
+
+def _tree_nodes(tree, C:int)->_Nodes:
+    "Node arrays of a fitted tree of a fold forest (public `tree_` and `classes_` only); the values as `tree_arrays`."
+    t = tree.tree_
+    left, right = t.children_left.astype(np.intp), t.children_right.astype(np.intp)
+    inner = np.flatnonzero(left >= 0)
+    parent = np.full(len(left), -1, np.intp); parent[left[inner]] = inner; parent[right[inner]] = inner
+    v = np.asarray(t.value, dtype=float)[:, 0, :]
+    if hasattr(tree, 'classes_'):                              # class fractions; a fold that missed a class: spread
+        s = v.sum(1, keepdims=True); v = v / np.where(s > 0, s, 1)
+        if v.shape[1] != C:
+            full = np.zeros((len(v), C)); full[:, np.asarray(tree.classes_).astype(int)] = v; v = full
+    return _Nodes(left, right, parent, np.where(left >= 0, t.feature, -1).astype(np.intp), np.ascontiguousarray(v),
+                  t.weighted_n_node_samples.astype(float))
+
+_CACHES = weakref.WeakKeyDictionary()   # model -> (token, {key: value}); a refit (a new token) drops the entry
+_CACHE_LOCK = threading.Lock()
+
+def _model_cache(model, token)->dict:
+    "The store of Algorithm 1's results kept for a fitted `model`; emptied when `token` (its fitted layers) changes."
+    with _CACHE_LOCK:
+        entry = _CACHES.get(model)
+        if entry is None or entry[0] is not token:
+            entry = (token, {'table bytes': 0}); _CACHES[model] = entry
+        return entry[1]
+
+def _read_only(*arrays):
+    for a in arrays:
+        if a is not None: a.setflags(write=False)
+
+
+# %% ../nbs/05_cascade_estimation.ipynb #c009l
+@dataclass
+class Algorithm1Layer:
+    "One layer of a cascade as Algorithm 1 reads it: fold forests, folds, training input, own columns, weights."
+    forests: list                          # forests[f][j]: fold model j of forest f, fitted on rows folds[j][0] of train_input
+    folds: list                            # [(train_idx, val_idx)] * J, row ids of train_input
+    train_input: np.ndarray                # (n, d) the layer's input on the training rows, previous outputs out of fold
+    n_features: int                        # K_l: columns 0..K_l-1 keep their increments; column K_l + g*C + c = output c of previous forest g
+    sample_weight: np.ndarray|None = None  # (n,) the weights the fold forests were fitted with (None: unweighted)
+
+    @classmethod
+    def from_cascade(cls, model, l:int)->'Algorithm1Layer':
+        "Layer `l` of a fitted CascadeForestClassifier / CascadeForestRegressor, from its public attributes."
+        return cls(model.layers_[l], model.folds_[l], model.training_input(l), model.n_features_in_,
+                   model.training_data().sample_weight)
+
+
+# %% ../nbs/05_cascade_estimation.ipynb #c009f
+def _keep_table(cache, key, hit, budget):
+    "Store a leaf table (read-only) in `cache` while the tables stay within `budget` bytes."
+    size = sum(a.nbytes for a in hit)
+    with _CACHE_LOCK:
+        if cache['table bytes'] + size <= budget:
+            _read_only(*hit); cache[key] = hit; cache['table bytes'] += size
+
+def _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, tag, keep, budget, bar, walk):
+    "Forest f of one layer: OOF contributions of the training rows (if `want_train`) and those of the new rows `Znew`."
+    K, n, J = layer.n_features, len(Ztr), len(layer.folds)
+    tr_v = np.zeros((n, K * C)) if want_train else None; tr_b = np.zeros((n, C)) if want_train else None
+    nw_v = None if Znew is None else np.zeros((len(Znew), K * C)); nw_b = np.zeros(C)
+    for j, (tr, va) in enumerate(layer.folds):
+        fm = layer.forests[f][j]; trees = fm.estimators_; M = len(trees); counts = None
+        Zva = np.ascontiguousarray(Ztr[va]) if want_train else None
+        fold_v = np.zeros((len(va), K * C)) if want_train else None
+        fold_n = None if Znew is None else np.zeros_like(nw_v)
+        roots = np.zeros(C)
+        for m, tree in enumerate(trees):
+            t = tree.tree_
+            if walk and (P2 is None or t.feature.max() < K):    # no split on a previous output: walk the paths, keep nothing
+                v = t.value[:, 0, :]
+                colmap = np.arange(v.shape[1]) if v.shape[1] == C else np.asarray(tree.classes_).astype(np.intp)
+                args = (t.children_left, t.children_right, t.feature, t.threshold, v, colmap, C)
+                if want_train: _K._walk_add(fold_v, Zva, *args)
+                if Znew is not None: _K._walk_add(fold_n, Znew, *args)
+                roots[colmap] += v[0]
+                continue
+            key = ('table', tag, l, f, j, m)
+            hit = None if cache is None else cache.get(key)
+            if hit is None:
+                nodes = _tree_nodes(tree, C); S = None
+                g = np.unique((nodes.feature[nodes.feature >= K] - K) // C) if P2 is not None else ()
+                if len(g):                                       # the tree splits on these previous forests' outputs
+                    if counts is None:                           # bootstrap counts (all ones without bootstrap)
+                        counts = inbag_counts(fm, len(tr)) if fm.bootstrap else np.ones((M, len(tr)), np.int64)
+                    rows, w = inbag_rows(fm, m, tr, counts, layer.sample_weight)
+                    leaf = t.apply(Ztr[rows])
+                    S = (_K._node_sums_nb(nodes.n_nodes, nodes.parent, leaf, rows, w, P2) if 2 * len(g) > P2.shape[1] // (K * C)
+                         else _K._node_sums_blocks_nb(nodes.n_nodes, nodes.parent, leaf, rows, w, P2, g, K * C))
+                    S = S.reshape(nodes.n_nodes, -1, K, C)   # the contiguous loop over all forests is faster when most are used
+                table = node_table(nodes, S, K, C)
+                leaves = np.flatnonzero(nodes.left < 0)
+                pos = np.zeros(nodes.n_nodes, np.int32); pos[leaves] = np.arange(len(leaves))
+                hit = (pos, np.ascontiguousarray(table.reshape(nodes.n_nodes, K * C)[leaves]), nodes.value[0].copy())
+                if keep and cache is not None: _keep_table(cache, key, hit, budget)
+            pos, tab, root = hit
+            if want_train: _K._gather_add(fold_v, pos[t.apply(Zva)], tab)
+            if Znew is not None: _K._gather_add(fold_n, pos[t.apply(Znew)], tab)
+            roots += root
+        if want_train: tr_v[va] = fold_v / M; tr_b[va] = roots / M
+        if Znew is not None: nw_v += fold_n / (M * J); nw_b += roots / (M * J)
+        if bar is not None: bar.update(M)
+    return (None if tr_v is None else tr_v.reshape(n, K, C), tr_b,
+            None if Znew is None else nw_v.reshape(-1, K, C), None if Znew is None else np.tile(nw_b, (len(Znew), 1)))
+
+
+# %% ../nbs/05_cascade_estimation.ipynb #c009p
+def algorithm1_pass(
+    layers:list,                    # Algorithm1Layer of layers 0..L
+    node_table,                     # (nodes, S (n_nodes, G, K, C) or None, K, C) -> (n_nodes, K, C): Algorithm 1 on one tree
+    n_outputs:int,                  # C: outputs of every forest (classes, or 1 for regression)
+    new_inputs:list|None=None,      # input matrix of every layer on the new rows (None: the training rows only)
+    *,
+    new_layers:str='all',           # 'all': new rows at every layer; 'last': only at layer L
+    cache:dict|None=None,           # a store kept per fitted model (`_model_cache`): OOF results and leaf tables survive
+    tag=None,                       # what else the results depend on (e.g. the calibration), part of every cache key
+    table_budget:int=0,             # bytes of leaf tables the cache may hold
+    walk_plain_trees:bool=True,     # trees without a split on a previous output: walk each row's path (nothing kept) instead of a table
+    n_jobs:int|None=None,           # threads: the forests of a layer run in parallel
+    verbose:int=0,                  # tqdm progress over the trees when > 0
+)->list:                            # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays (n, F, K_l, C)
+    "Algorithm 1 layer by layer: training rows out of fold, new rows by all fold models (paper Algorithm 1, Eq. 15-17, 27-30)."
+    L, C = len(layers) - 1, int(n_outputs)
+    if new_layers not in ('all', 'last'): raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
+    nt = effective_n_jobs(n_jobs)
+    prev, out = None, []
+    with tqdm(total=0, desc='Algorithm 1', unit='tree', disable=not verbose) as bar:
+        for l, layer in enumerate(layers):
+            K, F = layer.n_features, len(layer.forests)
+            want_new = new_inputs is not None and (new_layers == 'all' or l == L)
+            cached = None if cache is None else cache.get(('train', tag, l))
+            if cached is not None and not want_new:
+                out.append(Bunch(**cached)); prev = cached['train']; continue
+            want_train = cached is None and (l < L or new_inputs is None or new_layers == 'all')
+            Ztr = np.ascontiguousarray(layer.train_input, dtype=np.float32)
+            Znew = np.ascontiguousarray(new_inputs[l], dtype=np.float32) if want_new else None
+            P2 = None
+            if prev is not None:                                   # own columns added by this layer: zero contributions
+                P = prev if prev.shape[2] == K else np.concatenate(
+                    [prev, np.zeros(prev.shape[:2] + (K - prev.shape[2],) + prev.shape[3:])], axis=2)
+                P2 = np.ascontiguousarray(P).reshape(len(P), -1)
+            bar.total += sum(len(fm.estimators_) for forest in layer.forests for fm in forest); bar.refresh()
+            job = lambda f: _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, tag, want_new,
+                                         table_budget, bar, walk_plain_trees)
+            if min(F, nt) > 1:
+                with ThreadPoolExecutor(min(F, nt)) as ex: parts = list(ex.map(job, range(F)))
+            else: parts = [job(f) for f in range(F)]
+            if want_train:
+                res = Bunch(train=np.stack([p[0] for p in parts], 1), train_bias=np.stack([p[1] for p in parts], 1))
+                _read_only(res.train, res.train_bias)
+                if cache is not None: cache[('train', tag, l)] = Bunch(train=res.train, train_bias=res.train_bias)
+            else: res = Bunch(**cached) if cached is not None else Bunch(train=None, train_bias=None)
+            if Znew is not None: res.update(new=np.stack([p[2] for p in parts], 1), new_bias=np.stack([p[3] for p in parts], 1))
+            prev = res.train; out.append(res)
+    return out
+
+
 # %% ../nbs/05_cascade_estimation.ipynb #c011
 def _node_table(ta, K, C, S, node_map):
     "Cumulative contributions of every node (n_nodes, K, C): Algorithm 1 with per-node map g = `node_map`."
@@ -100,33 +329,13 @@ def cascade_contributions_reference(
     X=None,                 # new rows to explain (None: only the training rows, out of fold)
     layer:int|None=None,    # last layer to compute (default: the model's best layer)
     node_map=None,          # g(est (K, C), dmu (C,)) -> (K, C); None = estimation only
-)->dict:                    # per layer: 'train' (n, F, K, C) OOF, 'train_bias' (n, F, C), and 'new', 'new_bias' when X
-    "Layer-by-layer deep-forest contributions with a pluggable per-node map (paper Sec. 5, slow reference)."
+)->list:                    # per layer a Bunch: 'train' (n, F, K, C) OOF, 'train_bias' (n, F, C), and 'new', 'new_bias' when X
+    "Layer-by-layer deep-forest contributions with a pluggable per-node map (paper Sec. 5; readable tables, no cache)."
     if not isinstance(model, _BaseCascadeForest):
         raise TypeError(f"model must be a fitted CascadeForestClassifier or CascadeForestRegressor, got {type(model).__name__}")
-    K, L = model.n_features_in_, (model.n_layers_ - 1 if layer is None else layer)
-    C = len(model.classes_) if hasattr(model, 'classes_') else 1
-    F = len(model.layers_[0]); sw = model.training_data().sample_weight
-    n = len(model.oof_outputs_[0]); prev, out = None, []
-    for l in range(L + 1):
-        Ztr = model.training_input(l).astype(np.float32)
-        Znew = None if X is None else np.asarray(model.layer_input(X, l), dtype=np.float32)
-        res = {'train': np.zeros((n, F, K, C)), 'train_bias': np.zeros((n, F, C))}
-        if Znew is not None: res.update(new=np.zeros((len(Znew), F, K, C)), new_bias=np.zeros((len(Znew), F, C)))
-        for f in range(F):
-            for j, (tr, va) in enumerate(model.folds_[l]):
-                fm = model.layers_[l][f][j]; M = len(fm.estimators_); counts = inbag_counts(fm, len(tr))
-                for m, tree in enumerate(fm.estimators_):
-                    ta = tree_arrays(tree)
-                    S = None
-                    if l > 0 and (ta.feature >= K).any():
-                        rows, w = inbag_rows(fm, m, tr, counts, sw)
-                        S = node_sums(ta, tree.apply(Ztr[rows]), w, prev[rows])
-                    table = _node_table(ta, K, C, S, node_map)
-                    res['train'][va, f] += table[tree.apply(Ztr[va])] / M
-                    res['train_bias'][va, f] += ta.value[0] / M
-                    if Znew is not None:
-                        res['new'][:, f] += table[tree.apply(Znew)] / (M * len(model.folds_[l]))
-                        res['new_bias'][:, f] += ta.value[0] / (M * len(model.folds_[l]))
-        prev = res['train']; out.append(res)
-    return out
+    L = model._check_layer(layer)
+    layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
+    new = None if X is None else model.layer_inputs(X, L)
+    return algorithm1_pass(layers, lambda nodes, S, K, C: _node_table(nodes, K, C, S, node_map), model.n_outputs_, new,
+                           walk_plain_trees=False)                  # every tree through its table: the readable path
+

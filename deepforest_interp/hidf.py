@@ -402,45 +402,22 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         return pd.DataFrame(rows, columns=cols)
 
 # %% ../nbs/07b_alc_hidf.ipynb #c070
-_CALIBRATE = {'partial': partial_additive_calibration, 'additive': additive_calibration,
-              'multiplicative': multiplicative_calibration}
+_HIDF_CALIBRATIONS = ('partial', 'additive', 'multiplicative')
 
-def _tree_table(ta, classes, C:int, Kp:int, S, calibrate)->np.ndarray:
-    "Cumulative contributions (n_nodes, Kp, C) of every node of one tree of a hiDF cascade layer (seed 000 Algorithm 1, Eq. 16-19)."
-    value = np.zeros((ta.n_nodes, C)); value[:, classes] = ta.value
-    inc = np.zeros((ta.n_nodes, Kp, C))
-    child = np.flatnonzero(ta.parent >= 0); par = ta.parent[child]; f = ta.feature[par]
-    orig = f < Kp                                       # a split on X or an ALC column: its own increment
-    inc[child[orig], f[orig]] = value[child[orig]] - value[par[orig]]
-    for ch, p, g in zip(child[~orig], par[~orig], (f[~orig] - Kp) // C):   # a class-vector split of forest g
-        est = S[ch, g] / ta.weight[ch] - S[p, g] / ta.weight[p]          # seed 000 Eq. 16
-        inc[ch] = calibrate(est, value[ch] - value[p])                   # seed 000 Eq. 19 (23-26)
-    table = inc
-    for d in range(1, int(ta.depth.max()) + 1):         # root to leaves: add the parent's path sum
-        nodes = np.flatnonzero(ta.depth == d)
-        table[nodes] += table[ta.parent[nodes]]
-    return table
+def _hidf_layers(model)->list:
+    "Kept layers of a cascade-pipeline hiDF as Algorithm 1 reads them (each layer's one-layer cascade, public attributes only)."
+    out = []
+    for lay in model.layers_:
+        c = lay.cascade                       # fitted on [X, ALC so far, previous class vectors] with the fit's weights
+        out.append(Algorithm1Layer(c.layers_[0], c.folds_[0], c.training_input(0), lay.n_features_in,
+                                   c.training_data().sample_weight))
+    return out
 
-def _cascade_layer_pass(casc, Ztr, Znew, prev, Kp:int, C:int, calibrate)->tuple:
-    "One hiDF cascade layer: (n_tr, F, Kp, C) out-of-fold training and (n_new, F, Kp, C) new-row contributions with biases."
-    F, folds = len(casc.layers_[0]), casc.folds_[0]; J = len(folds)
-    tr_v, tr_b = np.zeros((len(Ztr), F, Kp, C)), np.zeros((len(Ztr), F, C))
-    nw_v, nw_b = np.zeros((len(Znew), F, Kp, C)), np.zeros((len(Znew), F, C))
-    Z32, N32 = np.asarray(Ztr, np.float32), np.asarray(Znew, np.float32)
-    for f in range(F):
-        for j, (tr, va) in enumerate(folds):
-            fm = casc.layers_[0][f][j]; M = len(fm.estimators_); counts = inbag_counts(fm, len(tr))
-            classes = fm.classes_.astype(int)
-            for m, tree in enumerate(fm.estimators_):
-                ta = tree_arrays(tree); S = None
-                if prev is not None and (ta.feature >= Kp).any():
-                    rows, w = inbag_rows(fm, m, tr, counts)
-                    S = node_sums(ta, tree.apply(Z32[rows]), w, prev[rows])          # (n_nodes, F, Kp, C)
-                table = _tree_table(ta, classes, C, Kp, S, calibrate)
-                root = np.zeros(C); root[classes] = ta.value[0]
-                tr_v[va, f] += table[tree.apply(Z32[va])] / M; tr_b[va, f] += root / M
-                nw_v[:, f] += table[tree.apply(N32)] / (M * J); nw_b[:, f] += root / (M * J)
-    return tr_v, tr_b, nw_v, nw_b
+
+# %% ../nbs/07b_alc_hidf.ipynb #c069i
+from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache   # notebook 05's Algorithm 1 engine
+from .calibration import CALIBRATIONS, _compiled_table                    # its compiled, calibrated tables
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c071
 def _check_hidf(model):
@@ -459,11 +436,12 @@ def hidf_contributions(
     *,
     calibration:str='partial',      # pipeline 'cascade': class-vector splits, 'partial' (seed 000 Eq. 26), 'additive', 'multiplicative'
     all_layers:bool=False,          # pipeline 'cascade': one Explanation per kept layer
+    verbose:int=0,                  # pipeline 'cascade': tqdm progress over the trees when > 0
 ):
     "Contributions of the original features to a hiDF's class probabilities: ALC splits credited by Definition 1, class vectors calibrated (seed 001 Eq. 3, seed 000 Algorithm 1)."
     _check_hidf(model)
-    if calibration not in _CALIBRATE:
-        raise ValueError(f"calibration must be one of {sorted(_CALIBRATE)}, got {calibration!r}")
+    if calibration not in _HIDF_CALIBRATIONS:
+        raise ValueError(f"calibration must be one of {sorted(_HIDF_CALIBRATIONS)}, got {calibration!r}")
     Xv, names = check_X(X, model)
     K, C = model.n_features_in_, len(model.classes_)
     names = list(model.feature_names_out_[:K])
@@ -472,22 +450,18 @@ def hidf_contributions(
         e = contributions(model.forest_, Z, check_additivity=False)
         V = credit_alc(e.values, Z, _specs(model), K)
         out = [Explanation(V, e.bias, names, Xv, list(model.classes_))]
-    else:
-        Ztr_all = model._train_inputs()
-        Znew_all = model.layer_inputs(X)
-        A_new = model.representation(X)
-        specs, prev, out = _specs(model), None, []
-        for l, lay in enumerate(model.layers_):
-            Kp = lay.n_features_in
-            tr_v, tr_b, nw_v, nw_b = _cascade_layer_pass(lay.cascade, Ztr_all[l], Znew_all[l], prev, Kp, C,
-                                                         _CALIBRATE[calibration])
-            n_alc = Kp - K
-            V = credit_alc(nw_v.mean(1), A_new[:, :Kp], specs[:n_alc], K)
-            out.append(Explanation(V, nw_b.mean(1), names, Xv, list(model.classes_)))
-            if l + 1 < len(model.layers_):                       # next layer's columns: pad the ALC columns it adds
-                Kn = model.layers_[l + 1].n_features_in
-                prev = np.concatenate([tr_v, np.zeros(tr_v.shape[:2] + (Kn - Kp, C))], axis=2)
+    else:                                                        # notebook 05's engine on the hiDF layers
+        res = algorithm1_pass(_hidf_layers(model), _compiled_table(CALIBRATIONS[calibration]), C, model.layer_inputs(X),
+                              new_layers='all' if all_layers else 'last', cache=_model_cache(model, model.layers_),
+                              tag=calibration, verbose=verbose)
+        A_new, specs, out = model.representation(X), _specs(model), []
+        for lay, r in zip(model.layers_, res):
+            if r.get('new') is None: continue
+            Kp = lay.n_features_in                               # X and the ALC columns this layer sees
+            V = credit_alc(r.new.mean(1), A_new[:, :Kp], specs[:Kp - K], K)
+            out.append(Explanation(V, r.new_bias.mean(1), names, Xv, list(model.classes_)))
     return out if all_layers else out[-1]
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c075
 def hidf_mdi(
@@ -496,8 +470,9 @@ def hidf_mdi(
     y,                              # their labels
     *,
     calibration:str='partial',      # see `hidf_contributions`
+    verbose:int=0,                  # pipeline 'cascade': tqdm progress over the trees when > 0
 )->pd.Series:                       # one importance per original feature, indexed by name
     "MDI of the original features: covariance of their hiDF contributions with the one-hot label (seed 000 Eq. 31)."
-    e = hidf_contributions(model, X, calibration=calibration)
+    e = hidf_contributions(model, X, calibration=calibration, verbose=verbose)
     Y = encode_target(model, check_y(y, len(e)))
     return pd.Series(np.einsum('ikc,ic->k', e.values, Y - Y.mean(0)) / len(Y), index=e.feature_names)

@@ -6,7 +6,7 @@ from deepforest_interp.cascade import CascadeForestClassifier, CascadeForestRegr
 from deepforest_interp.calibration import (deep_forest_contributions, deep_forest_mdi, deep_forest_local_mdi, cascade_pass,
                                            _K, CALIBRATIONS, partial_additive_calibration,
                                            additive_calibration, multiplicative_calibration)
-from deepforest_interp.estimation import inbag_rows, cascade_contributions_reference
+from deepforest_interp.estimation import inbag_rows, node_sums, cascade_contributions_reference
 from deepforest_interp.tree_contributions import contributions
 from deepforest_interp.importance import encode_target
 from deepforest_interp.core import tree_arrays, inbag_counts
@@ -61,8 +61,7 @@ def test_eq20_at_every_node(seed, C, cal):
                 counts = inbag_counts(fm, len(tr))
                 for t, tree in enumerate(fm.estimators_):
                     ta = tree_arrays(tree); rows, w = inbag_rows(fm, t, tr, counts)
-                    S = _K._node_sums_nb(ta.n_nodes, ta.parent, tree.apply(Ztr[rows]), rows, w, prev.reshape(len(prev), -1))
-                    S = S.reshape(ta.n_nodes, -1, K, Cc)
+                    S = node_sums(ta, tree.apply(Ztr[rows]), w, prev[rows])
                     table = _K._table_nb(ta.left, ta.right, ta.feature, np.ascontiguousarray(ta.value), ta.weight, K, Cc, S, method)
                     np.testing.assert_allclose(table.sum(1), ta.value - ta.value[0], atol=1e-10)
 
@@ -121,3 +120,49 @@ def test_cache_is_dropped_on_refit():
     b = deep_forest_contributions(m, X, oof=True)
     np.testing.assert_allclose(b.output, m.oof_outputs_[-1].mean(1), atol=1e-9)
     assert a.shape != b.values.shape or not np.allclose(a, b.values)
+
+def test_cached_training_arrays_are_read_only():
+    "cascade_pass hands out the per-model cache's arrays read-only: mutating a returned array cannot change a later result."
+    m, X, y, Xn = _fit(5, 70, 3, 2, 4, 'per_layer')
+    before = deep_forest_contributions(m, X, oof=True).values.copy()
+    res = cascade_pass(m)
+    for r in res:
+        assert not r.train.flags.writeable and not r.train_bias.flags.writeable
+        with pytest.raises(ValueError, match='read-only'): r.train *= 0
+    with pytest.raises(ValueError, match='read-only'): cascade_pass(m, Xn)[-1].train[:] = 1
+    np.testing.assert_array_equal(deep_forest_contributions(m, X, oof=True).values, before)
+    e = deep_forest_contributions(m, Xn)                       # the arrays of new rows are the caller's own
+    e.values[:] = 0
+    np.testing.assert_allclose(deep_forest_contributions(m, Xn).output, m.predict_proba(Xn), atol=1e-9)
+
+def test_held_out_rows_need_oof_false():
+    m, X, y, Xn = _fit(6, 60, 3, 2, 3, 'per_layer')
+    with pytest.raises(ValueError, match='oof=False'): deep_forest_mdi(m, Xn, y[:len(Xn)])
+    assert np.isfinite(deep_forest_mdi(m, Xn, y[:len(Xn)], oof=False).to_numpy()).all()
+
+def test_table_cache_within_the_model_size():
+    "The leaf tables kept per model never exceed the bytes of the model's own trees (TABLE_CACHE_BYTES=None)."
+    from deepforest_interp.estimation import _CACHES
+    from deepforest_interp.calibration import _tree_bytes
+    m, X, y, Xn = _fit(7, 80, 4, 3, None, 'per_layer')
+    deep_forest_contributions(m, Xn, all_layers=True, verbose=0)
+    cache = _CACHES[m][1]
+    assert cache['table bytes'] <= _tree_bytes(m.layers_)
+    if m.n_layers_ > 1: assert cache['table bytes'] > 0            # later layers split on previous outputs: tables kept
+    a = deep_forest_contributions(m, Xn, all_layers=True)      # warm: the same numbers
+    _CACHES.pop(m)
+    b = deep_forest_contributions(m, Xn, all_layers=True)
+    for ea, eb in zip(a, b): np.testing.assert_array_equal(ea.values, eb.values)
+
+def test_engine_walk_equals_tables():
+    "algorithm1_pass: trees without a split on a previous output walked row by row == through their tables (Algorithm 1 line 7)."
+    from deepforest_interp.estimation import Algorithm1Layer, algorithm1_pass
+    from deepforest_interp.calibration import _compiled_table, CAL_PARTIAL
+    for C in (0, 3):
+        m, X, y, Xn = _fit(11, 70, 3, C, None, 'per_layer')
+        layers = [Algorithm1Layer.from_cascade(m, l) for l in range(m.n_layers_)]
+        new = m.layer_inputs(Xn)
+        a = algorithm1_pass(layers, _compiled_table(CAL_PARTIAL), m.n_outputs_, new)
+        b = algorithm1_pass(layers, _compiled_table(CAL_PARTIAL), m.n_outputs_, new, walk_plain_trees=False)
+        for ra, rb in zip(a, b):
+            for k in ('train', 'train_bias', 'new', 'new_bias'): np.testing.assert_allclose(ra[k], rb[k], atol=1e-12)

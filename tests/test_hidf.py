@@ -65,3 +65,73 @@ def test_contributions_add_up_on_every_layer(seed, pipeline, C, calibration):
     for e, p in zip(es, outs):                                      # Eq. (D3) on every layer
         assert e.values.shape == (40, 5, len(m.classes_)) and np.isfinite(e.values).all()
         assert np.abs(e.output - p).max() <= 1e-9
+
+
+def _weighted_eq16_oracle(m, Xn, w, calibrate):
+    """seed 000 Algorithm 1 on a cascade-pipeline hiDF, brute force and independent of the library's engine: every tree's
+    in-bag rows (bootstrap counts x sample weights `w`, or the counts alone when they already reproduce the tree's root
+    weight), node membership by `decision_path`, Eq. 16 as a difference of weighted node means of the previous layer's
+    out-of-fold contributions; new rows averaged over every fold model (Eq. 27-30). Returns, per kept layer, the
+    contributions over the layer's own columns (n_new, K_l, C) and the bias (n_new, C)."""
+    C = len(m.classes_); prev, out = None, []
+    for l, lay in enumerate(m.layers_):
+        casc, Kp = lay.cascade, lay.n_features_in
+        Ztr = casc.training_input(0).astype(np.float32); Znew = m.layer_inputs(Xn)[l].astype(np.float32)
+        if prev is not None and prev.shape[2] < Kp:           # ALC columns added by this layer: no contribution yet
+            prev = np.concatenate([prev, np.zeros(prev.shape[:2] + (Kp - prev.shape[2], C))], axis=2)
+        F, folds = len(casc.layers_[0]), casc.folds_[0]
+        tr_v = np.zeros((len(Ztr), F, Kp, C)); nw_v = np.zeros((len(Znew), F, Kp, C)); nw_b = np.zeros(C)
+        for f in range(F):
+            for j, (tr, va) in enumerate(folds):
+                fm = casc.layers_[0][f][j]; M = len(fm.estimators_)
+                for t, (tree, idx) in enumerate(zip(fm.estimators_, fm.estimators_samples_)):
+                    tt = tree.tree_
+                    value = tt.value[:, 0, :] / tt.value[:, 0, :].sum(1, keepdims=True)
+                    counts = np.bincount(idx, minlength=len(tr)).astype(float)
+                    wt = counts * (1.0 if w is None else w[tr])
+                    if not np.isclose(wt.sum(), tt.weighted_n_node_samples[0], rtol=1e-12): wt = counts
+                    rows, wr = tr[wt > 0], wt[wt > 0]
+                    member = tree.decision_path(Ztr[rows]).toarray().astype(bool)          # (n_rows, n_nodes)
+                    if w is not None:   # the in-bag weights are the tree's own node weights, at every node
+                        np.testing.assert_allclose(wr @ member, tt.weighted_n_node_samples, rtol=1e-10)
+                    table = np.zeros((tt.node_count, Kp, C))
+                    for p in range(tt.node_count):                 # a child's id is larger than its parent's
+                        if tt.children_left[p] < 0: continue
+                        k = tt.feature[p]
+                        for ch in (tt.children_left[p], tt.children_right[p]):
+                            dmu = value[ch] - value[p]; table[ch] = table[p]
+                            if k < Kp: table[ch, k] += dmu; continue
+                            g = (k - Kp) // C
+                            mean = lambda node: np.einsum('r,rkc->kc', wr[member[:, node]], prev[rows[member[:, node]], g]) / wr[member[:, node]].sum()
+                            table[ch] += calibrate(mean(ch) - mean(p), dmu)     # Eq. 16, then Eq. 19
+                    tr_v[va, f] += table[tree.apply(Ztr[va])] / M
+                    nw_v[:, f] += table[tree.apply(Znew)] / (M * len(folds)); nw_b += value[0] / (M * len(folds) * F)
+        prev = tr_v; out.append((nw_v.mean(1), np.tile(nw_b, (len(Znew), 1))))
+    return out
+
+
+@pytest.mark.filterwarnings('ignore')
+def test_hidf_contributions_match_a_weighted_eq16_oracle():
+    "hidf_contributions on a weighted fit == seed 000 Algorithm 1 with weighted node means (Eq. 16), brute force, to 1e-9."
+    from deepforest_interp.calibration import partial_additive_calibration
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(120, 4)); y = ((X[:, 0] > 0) ^ (X[:, 1] > 0)).astype(int)
+    w = rng.uniform(0.2, 3.0, len(y))
+    m = HiDFClassifier(pipeline='cascade', n_estimators=4, n_forests=2, n_bootstrap=2, n_estimators_bootstrap=4,
+                       intersection_depth=2, max_layers=3, n_tolerant_rounds=3, stability_threshold=0.3,
+                       max_depth=4, random_state=0).fit(X, y, sample_weight=w)
+    assert len(m.layers_) >= 2                                     # a layer that splits on class vectors
+    Xn = rng.normal(size=(25, 4)); K = X.shape[1]
+    specs = [(I, L.weights) for L in m.layers_ for I in L.interactions]
+    A = m.representation(Xn)
+    es = hidf_contributions(m, Xn, all_layers=True)
+    ref = _weighted_eq16_oracle(m, Xn, w, partial_additive_calibration)
+    unweighted = _weighted_eq16_oracle(m, Xn, None, partial_additive_calibration)
+    gap = 0.0
+    for l, (e, (v, b), (v0, _)) in enumerate(zip(es, ref, unweighted)):
+        Kp = m.layers_[l].n_features_in
+        expect = credit_alc(v, A[:, :Kp], specs[:Kp - K], K)
+        np.testing.assert_allclose(e.values, expect, atol=1e-9 * max(1.0, np.abs(expect).max()))
+        np.testing.assert_allclose(e.bias, b, atol=1e-12)
+        gap = max(gap, np.abs(credit_alc(v0, A[:, :Kp], specs[:Kp - K], K) - expect).max())
+    assert gap > 1e-3        # the weights matter: the unweighted node means give other contributions
