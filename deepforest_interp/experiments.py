@@ -82,6 +82,7 @@ class Verdict:
     verdict: str       # 'reproduced' | 'partly' | 'not reproduced' | 'not run'
     reason: str        # one sentence ('' when simply reproduced)
     statistic: str     # the numbers the verdict rests on, as text
+    p: float = float('nan')   # the test's p-value, where a test decided
     def __str__(self): return self.verdict + (f': {self.reason}' if self.reason else '')
     def row(self, **fields)->dict:
         "A claims row: `fields` (seed, claim, where, paper, ours) plus this statistic and verdict."
@@ -120,11 +121,11 @@ def paired_verdict(
             f'{A} ahead in {wins}/{n}, sign test p = {p_sign:.2g}; d_z = {dz}')
     if p >= alpha:
         tie = f'no significant difference between {A} and {B} (p = {p:.2g})'
-        return Verdict('reproduced', f'a tie, as in the paper ({tie})', stat) if expect == 'equal' else Verdict('partly', tie, stat)
+        return Verdict('reproduced', f'a tie, as in the paper ({tie})', stat, p) if expect == 'equal' else Verdict('partly', tie, stat, p)
     lead = A if m > 0 else B
-    if expect == 'equal': return Verdict('not reproduced', f'{lead} is significantly ahead (p = {p:.2g}) where the paper reports a tie', stat)
-    if m > 0: return Verdict('reproduced', '', stat)
-    return Verdict('not reproduced', f'{B} is significantly ahead of {A} (p = {p:.2g})', stat)
+    if expect == 'equal': return Verdict('not reproduced', f'{lead} is significantly ahead (p = {p:.2g}) where the paper reports a tie', stat, p)
+    if m > 0: return Verdict('reproduced', '', stat, p)
+    return Verdict('not reproduced', f'{B} is significantly ahead of {A} (p = {p:.2g})', stat, p)
 
 # %% ../nbs/09b_experiments.ipynb #v005
 def threshold_verdict(
@@ -150,9 +151,9 @@ def threshold_verdict(
     p_ok = float(ttest_1samp(x, thr, alternative='greater' if up else 'less').pvalue)
     p_bad = float(ttest_1samp(x, thr, alternative='less' if up else 'greater').pvalue)
     stat = head + f'; one-sided t-test of the mean {parts[0]} {thr:g}: p = {p_ok:.2g}'
-    if p_ok < alpha: return Verdict('reproduced', '', stat)
-    if p_bad < alpha: return Verdict('not reproduced', f'the mean {m:{fmt}} is significantly {"below" if up else "above"} {thr:g} (p = {p_bad:.2g})', stat)
-    return Verdict('partly', f'the mean {m:{fmt}} is not significantly {"above" if up else "below"} {thr:g} (p = {p_ok:.2g})', stat)
+    if p_ok < alpha: return Verdict('reproduced', '', stat, p_ok)
+    if p_bad < alpha: return Verdict('not reproduced', f'the mean {m:{fmt}} is significantly {"below" if up else "above"} {thr:g} (p = {p_bad:.2g})', stat, p_ok)
+    return Verdict('partly', f'the mean {m:{fmt}} is not significantly {"above" if up else "below"} {thr:g} (p = {p_ok:.2g})', stat, p_ok)
 
 # %% ../nbs/09b_experiments.ipynb #v007
 def reported_unit(paper)->float:
