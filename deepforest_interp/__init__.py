@@ -17,7 +17,7 @@ from .importance import (mdi, mdi_covariance, mdi_oob, local_mdi, mda, oob_permu
                          plot_importances)
 from .cascade import CascadeForestClassifier, CascadeForestRegressor, plot_validation_curve
 from .calibration import deep_forest_contributions, deep_forest_mdi, deep_forest_local_mdi, deep_forest_explain
-from .forest_floor import (oob_contributions, heldout_contributions, goodness_of_visualization, feature_colors,
+from .forest_floor import (oob_contributions, heldout_contributions, cv_contributions, goodness_of_visualization, feature_colors,
                            contribution_importance, rank_interactions)
 from .forest_floor_plots import plot_forest_floor, plot_two_way, plot_aligned, plot_simplex, plot_simplex_grid
 from .single_sample import ssfi, loo_forest, LOOForest, ssfi_loo, plot_ssfi, plot_ssfi_image
@@ -28,7 +28,7 @@ from .hidf import HiDFClassifier, alc_features, hidf_contributions, hidf_mdi
 __all__ = [
     # explanations and explainers
     'Explanation', 'contributions', 'deep_forest_contributions', 'deep_forest_explain', 'oob_contributions',
-    'heldout_contributions', 'ssfi', 'ssfi_loo', 'loo_forest', 'LOOForest', 'hidf_contributions',
+    'heldout_contributions', 'cv_contributions', 'ssfi', 'ssfi_loo', 'loo_forest', 'LOOForest', 'hidf_contributions',
     # importances
     'mdi', 'mdi_covariance', 'mdi_oob', 'local_mdi', 'mda', 'oob_permutation_importance', 'deep_forest_mdi',
     'deep_forest_local_mdi', 'hidf_mdi', 'contribution_importance', 'rank_interactions', 'goodness_of_visualization',
