@@ -19,7 +19,8 @@ from .importance import (mdi, mdi_covariance, mdi_oob, local_mdi, mda, oob_permu
 from .cascade import CascadeForestClassifier, CascadeForestRegressor, plot_validation_curve
 from .calibration import (deep_forest_contributions, deep_forest_mdi, deep_forest_local_mdi, deep_forest_explain,
                           explore_deep_forest)
-from .forest_floor import (oob_contributions, heldout_contributions, goodness_of_visualization, feature_colors,
+from .forest_floor import (oob_contributions, heldout_contributions, cv_contributions, goodness_of_visualization,
+                           feature_colors,
                            contribution_importance, rank_interactions)
 from .forest_floor_plots import (plot_forest_floor, plot_two_way, plot_aligned, plot_simplex, plot_simplex_grid,
                                  explore_forest_floor)
@@ -31,7 +32,8 @@ from .hidf import HiDFClassifier, alc_features, hidf_contributions, hidf_mdi
 __all__ = [
     # explanations and explainers
     'Explanation', 'contributions', 'deep_forest_contributions', 'deep_forest_explain', 'oob_contributions',
-    'heldout_contributions', 'unwrap_pipeline', 'ssfi', 'ssfi_loo', 'loo_forest', 'LOOForest', 'hidf_contributions',
+    'heldout_contributions', 'cv_contributions', 'unwrap_pipeline', 'ssfi', 'ssfi_loo', 'loo_forest', 'LOOForest',
+    'hidf_contributions',
     # importances
     'mdi', 'mdi_covariance', 'mdi_oob', 'local_mdi', 'mda', 'oob_permutation_importance', 'deep_forest_mdi',
     'deep_forest_local_mdi', 'hidf_mdi', 'contribution_importance', 'rank_interactions', 'goodness_of_visualization',

@@ -6,6 +6,7 @@
 from __future__ import annotations
 import hashlib, json, os, tempfile, time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -14,9 +15,10 @@ from .core import check_int, check_n_jobs
 
 
 # %% auto #0
-__all__ = ['CLAIM_COLUMNS', 'VERDICTS', 'is_full', 'is_smoke', 'figures_dir', 'save_figure', 'write_results', 'write_claims',
-           'md_table', 'assemble_results', 'cache_dir', 'reps_dir', 'task_key', 'execution_backend', 'run_repetitions',
-           'run_prefer_full', 'out_dir', 'write_timings']
+__all__ = ['CLAIM_COLUMNS', 'VERDICTS', 'ALPHA', 'REL_TOL', 'is_full', 'is_smoke', 'figures_dir', 'save_figure', 'write_results',
+           'write_claims', 'Verdict', 'paired_verdict', 'threshold_verdict', 'reported_unit', 'single_run_verdict',
+           'combine_verdicts', 'code_version', 'md_table', 'assemble_results', 'cache_dir', 'reps_dir', 'task_key',
+           'execution_backend', 'run_repetitions', 'run_prefer_full', 'out_dir', 'write_timings']
 
 # %% ../nbs/09b_experiments.ipynb #c005
 def is_full()->bool:
@@ -65,23 +67,167 @@ def write_results(slug:str, markdown:str)->Path:
     return p
 
 # %% ../nbs/09b_experiments.ipynb #c011
-CLAIM_COLUMNS = ('seed', 'claim', 'where', 'paper', 'ours', 'verdict')
+CLAIM_COLUMNS = ('seed', 'claim', 'where', 'paper', 'ours', 'statistic', 'verdict')
 VERDICTS = ('reproduced', 'partly', 'not reproduced', 'not run')
 
 def write_claims(slug:str, rows:list[dict])->Path:
     "Validate and write one experiment's claims rows as `<figures_dir>/claims_<slug>.json`."
     slug = _check_file_part(slug, 'slug')
     if not isinstance(rows, (list, tuple)): raise TypeError(f"rows must be a list of dicts, got {type(rows).__name__}")
-    clean = []
+    clean, need = [], set(CLAIM_COLUMNS) - {'statistic'}
     for i, r in enumerate(rows):
-        if not isinstance(r, dict) or set(r) != set(CLAIM_COLUMNS):
-            raise ValueError(f"rows[{i}] must be a dict with exactly the keys {CLAIM_COLUMNS}, got {r!r}")
+        if not isinstance(r, dict) or not need <= set(r) <= set(CLAIM_COLUMNS):
+            raise ValueError(f"rows[{i}] must be a dict with exactly the keys {CLAIM_COLUMNS} ('statistic' optional), got {r!r}")
         if not str(r['verdict']).startswith(VERDICTS):
             raise ValueError(f"rows[{i}]['verdict'] must start with one of {VERDICTS}, got {r['verdict']!r}")
-        clean.append({k: str(r[k]) for k in CLAIM_COLUMNS})
+        clean.append({k: str(r.get(k, '—')) for k in CLAIM_COLUMNS})
     p = figures_dir() / f'claims_{slug}.json'
     p.write_text(json.dumps(clean, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
     return p
+
+# %% ../nbs/09b_experiments.ipynb #v001
+ALPHA = 0.05          # level of every test behind a verdict
+REL_TOL = 0.1         # single numbers: tolerance max(one unit of the paper's last digit, 10 % of the paper's value)
+
+@dataclass
+class Verdict:
+    "A claim's verdict (one of `VERDICTS`), its one-sentence reason and the statistic it rests on."
+    verdict: str       # 'reproduced' | 'partly' | 'not reproduced' | 'not run'
+    reason: str        # one sentence ('' when simply reproduced)
+    statistic: str     # the numbers the verdict rests on, as text
+    p: float = float('nan')   # the test's p-value, where a test decided
+    def __str__(self): return self.verdict + (f': {self.reason}' if self.reason else '')
+    def row(self, **fields)->dict:
+        "A claims row: `fields` (seed, claim, where, paper, ours) plus this statistic and verdict."
+        return {**fields, 'statistic': self.statistic, 'verdict': str(self)}
+
+# %% ../nbs/09b_experiments.ipynb #v002
+def _finite(a, name:str)->np.ndarray:
+    try: a = np.asarray(a, dtype=float).ravel()
+    except (TypeError, ValueError) as e: raise TypeError(f"{name} must be numbers, got {type(a).__name__}") from e
+    if not len(a) or not np.isfinite(a).all(): raise ValueError(f"{name} must be a non-empty sequence of finite numbers")
+    return a
+
+def paired_verdict(
+    a, b,                           # per-run values of the two methods, paired by run (same length)
+    *,
+    names:tuple=('A', 'B'),         # how the statistic names a and b
+    expect:str='greater',           # the paper's claim: 'greater' (a beats b) or 'equal' (a tie)
+    fmt:str='.3f',                  # number format of the differences
+    alpha:float=ALPHA,
+)->Verdict:
+    "Verdict on 'a beats b' (or a tie) from paired runs: two-sided paired t-test at level alpha, with sign test and effect size."
+    from scipy.stats import ttest_rel, binomtest
+    a, b = _finite(a, 'a'), _finite(b, 'b')
+    if len(a) != len(b): raise ValueError(f"a and b must be paired runs of the same length, got {len(a)} and {len(b)}")
+    if len(a) < 2: raise ValueError("a and b need at least 2 paired runs for a test (use single_run_verdict for one run)")
+    if expect not in ('greater', 'equal'): raise ValueError(f"expect must be 'greater' or 'equal', got {expect!r}")
+    A, B = names
+    d = a - b; m, s, n = d.mean(), d.std(ddof=1), len(d)
+    if s <= 1e-12 * max(1.0, np.abs(a).max(), np.abs(b).max()):       # all differences equal: the test is degenerate
+        p = 1.0 if abs(m) <= 1e-12 * max(1.0, np.abs(a).max()) else 0.0
+    else: p = float(ttest_rel(a, b).pvalue)
+    wins, losses = int((d > 0).sum()), int((d < 0).sum())
+    p_sign = float(binomtest(wins, wins + losses).pvalue) if wins + losses else 1.0
+    dz = f'{m / s:.2f}' if s > 0 else '—'
+    stat = (f'{A} − {B} = {m:+{fmt}} ± {s:{fmt}} ({n} runs); paired t-test p = {p:.2g}; '
+            f'{A} ahead in {wins}/{n}, sign test p = {p_sign:.2g}; d_z = {dz}')
+    if p >= alpha:
+        tie = f'no significant difference between {A} and {B} (p = {p:.2g})'
+        return Verdict('reproduced', f'a tie, as in the paper ({tie})', stat, p) if expect == 'equal' else Verdict('partly', tie, stat, p)
+    lead = A if m > 0 else B
+    if expect == 'equal': return Verdict('not reproduced', f'{lead} is significantly ahead (p = {p:.2g}) where the paper reports a tie', stat, p)
+    if m > 0: return Verdict('reproduced', '', stat, p)
+    return Verdict('not reproduced', f'{B} is significantly ahead of {A} (p = {p:.2g})', stat, p)
+
+# %% ../nbs/09b_experiments.ipynb #v005
+def threshold_verdict(
+    values,                         # the runs' values (one or more)
+    paper:str,                      # the paper's statement, '> 0.95' or '< 0.1' (also '>=' and '<=')
+    *,
+    fmt:str='.3f',
+    alpha:float=ALPHA,
+)->Verdict:
+    "Verdict on 'the value is above/below a threshold': one-sided one-sample t-test of the runs' mean (one run: pass or fail)."
+    from scipy.stats import ttest_1samp
+    x = _finite(values, 'values')
+    parts = str(paper).split()
+    if len(parts) != 2 or parts[0] not in ('>', '<', '>=', '<='):
+        raise ValueError(f"paper must be like '> 0.95' or '< 0.1', got {paper!r}")
+    up, thr = parts[0].startswith('>'), float(parts[1])
+    ok = x > thr if up else x < thr
+    n, m = len(x), x.mean()
+    head = f'{m:{fmt}}' + (f' ± {x.std(ddof=1):{fmt}}' if n > 1 else '') + f' ({n} run{"s" * (n > 1)}), {int(ok.sum())}/{n} {parts[0]} {thr:g}'
+    if n == 1 or x.std(ddof=1) == 0:
+        good = bool(ok.all())
+        return Verdict('reproduced' if good else 'not reproduced', '' if good else f'{m:{fmt}} is not {paper}', head)
+    p_ok = float(ttest_1samp(x, thr, alternative='greater' if up else 'less').pvalue)
+    p_bad = float(ttest_1samp(x, thr, alternative='less' if up else 'greater').pvalue)
+    stat = head + f'; one-sided t-test of the mean {parts[0]} {thr:g}: p = {p_ok:.2g}'
+    if p_ok < alpha: return Verdict('reproduced', '', stat, p_ok)
+    if p_bad < alpha: return Verdict('not reproduced', f'the mean {m:{fmt}} is significantly {"below" if up else "above"} {thr:g} (p = {p_bad:.2g})', stat, p_ok)
+    return Verdict('partly', f'the mean {m:{fmt}} is not significantly {"above" if up else "below"} {thr:g} (p = {p_ok:.2g})', stat, p_ok)
+
+# %% ../nbs/09b_experiments.ipynb #v007
+def reported_unit(paper)->float:
+    "One unit of the last digit of a reported number: '0.44' -> 0.01, '0.3' -> 0.1, '1479' -> 1 (a float is read as printed)."
+    s = str(paper).strip().lstrip('+-±')
+    try: float(s)
+    except ValueError: raise ValueError(f"paper must be a number or the number as printed, got {paper!r}") from None
+    return 10.0 ** -len(s.split('.')[1]) if '.' in s else 1.0
+
+def single_run_verdict(
+    ours,                           # one number, or the runs of a few (their mean is compared)
+    paper,                          # the paper's number, best as printed ('0.30'), so its precision is known
+    *,
+    exact:bool=False,               # a rank or a count: reproduced only when equal
+    fmt:str='.3f',
+)->Verdict:
+    "Verdict on 'ours equals the paper's number': tolerance max(one unit of the paper's last digit, 10 % of it); 3x is partly."
+    x = _finite(ours, 'ours'); n, m = len(x), x.mean()
+    unit = reported_unit(paper)          # also checks that paper is a number
+    p = float(str(paper).strip().lstrip('±'))
+    if not np.isfinite(p): raise ValueError(f"paper must be finite, got {paper!r}")
+    mean = f'{m:{fmt}}' + (f' ± {x.std(ddof=1):{fmt}} ({n} runs)' if n > 1 else ' (1 run)')
+    if exact:
+        stat = f'{mean} vs {paper} (exact)'
+        return Verdict('reproduced', '', stat) if np.allclose(x, p) else Verdict('not reproduced', f'ours {m:g}, the paper {paper}', stat)
+    tol = max(unit, REL_TOL * abs(p)); dev = m - p
+    stat = f'{mean} − {paper} = {dev:+{fmt}}; tolerance {tol:.3g} (max of the reported unit and 10 %)'
+    if abs(dev) <= tol + 1e-12: return Verdict('reproduced', '', stat)
+    if p != 0 and np.sign(m) == np.sign(p) and abs(dev) <= 3 * tol: return Verdict('partly', f'same sign, off by {abs(dev) / tol:.1f} tolerances', stat)
+    return Verdict('not reproduced', f'off by {abs(dev) / tol:.1f} tolerances' + (', opposite sign' if np.sign(m) * np.sign(p) < 0 else ''), stat)
+
+# %% ../nbs/09b_experiments.ipynb #v009
+def combine_verdicts(
+    parts:list,                     # Verdicts of the comparisons one claim makes
+    statistic:str|None=None,        # the row's statistic (default: the parts' statistics joined)
+)->Verdict:
+    "One verdict for a claim of several comparisons: all reproduced, none reproduced (not reproduced), else partly."
+    parts = list(parts)
+    if not parts or not all(isinstance(v, Verdict) for v in parts): raise TypeError("parts must be a non-empty list of Verdicts")
+    kinds = [v.verdict for v in parts]
+    stat = '; '.join(v.statistic for v in parts) if statistic is None else statistic
+    why = '; '.join(v.reason for v in parts if v.verdict != 'reproduced' and v.reason)
+    if all(k == 'reproduced' for k in kinds): return Verdict('reproduced', '', stat)
+    if all(k == 'not run' for k in kinds): return Verdict('not run', why, stat)
+    if 'reproduced' not in kinds and 'not reproduced' in kinds: return Verdict('not reproduced', why, stat)
+    return Verdict('partly', why, stat)
+
+# %% ../nbs/09b_experiments.ipynb #v012
+def code_version(
+    modules:list|tuple|None=None,   # module names of this package, e.g. ('cascade', 'importance'); None: all
+)->str:
+    "Short hash of the package's source files (or of `modules`): stored with results, so times name the code they measured."
+    import deepforest_interp
+    root = Path(deepforest_interp.__file__).resolve().parent
+    names = sorted(p.stem for p in root.glob('*.py') if not p.stem.startswith('_')) if modules is None else list(modules)
+    h = hashlib.sha1()
+    for m in names:
+        p = root / f'{m}.py'
+        if not isinstance(m, str) or not p.is_file(): raise ValueError(f"modules: {m!r} is not a module of {root.name}")
+        h.update(m.encode()); h.update(p.read_bytes())
+    return h.hexdigest()[:12]
 
 # %% ../nbs/09b_experiments.ipynb #c014
 def md_table(df:pd.DataFrame, floatfmt:str='.3f')->str:
@@ -102,7 +248,7 @@ def assemble_results(d:Path|None=None)->Path:
     head = '# Reproduced results\n\nOur numbers next to the papers\' (generated by `make reproduce`).\n\n'
     if claims:
         head += ('## Claims and verdicts\n\nOne row per headline claim; `ours` is mean ± sd over the stated number of runs.\n\n'
-                 + md_table(pd.DataFrame(claims, columns=list(CLAIM_COLUMNS))) + '\n\n')
+                 + md_table(pd.DataFrame(claims, columns=list(CLAIM_COLUMNS)).fillna('—')) + '\n\n')
     parts = [p.read_text(encoding='utf-8') for p in sorted(d.glob('results_*.md'))]
     out = d / 'results.md'
     out.write_text(head + '\n'.join(parts), encoding='utf-8')
@@ -220,7 +366,8 @@ def run_repetitions(
                 if not isinstance(res, dict): raise TypeError(f"fn must return a dict, got {type(res).__name__}")
                 res = {str(a): _jsonable(b, f'result[{a!r}]') for a, b in res.items()}
                 task = tasks[keys.index(key)]
-                for d in places: _save(d / f'{key}.json', {'slug': slug, 'version': str(version), 'task': task, 'result': res})
+                code = code_version()                 # the package source this repetition ran with
+                for d in places: _save(d / f'{key}.json', {'slug': slug, 'version': str(version), 'code': code, 'task': task, 'result': res})
                 done[key] = res
                 if verbose: print(f'{slug}: {len(done)}/{len(keys)} repetitions ({time.time() - t0:.0f} s)', flush=True)
     return pd.DataFrame([{**t, **done[k]} for k, t in zip(keys, tasks) if k in done])

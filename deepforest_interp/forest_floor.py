@@ -17,7 +17,8 @@ from .pipelines import is_pipeline, explain_pipeline, check_level
 
 # %% auto #0
 __all__ = ['GRADIENT_COLORS', 'oob_contributions', 'heldout_contributions', 'default_k', 'knn_loo', 'knn_smooth',
-           'goodness_of_visualization', 'feature_colors', 'contribution_importance', 'rank_interactions']
+           'goodness_of_visualization', 'cv_contributions', 'feature_colors', 'contribution_importance',
+           'rank_interactions']
 
 # %% ../nbs/08_forest_floor.ipynb #c006
 def _base_value(forest, root_value:np.ndarray, y, n:int)->np.ndarray:
@@ -284,6 +285,41 @@ def goodness_of_visualization(
         cols = ['GOV'] if labels == [None] else labels
         return pd.DataFrame(np.vstack(list(out.values())), index=list(out), columns=cols)
     return pd.Series(out, name='GOV')
+
+# %% ../nbs/08_forest_floor.ipynb #cv02
+def cv_contributions(
+    estimator,                   # unfitted (or fitted: it is cloned) RandomForest*/ExtraTrees*
+    X,                           # (n_samples, n_features) training rows
+    y,                           # target
+    *,
+    n_folds:int=5,               # number of folds (stratified for classifiers)
+    random_state:int|None=0,     # shuffling of the folds
+    n_jobs:int|None=-1,          # threads for each fold's row loop
+)->Explanation:                  # like oob_contributions: bias (per fold) + bootstrap + values.sum(1) = cross_val_predict
+    "n-fold cross-validated feature contributions: each fold explained by a forest fitted on the others (paper Eq. 16 per fold)."
+    from sklearn.base import clone
+    from sklearn.model_selection import KFold, StratifiedKFold
+    if not isinstance(estimator, FOREST_TYPES):
+        raise TypeError(f"unsupported model type {type(estimator).__name__}; expected one of: "
+                        + ', '.join(sorted(t.__name__ for t in FOREST_TYPES)))
+    n_folds = check_int(n_folds, 'n_folds', 2)
+    X_, names = check_X(X, None, name='X')
+    y_ = np.asarray(check_y(y, X_.shape[0]))
+    if n_folds > len(y_): raise ValueError(f"n_folds={n_folds} is larger than the number of rows ({len(y_)})")
+    clf = is_classifier(estimator)
+    cv = (StratifiedKFold if clf else KFold)(n_splits=n_folds, shuffle=True, random_state=random_state)
+    Xf = X.reset_index(drop=True) if isinstance(X, pd.DataFrame) else X_       # pandas names reach the forests
+    parts = []
+    for tr, te in cv.split(X_, y_):
+        m = clone(estimator).fit(Xf.iloc[tr] if hasattr(Xf, 'iloc') else X_[tr], y_[tr])
+        if clf and len(m.classes_) != len(np.unique(y_)):
+            raise ValueError("a training fold lacks a class: use fewer folds")
+        parts.append((te, heldout_contributions(m, Xf.iloc[te] if hasattr(Xf, 'iloc') else X_[te], y_[tr], n_jobs=n_jobs)))
+    first = parts[0][1]
+    out = lambda a: np.empty((len(y_),) + a.shape[1:])
+    values, bias, boot = out(first.values), out(first.bias), out(first.bootstrap)
+    for te, e in parts: values[te], bias[te], boot[te] = e.values, e.bias, e.bootstrap
+    return Explanation(values, bias, first.feature_names, X_, first.output_names, boot)
 
 # %% ../nbs/08_forest_floor.ipynb #c025b
 GRADIENT_COLORS = ('#d7191c', '#1a9641', '#2b83ba')       # low (red) -> middle (green) -> high (blue)

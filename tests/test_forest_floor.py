@@ -133,3 +133,22 @@ def test_no_pyplot_at_import_time():
         names = [a.name for n in top if isinstance(n, ast.Import) for a in n.names] + \
                 [n.module for n in top if isinstance(n, ast.ImportFrom) and n.module]
         assert not [m for m in names if m.split('.')[0] in ('matplotlib', 'numba')], (mod.__name__, names)
+
+
+def test_cv_contributions_equal_cross_val_predict():
+    "n-fold cross-validated contributions (issue 20): bias + F_0 + sum F is scikit-learn's cross-validated prediction."
+    import numpy as np
+    from sklearn.ensemble import RandomForestRegressor, ExtraTreesClassifier
+    from sklearn.model_selection import cross_val_predict, KFold, StratifiedKFold
+    from deepforest_interp.forest_floor import cv_contributions
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-1, 1, size=(150, 3)); y = X[:, 0] ** 2 + X[:, 1] * X[:, 2]
+    est = RandomForestRegressor(n_estimators=15, random_state=1)
+    e = cv_contributions(est, X, y, n_folds=3, random_state=2)
+    ref = cross_val_predict(est, X, y, cv=KFold(3, shuffle=True, random_state=2))
+    assert np.abs(e.output - ref).max() < 1e-9 * max(1, np.abs(ref).max()) and np.isfinite(e.values).all()
+    yc = (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.5)
+    ec = cv_contributions(ExtraTreesClassifier(n_estimators=10, bootstrap=True, random_state=0), X, yc, n_folds=3)
+    refc = cross_val_predict(ExtraTreesClassifier(n_estimators=10, bootstrap=True, random_state=0), X, yc,
+                             cv=StratifiedKFold(3, shuffle=True, random_state=0), method='predict_proba')
+    assert np.abs(ec.output - refc).max() < 1e-9
