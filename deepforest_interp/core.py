@@ -25,6 +25,12 @@ __all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'M
            'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output', 'inbag_counts', 'oob_mask']
 
 # %% ../nbs/00_core.ipynb #c005
+def _float_values(a):
+    "`a` as a float array: float32/float64 kept as they are, a lazy dask array left lazy, anything else float64."
+    if hasattr(a, '__dask_graph__'): return a
+    a = np.asarray(a)
+    return a if a.dtype in (np.float32, np.float64) else a.astype(float)
+
 @dataclass
 class Explanation:
     "Additive explanation: `bias (+ bootstrap) + values.sum(1)` reproduces the model output (seed 000 Eq. 11-12)."
@@ -37,7 +43,7 @@ class Explanation:
     info: dict = field(default_factory=dict) # extra facts an explainer reports (e.g. the training mean mu0)
 
     def __post_init__(self):
-        self.values, self.bias = np.asarray(self.values, dtype=float), np.asarray(self.bias, dtype=float)
+        self.values, self.bias = _float_values(self.values), _float_values(self.bias)   # float32 stays, dask stays lazy
         if self.values.ndim not in (2, 3): raise ValueError(f"values must be 2-D or 3-D, got shape {self.values.shape}")
         n, K = self.values.shape[:2]
         if self.bias.shape != (n,) + self.values.shape[2:]:
@@ -116,8 +122,8 @@ def routes_missing(model)->bool:
 # %% ../nbs/00_core.ipynb #c011
 MAX_DENSE_BYTES = 2**31   # largest scipy sparse X densified (float64 bytes)
 
-def check_X(X, model=None, *, name='X', allow_nan:bool|None=None)->tuple[np.ndarray, list]:
-    "Validate `X` as a 2-D numeric array matching `model`, without inf (NaN only if `allow_nan`, default: if `model` routes it); return `(array, feature_names)`."
+def check_X(X, model=None, *, name='X', allow_nan:bool|None=None, keep_float32:bool=False)->tuple[np.ndarray, list]:
+    "Validate `X` as a 2-D numeric array matching `model`, without inf (NaN only if `allow_nan`, default: if `model` routes it); return `(array, feature_names)` (`keep_float32`: a float32 input is returned as it is, not copied to float64)."
     if isinstance(X, pd.Series): X = X.to_frame().T
     if hasattr(X, 'toarray') and hasattr(X, 'nnz'):          # scipy sparse: trees see the same values densified
         n_bytes = 8 * int(np.prod(X.shape))
@@ -131,7 +137,8 @@ def check_X(X, model=None, *, name='X', allow_nan:bool|None=None)->tuple[np.ndar
             raise ValueError(f"{name} has duplicate column names {dup[:5]}: every feature needs its own name")
         bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))]
         if bad: raise TypeError(f"{name} has non-numeric columns {bad[:5]}: encode them as numbers first")
-        names, arr = [str(c) for c in X.columns], X.to_numpy(dtype=float)
+        keep32 = keep_float32 and all(t == np.float32 for t in X.dtypes)
+        names, arr = [str(c) for c in X.columns], X.to_numpy(dtype=np.float32 if keep32 else float)
     else:
         try: arr = np.asarray(X)
         except ValueError as err:
@@ -141,7 +148,8 @@ def check_X(X, model=None, *, name='X', allow_nan:bool|None=None)->tuple[np.ndar
             except (TypeError, ValueError) as err:
                 raise TypeError(f"{name} contains strings or objects that are not numbers: {err}") from None
         if arr.dtype.kind not in 'biuf': raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
-        arr, names = arr.astype(float, copy=False), None       # no copy of a float64 input: explanations keep a view
+        keep = keep_float32 and arr.dtype == np.float32
+        arr, names = arr if keep else arr.astype(float, copy=False), None   # no copy of a float64 (or kept float32) input
     if arr.ndim == 1: arr = arr[None, :]
     if arr.ndim != 2: raise ValueError(f"{name} must be 2-D (n_samples, n_features), got shape {arr.shape}")
     if arr.shape[0] == 0: raise ValueError(f"{name} has no rows")
