@@ -14,7 +14,7 @@ from .core import (Explanation, Ensemble, ensemble_trees, check_X, check_model, 
 
 # %% auto #0
 __all__ = ['ADDITIVITY_RTOL', 'SUMMARY_BATCH_BYTES', 'contributions_reference', 'FlatForest', 'walk_contributions',
-           'contributions', 'walk_contributions_std', 'contribution_summary', 'plot_contributions']
+           'contributions', 'walk_contributions_std', 'contribution_summary', 'walk_tree_sums', 'plot_contributions']
 
 # %% ../nbs/02_tree_contributions.ipynb #c002k
 prange = range          # numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
@@ -165,6 +165,23 @@ def _walk_std_kernel(X, roots, left, right, feature, threshold, missing_left, de
                         mean[i, f, c] += d * (w / W)
                         m2[i, f, c] += w * d * (v - mean[i, f, c])
 
+# %% ../nbs/02_tree_contributions.ipynb #c012t
+@_K.register(parallel=True)
+def _tree_sums_kernel(X, roots, left, right, feature, threshold, missing_left, delta, row_w, w_row, Y, out):
+    "out[m, k, c] += sum_i row_w[w_row[m], i] Y[i, c] f_{m,k,c}(x_i): tree m's own contributions, weighted and reduced over the rows."
+    n, M, C = X.shape[0], roots.shape[0], delta.shape[1]
+    for m in prange(M):                                    # parallel over trees: each writes only out[m]
+        r = w_row[m]                                       # the row of weights tree m uses
+        for i in range(n):
+            w = row_w[r, i]
+            if w == 0.0: continue
+            node = roots[m]
+            while left[node] >= 0:
+                f = feature[node]; x = X[i, f]
+                if x <= threshold[node] or (x != x and missing_left[node] != 0): node = left[node]
+                else: node = right[node]
+                for c in range(C): out[m, f, c] += w * Y[i, c] * delta[node, c]
+
 # %% ../nbs/02_tree_contributions.ipynb #c013
 def walk_contributions(
     flat:FlatForest,                    # the model's flattened trees (`FlatForest.of(model)`)
@@ -313,6 +330,31 @@ def contribution_summary(
         s, sa, n = _summary_sums(model, X, batch_size, n_jobs)
     names = _feature_names(model, K, X)
     return Bunch(mean=_summary_frame(s / n, names, ens), mean_abs=_summary_frame(sa / n, names, ens), n=n)
+
+# %% ../nbs/02_tree_contributions.ipynb #c020x2
+def walk_tree_sums(
+    flat:FlatForest,                    # the model's flattened trees
+    X32:np.ndarray,                     # (n, K) rows as float32
+    Y:np.ndarray,                       # (n, C) factor per row and output (e.g. a centred one-hot label)
+    row_weights:np.ndarray,             # (n_trees, n) or (n,) for all trees: weight of row i in tree m
+    n_jobs:int|None=None,               # threads (joblib convention), over the trees
+)->np.ndarray:                          # (n_trees, K, C)
+    "Per-tree reductions `sum_i w[m,i] Y[i,c] f_{m,k,c}(x_i)` of each tree's own contributions, without the (n, K, C) array."
+    if not isinstance(flat, FlatForest): raise TypeError(f"flat must be a FlatForest (FlatForest.of(model)), got {type(flat).__name__}")
+    X32 = np.ascontiguousarray(X32, dtype=np.float32)
+    if X32.ndim != 2 or X32.shape[1] != flat.n_features:
+        raise ValueError(f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}")
+    n, M, C = X32.shape[0], len(flat.roots), flat.n_outputs
+    Y = np.ascontiguousarray(Y, dtype=float)
+    if Y.shape != (n, C): raise ValueError(f"Y must have shape (n_rows, n_outputs) = {(n, C)}, got {Y.shape}")
+    rw = np.ascontiguousarray(np.atleast_2d(row_weights), dtype=float)
+    if rw.shape not in ((1, n), (M, n)): raise ValueError(f"row_weights must have shape ({n},) or {(M, n)}, got {np.shape(row_weights)}")
+    if not (np.isfinite(rw).all() and np.isfinite(Y).all()): raise ValueError("row_weights and Y must be finite")
+    out = np.zeros((M, X32.shape[1], C))
+    with _K.threads(n_jobs):
+        _K._tree_sums_kernel(X32, flat.roots, flat.left, flat.right, flat.feature, flat.threshold, flat.missing_left,
+                             flat.delta, rw, np.arange(M) if rw.shape[0] == M else np.zeros(M, np.int64), Y, out)
+    return out
 
 # %% ../nbs/02_tree_contributions.ipynb #c020z
 def _dask_rows(model, X):
