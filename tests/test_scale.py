@@ -11,7 +11,7 @@ from deepforest_interp.tree_contributions import (contributions, contributions_r
                                                   walk_tree_sums, FlatForest)
 from deepforest_interp.importance import mdi, mdi_tree, mdi_covariance, mdi_oob, local_mdi, plot_importances
 
-HSET = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+HSET = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 @st.composite
 def forests(draw):
