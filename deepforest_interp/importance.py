@@ -202,6 +202,7 @@ def mdi_oob(
     y,                     # its labels / targets
     sample_weight=None,    # the fit's sample_weight, if any (used only to check that X, y are the training rows)
     level:str='raw',       # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the model's columns
+    return_std:bool=False, # True: a Bunch(importances_mean, importances_std, importances) over the trees
 )->pd.Series:              # one value per feature, indexed by feature name (a Bunch with return_std=True)
     "Li et al.'s debiased MDI: Eq. 13 evaluated on each tree's out-of-bag rows (seed 000 [Li+19])."
     if is_pipeline(forest):
