@@ -440,8 +440,9 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X)->np.ndarray:
         "Class probabilities of the forest, (n, n_classes)."
+        check_is_fitted(self)
         if self.forest_ is not None: return self.forest_.predict_proba(self._resampled(X))
-        check_is_fitted(self); X = validate_data(self, X, dtype=np.float32, reset=False)
+        X = validate_data(self, X, dtype=np.float32, reset=False)
         out = np.zeros((len(X), len(self.classes_)))
         for t, cols in zip(self.estimators_, self.tree_columns_):
             out[:, t.classes_.astype(int)] += t.predict_proba(X[:, cols])
@@ -449,12 +450,13 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X)->np.ndarray:
         "Predicted class labels."
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        P = self.predict_proba(X); return self.classes_[np.argmax(P, axis=1)]
 
     def apply(self, X)->np.ndarray:
         "Leaf id of every row in every tree, (n, n_estimators)."
+        check_is_fitted(self)
         if self.forest_ is not None: return self.forest_.apply(self._resampled(X))
-        check_is_fitted(self); X = validate_data(self, X, dtype=np.float32, reset=False)
+        X = validate_data(self, X, dtype=np.float32, reset=False)
         return np.stack([t.apply(X[:, cols]) for t, cols in zip(self.estimators_, self.tree_columns_)], axis=1)
 
 # %% ../nbs/07_grit.ipynb #c035
