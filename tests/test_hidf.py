@@ -80,5 +80,5 @@ def test_paper_pipeline_is_the_cascade_loop_and_keeps_only_the_final_forests():
     Z = m.representation(X[:30])
     assert np.allclose(m.predict_proba(X[:30]), np.mean([f.predict_proba(Z) for f in m.forests_], axis=0), atol=1e-12)
     casc_seed = int(np.random.RandomState(0).randint(MAX_SEED))          # the first draw of HiDFClassifier's generator
-    c = CascadeForestClassifier(n_estimators=8, max_layers=1, random_state=casc_seed).fit(X, y)
+    c = CascadeForestClassifier(n_estimators=8, max_layers=3, random_state=casc_seed).fit(X, y)   # 3 = its max_layers + 1
     assert m.validation_scores_[0] == c.validation_scores_[0]
