@@ -395,7 +395,8 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X)->np.ndarray:
         "Class probabilities, (n, n_classes): the mean of the final forests (paper) or of the best layer's forests (cascade)."
         if self.pipeline == 'paper':
-            return _forests_proba(self.forests_, self.representation(X), len(self.classes_), self.n_jobs)
+            Z = self.representation(X)                   # checks that the model is fitted first
+            return _forests_proba(self.forests_, Z, len(self.classes_), self.n_jobs)
         Zs = self.layer_inputs(X)
         return self.layers_[-1].cascade.predict_proba(Zs[-1])
 
