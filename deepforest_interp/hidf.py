@@ -402,7 +402,8 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X)->np.ndarray:
         "Predicted class labels."
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        P = self.predict_proba(X)
+        return self.classes_[np.argmax(P, axis=1)]
 
     def interactions_frame(self)->pd.DataFrame:
         "One row per ALC feature of every grown layer: layer, new column, interaction, rule, order, stability, used."
