@@ -137,6 +137,7 @@ def test_hidf_contributions_match_a_weighted_eq16_oracle():
     assert gap > 1e-3        # the weights matter: the unweighted node means give other contributions
 
 
+# check: seed 001 Algorithm 2
 def test_paper_pipeline_is_the_cascade_loop_and_keeps_only_the_final_forests():
     "Default pipeline: structure 0 is CascadeForestClassifier's first layer (same seed, same out-of-fold score); no front-layer forest is stored."
     from deepforest_interp.cascade import CascadeForestClassifier
