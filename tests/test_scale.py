@@ -102,7 +102,8 @@ def test_float32_is_not_copied_and_matches():
     M = RandomForestClassifier(n_estimators=8, random_state=0).fit(X, y)
     e32, e64 = contributions(M, X, dtype=np.float32), contributions(M, X)
     assert e32.values.dtype == np.float32 and e64.values.dtype == np.float64
-    assert np.shares_memory(e32.data, X) and np.shares_memory(e64.data, X)       # the float32 X is used as it is
+    assert e32.data.dtype == np.float32 and e64.data.dtype == np.float32          # never widened to a float64 copy
+    assert not np.shares_memory(e32.data, X)          # e.data is the explanation's own read-only copy (issue 16)
     np.testing.assert_allclose(e32.values, e64.values, atol=1e-6)
     s = contribution_summary(M, pd.DataFrame(X, columns=list('abcde')), batch_size=64)
     assert list(s.mean.index) == list('abcde') and list(s.mean.columns) == [0, 1, 2]
