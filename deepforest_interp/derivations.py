@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['ITEMS', 'MODULE_SEED', 'parse_tags', 'rhythm_tags', 'find_checks', 'derivation_index', 'resolve_symbol',
-           'derivation_index_markdown']
+           'derivation_index_markdown', 'show_derivation_index']
 
 # %% ../nbs/derivations.ipynb #d003
 import importlib, inspect, json, re
@@ -314,3 +314,9 @@ def derivation_index_markdown(df:pd.DataFrame|None=None)->str:
             out.append(f'| {lab} | {r.title.replace("|", "/")} | {sym} | {checks} |')
         out.append('')
     return '\n'.join(out)
+
+# %% ../nbs/derivations.ipynb #d029s
+def show_derivation_index():
+    "Display the index as markdown (in a notebook, and as the page of the course site)."
+    from IPython.display import Markdown, display
+    display(Markdown(derivation_index_markdown()))
