@@ -4,7 +4,7 @@
 
 # %% ../nbs/09b_experiments.ipynb #c002
 from __future__ import annotations
-import hashlib, json, os, re, tempfile, time
+import hashlib, json, os, re, sys, tempfile, time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -393,7 +393,7 @@ def run_repetitions(
                 code = code_version()                 # the package source this repetition ran with
                 for d in places: _save(d / f'{key}.json', {'slug': slug, 'version': str(version), 'code': code, 'task': task, 'result': res})
                 done[key] = res
-                if verbose: print(f'{slug}: {len(done)}/{len(keys)} repetitions ({time.time() - t0:.0f} s)', flush=True)
+                if verbose: print(f'{slug}: {len(done)}/{len(keys)} repetitions ({time.time() - t0:.0f} s)', file=sys.stderr, flush=True)   # progress, like tqdm: not stored with the outputs
     return pd.DataFrame([{**t, **done[k]} for k, t in zip(keys, tasks) if k in done])
 
 # %% ../nbs/09b_experiments.ipynb #c018h
