@@ -20,7 +20,7 @@ setuptools.setup(
     install_requires=shlex.split(cfg.get('requirements', '')),
     extras_require={'dev': (cfg.get('dev_requirements') or '').split(),
                     'oracles': 'shap treeinterpreter lime'.split(),
-                    'distributed': ['dask[distributed]'],
+                    'distributed': ['dask[distributed]'], 'dask': ['dask[distributed]'],
                     'boosting': (cfg.get('boosting_requirements') or '').split()},
     python_requires='>=' + cfg['min_python'],
     long_description=open('README.md', encoding='utf-8').read(), long_description_content_type='text/markdown',

@@ -14,7 +14,10 @@ Cases: (A) RF 200 fully grown, 5000x50, 3 classes, 5000 held-out rows; (B) the s
 Targets: one-shot <= 0.35x shap, repeated <= 0.25x shap, on every case.
 Memory (`--memory`): RF 100 on 200,000x50 binary rows: peak extra memory traced during `contributions` against the
 size of the result, with the time of `predict_proba` and of shap next to it.
-Run: .venv/bin/python bench/contributions.py [--quick] [--reps N] [--memory | --only-memory]
+Against predict (`--predict` / `--only-predict`, issue 18 §5): case (A) again, `contributions(check_additivity=False)` with a
+warm cache against the model's own `predict_proba` on the same rows, both on 1 thread (`n_jobs=1` on both sides) and on
+2 threads, interleaved, median of `--reps`. Targets: <= 1.5x on 1 thread, <= 1.3x on 2 threads.
+Run: .venv/bin/python bench/contributions.py [--quick] [--reps N] [--memory | --only-memory] [--predict | --only-predict]
 """
 import sys, time, statistics, tracemalloc
 import numpy as np
@@ -73,6 +76,28 @@ Xc, yc, _ = data(3000 // s, 30, seed=1)
 rfc = RandomForestClassifier(n_estimators=100, n_jobs=-1, random_state=0).fit(Xc, yc)
 cases = [(f'(A) RF200 {len(Xtr)}x50 held-out', rf, Xte), (f'(B) RF200 max_depth=8 {len(Xtr)}x50 held-out', rf8, Xte),
          (f'(C) RF100 {len(Xc)}x30 training rows', rfc, Xc)]
+
+
+def against_predict(model, X):
+    "contributions vs the model's predict_proba on the same rows, same thread count, interleaved."
+    for nj, target in [(1, 1.5), (2, 1.3)]:
+        model.set_params(n_jobs=nj)
+        ours = lambda: contributions(model, X, check_additivity=False, n_jobs=nj)
+        pred = lambda: model.predict_proba(X)
+        ours(); pred()                                                        # warm-up (JIT, cache, thread pools)
+        a, b = [], []
+        for _ in range(reps):
+            a.append(timed(ours)[0]); b.append(timed(pred)[0])
+        r = statistics.median(a) / statistics.median(b)
+        print(f"(A) vs predict_proba [{nj} thread{'s' if nj > 1 else ''}] median of {reps}: contributions {statistics.median(a):.3f}s "
+              f"predict_proba {statistics.median(b):.3f}s ratio {r:.2f}x ({'met' if r <= target else 'NOT met'} <= {target})", flush=True)
+    model.set_params(n_jobs=-1)
+
+
+if '--predict' in sys.argv or '--only-predict' in sys.argv:
+    against_predict(rf, Xte)
+if '--only-predict' in sys.argv: sys.exit(0)
+
 if '--only-memory' not in sys.argv:
     for label, model, X in cases:
         compare(label, model, X)

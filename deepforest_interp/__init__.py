@@ -13,7 +13,7 @@ from .datasets import (make_sin_cos, make_linear_sum, make_three_class, make_sim
                        make_hidf_sphere, load_iris, load_wine, load_breast_cancer, load_digits,
                        load_diabetes, load_keel, load_adult, load_bank_marketing, load_statlog_satellite,
                        load_crowdsourced_mapping, load_phishing, load_bike_sharing, list_datasets)
-from .tree_contributions import contributions, plot_contributions, explore_path
+from .tree_contributions import contributions, contribution_summary, plot_contributions, explore_path
 from .importance import (mdi, mdi_covariance, mdi_oob, local_mdi, mda, oob_permutation_importance,
                          plot_importances)
 from .cascade import CascadeForestClassifier, CascadeForestRegressor, plot_validation_curve
@@ -31,9 +31,9 @@ from .hidf import HiDFClassifier, alc_features, hidf_contributions, hidf_mdi
 
 __all__ = [
     # explanations and explainers
-    'Explanation', 'contributions', 'deep_forest_contributions', 'deep_forest_explain', 'oob_contributions',
-    'heldout_contributions', 'cv_contributions', 'unwrap_pipeline', 'ssfi', 'ssfi_loo', 'loo_forest', 'LOOForest',
-    'hidf_contributions',
+    'Explanation', 'contributions', 'contribution_summary', 'deep_forest_contributions', 'deep_forest_explain',
+    'oob_contributions', 'heldout_contributions', 'cv_contributions', 'unwrap_pipeline', 'ssfi', 'ssfi_loo', 'loo_forest',
+    'LOOForest', 'hidf_contributions',
     # importances
     'mdi', 'mdi_covariance', 'mdi_oob', 'local_mdi', 'mda', 'oob_permutation_importance', 'deep_forest_mdi',
     'deep_forest_local_mdi', 'hidf_mdi', 'contribution_importance', 'rank_interactions', 'goodness_of_visualization',

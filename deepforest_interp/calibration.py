@@ -327,7 +327,8 @@ def deep_forest_steps_data(
 )->dict:                            # JSON-able numbers of `explore_deep_forest`
     "The numbers of the deep-forest step-through: per layer, tree and row the splits of Algorithm 1, the estimates (Eq. 15-17) and the three calibration maps (Eq. 23-26)."
     from deepforest_interp.tree_contributions import _explorer_rows, _num, MAX_EXPLORER_TREES
-    from deepforest_interp.core import check_int
+    from deepforest_interp.core import check_int, tree_arrays
+    from deepforest_interp.estimation import inbag_rows, node_sums, _node_table
     _check_cascade(model)
     if calibration not in ('partial', 'additive', 'multiplicative'):
         raise ValueError(f"calibration must be 'partial', 'additive' or 'multiplicative', got {calibration!r}")
@@ -359,10 +360,18 @@ def deep_forest_steps_data(
         Z32 = np.ascontiguousarray(Zs[l], dtype=np.float32)
         tr_out, paths, leaf_tables = [], [], []
         n_total = sum(len(m.estimators_) for fm in model.layers_[l] for m in fm)
+        tr0 = model.folds_[l][0][0]                                   # fold 0's training rows (global ids)
+        sw = model.training_data().sample_weight
+        g_map = {'partial': partial_additive_calibration, 'additive': additive_calibration,
+                 'multiplicative': multiplicative_calibration}[calibration]
         for f in range(F):
-            for m, (tree, ta, value, rws, w, leaf) in enumerate(_tree_structs(model, l, f, 0, Ztr)[:per_forest]):
-                S = (_K._node_sums_nb(ta.n_nodes, ta.parent, leaf, rws, w, prev.reshape(len(prev), -1)).reshape(ta.n_nodes, -1, K, C)
-                     if rws is not None else None)
+            fm = model.layers_[l][f][0]
+            for m, tree in enumerate(fm.estimators_[:per_forest]):
+                ta = tree_arrays(tree); value = ta.value
+                S = None
+                if prev is not None:                                      # in-bag rows, weights and leaves (Eq. 15-16)
+                    rws, w = inbag_rows(fm, m, tr0, None, sw)
+                    S = node_sums(ta, tree.apply(Ztr[rws]), w, prev[rws])   # (n_nodes, F, K, C)
                 P = tree.decision_path(Z32)
                 ps = [P.indices[P.indptr[i]:P.indptr[i + 1]] for i in range(len(idx))]
                 used = sorted({int(t) for p in ps for t in p})
@@ -382,12 +391,10 @@ def deep_forest_steps_data(
                             rec['maps'] = [_num(multiplicative_calibration(est, dmu)), _num(additive_calibration(est, dmu)),
                                            _num(partial_additive_calibration(est, dmu))]   # Eq. (23), (24), (26)
                     nodes[str(t)] = rec
-                pos, tab = _leaf_table(model, (method, l, f, 0, m), ta, value, rws, w, leaf,
-                                       None if prev is None else prev.reshape(len(prev), -1), K, C, method, keep=False)
-                tab = tab.reshape(-1, K, C)
+                tab = _node_table(ta, K, C, S, g_map)                    # Algorithm 1's table of every node
                 tr_out.append({'label': f'forest {f}, fold 0, tree {m}', 'nodes': nodes})
                 paths.append([[int(t) for t in p] for p in ps])
-                leaf_tables.append([tab[pos[p[-1]], :, o] for p in ps])
+                leaf_tables.append([tab[p[-1], :, o] for p in ps])
         layers.append({'index': l, 'n_trees': int(n_total), 'trees': tr_out})
         for i in range(len(idx)):
             rows_out[i]['layers'].append({'paths': [p[i] for p in paths], 'z': _num(Z32[i, K:], 6), 'contrib': _num(V[i, :, o]), 'bias': float(B[i, o]),

@@ -86,6 +86,15 @@ class _BaseCascadeForest(BaseEstimator):
     def _score(self, out, y, w): raise NotImplementedError       # out: (n, C) averaged layer output, w: sample weights
     _greater_is_better = True
 
+    # ---- hooks for models built on this fit loop (hiDF, notebook 07b); the cascade itself keeps the defaults ------
+    def _layer_input(self, X, l:int, outputs):
+        "Input matrix of layer `l` for the validated rows X and the previous layer's outputs (hook; default `_layer_matrix`)."
+        return _layer_matrix(X, outputs)
+
+    def _layer_grown(self, l:int, Z, y, sample_weight)->bool:
+        "Hook called after layer `l` (fitted on `Z`) is scored, unless growth stops there; False stops growth. Default: go on."
+        return True
+
     def _make_forest(self, f:int, seed:int):
         "Forest `f` of a layer: even `f` a random forest (bootstrap), odd `f` extra-trees (no bootstrap)."
         cls = self._forest_types[f % 2]
@@ -127,7 +136,7 @@ class _BaseCascadeForest(BaseEstimator):
         best, best_score = 0, None
         with tqdm(total=self.max_layers, desc=type(self).__name__, unit='layer', disable=not self.verbose) as bar:
             for l in range(self.max_layers):
-                Z = _layer_matrix(X, self.oof_outputs_[-1] if l else None)
+                Z = self._layer_input(X, l, self.oof_outputs_[-1] if l else None)
                 self.folds_.append([(np.asarray(tr), np.asarray(va))
                                     for tr, va in self._splitter(split_seeds[l]).split(X, y_fit)])
                 layer, oof = [], np.zeros((n, F, C))
@@ -142,6 +151,7 @@ class _BaseCascadeForest(BaseEstimator):
                     best, best_score = l, score
                 bar.update(1); bar.set_postfix(score=f'{score:.4g}', best_layer=best)
                 if l - best >= self.n_tolerant_rounds: break
+                if l + 1 < self.max_layers and not self._layer_grown(l, Z, y_fit, None if sample_weight is None else sw): break
         self.best_layer_, self.n_layers_ = best, best + 1
         self._train = Bunch(X=X, y=np.asarray(y), sample_weight=None if sample_weight is None else sw)   # see training_data()
         del self.layers_[best + 1:], self.oof_outputs_[best + 1:], self.folds_[best + 1:]
@@ -183,7 +193,7 @@ class _BaseCascadeForest(BaseEstimator):
         "Outputs (n, F, C) of layer `layer` for validated X; the layer inputs met on the way are appended to `inputs`."
         out = None
         for l in range(layer + 1):
-            Z = _layer_matrix(X, out)
+            Z = self._layer_input(X, l, out)
             if inputs is not None: inputs.append(Z)
             out = np.stack([self._fold_mean(Z, l, f) for f in range(self.n_forests)], axis=1)
         return out
@@ -193,14 +203,14 @@ class _BaseCascadeForest(BaseEstimator):
         X = self._validate_X(X); l = self._check_layer(layer)
         if oof: self._check_training_data(X)
         if l == 0: return X.copy()   # never hand back the caller's own array
-        return _layer_matrix(X, self.oof_outputs_[l - 1] if oof else self._forward(X, l - 1))
+        return self._layer_input(X, l, self.oof_outputs_[l - 1] if oof else self._forward(X, l - 1))
 
     def layer_inputs(self, X, layer:int|None=None)->list:
         "Input matrices of layers 0..`layer` for new rows X in one forward pass (each equals `layer_input(X, l)`)."
         X = self._validate_X(X); l = self._check_layer(layer)
         inputs, out = [], None
         for k in range(l + 1):
-            Z = _layer_matrix(X, out); inputs.append(Z if k else X.copy())
+            Z = self._layer_input(X, k, out); inputs.append(Z if k else X.copy())
             if k < l: out = np.stack([self._fold_mean(Z, k, f) for f in range(self.n_forests)], axis=1)
         return inputs
 
@@ -215,7 +225,7 @@ class _BaseCascadeForest(BaseEstimator):
     def forest_output(self, X, layer:int, forest:int)->np.ndarray:
         "Fold-averaged output of one forest of a layer on X: (n, C) probabilities (classifier), (n,) (regressor)."
         X = self._validate_X(X); l = self._check_layer(layer); f = self._check_forest(forest)
-        out = self._fold_mean(_layer_matrix(X, self._forward(X, l - 1) if l else None), l, f)
+        out = self._fold_mean(self._layer_input(X, l, self._forward(X, l - 1) if l else None), l, f)
         return out if is_classifier(self) else out[:, 0]
 
     # ---- the training data, for the explainers (notebooks 05-06) ------------------------------------------------
@@ -238,7 +248,7 @@ class _BaseCascadeForest(BaseEstimator):
         "Input matrix of `layer` for the training rows: X next to the previous layer's out-of-fold outputs (cross-fitted)."
         check_is_fitted(self); l = self._check_layer(layer)
         X = self._train.X
-        return X.copy() if l == 0 else _layer_matrix(X, self.oof_outputs_[l - 1])
+        return X.copy() if l == 0 else self._layer_input(X, l, self.oof_outputs_[l - 1])
 
 
 # %% ../nbs/04_cascade_forest.ipynb #c014

@@ -66,6 +66,12 @@ def _abbrev(items, k:int=3)->str:
     return '[' + ', '.join(items if len(items) <= 2 * k else items[:k] + ['...'] + items[-1:]) + ']'
 
 # %% ../nbs/00_core.ipynb #c005
+def _float_values(a):
+    "`a` as a float array: float32/float64 kept as they are, a lazy dask array left lazy, anything else float64."
+    if hasattr(a, '__dask_graph__'): return a
+    a = np.asarray(a)
+    return a if a.dtype in (np.float32, np.float64) else a.astype(float)
+
 @dataclass(eq=False, repr=False)
 class Explanation:
     "Additive explanation: `bias (+ bootstrap) + values.sum(1)` reproduces the model output (seed 000 Eq. 11-12)."
@@ -79,7 +85,7 @@ class Explanation:
     std: np.ndarray|None = None             # optional spread of `values` (same shape), carried by indexing
 
     def __post_init__(self):
-        self.values, self.bias = np.asarray(self.values, dtype=float), np.asarray(self.bias, dtype=float)
+        self.values, self.bias = _float_values(self.values), _float_values(self.bias)   # float32 stays, dask stays lazy
         if self.values.ndim not in (2, 3): raise ValueError(f"values must be 2-D or 3-D, got shape {self.values.shape}")
         n, K = self.values.shape[:2]
         if self.bias.shape != (n,) + self.values.shape[2:]:
@@ -323,8 +329,8 @@ def accepts_categories(model)->bool:
 # %% ../nbs/00_core.ipynb #c011
 MAX_DENSE_BYTES = 2**31   # largest scipy sparse X densified (float64 bytes)
 
-def check_X(X, model=None, *, name='X', allow_nan:bool|None=None)->tuple[np.ndarray, list]:
-    "Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN only if `allow_nan`, default: if `model` routes it); return `(a fresh float64 copy, feature_names)`."
+def check_X(X, model=None, *, name='X', allow_nan:bool|None=None, keep_float32:bool=False)->tuple[np.ndarray, list]:
+    "Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN only if `allow_nan`, default: if `model` routes it); return `(array, feature_names)`: a fresh float64 copy (`keep_float32`: a float32 input is returned as it is, never copied to float64)."
     if isinstance(X, pd.Series): X = X.to_frame().T
     if hasattr(X, 'toarray') and hasattr(X, 'nnz'):          # scipy sparse: trees see the same values densified
         n_bytes = 8 * int(np.prod(X.shape))
@@ -345,7 +351,8 @@ def check_X(X, model=None, *, name='X', allow_nan:bool|None=None)->tuple[np.ndar
         elif bad: raise TypeError(categorical_message(bad, name))
         cplx = [c for c in X.columns if pd.api.types.is_complex_dtype(X[c])]
         if cplx: raise TypeError(f"{name} has complex-valued columns {cplx[:5]}: trees split real numbers only")
-        names, arr = [str(c) for c in X.columns], X.to_numpy(dtype=float)
+        keep32 = keep_float32 and all(t == np.float32 for t in X.dtypes)
+        names, arr = [str(c) for c in X.columns], X.to_numpy(dtype=np.float32 if keep32 else float)
     else:
         try: arr = np.asarray(X)
         except ValueError as err:
@@ -356,7 +363,8 @@ def check_X(X, model=None, *, name='X', allow_nan:bool|None=None)->tuple[np.ndar
                 raise TypeError(f"{name} contains strings or objects that are not numbers: {err}") from None
         if arr.dtype.kind == 'c': raise TypeError(f"{name} is complex-valued (dtype {arr.dtype}): trees split real numbers only")
         if arr.dtype.kind not in 'biuf': raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
-        arr, names = arr.astype(float, copy=False), None
+        keep = keep_float32 and arr.dtype == np.float32
+        arr, names = arr if keep else arr.astype(float, copy=False), None   # no copy of a float64 (or kept float32) input
     if arr.ndim == 1: arr = arr[None, :]
     if arr.ndim != 2: raise ValueError(f"{name} must be 2-D (n_samples, n_features), got shape {arr.shape}")
     if arr.shape[0] == 0: raise ValueError(f"{name} has no rows")
@@ -374,6 +382,7 @@ def check_X(X, model=None, *, name='X', allow_nan:bool|None=None)->tuple[np.ndar
                 raise ValueError(f"{name}'s columns {names[:5]}... differ from the fitted feature names {list(fitted)[:5]}...")
             names = [str(f) for f in fitted]
     if names is None: names = [f'x{j}' for j in range(arr.shape[1])]
+    if keep_float32 and arr.dtype == np.float32: return np.ascontiguousarray(arr), names   # float32 kept, not widened
     return np.array(arr, dtype=float, order='C', copy=True), names     # our own copy: never aliases the caller's X
 
 # %% ../nbs/00_core.ipynb #c012

@@ -8,14 +8,15 @@ import math, numbers, warnings
 from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed
+from tqdm.std import tqdm
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import RandomForestClassifier
-from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data, _check_sample_weight
-from .core import Explanation, check_X, check_y, tree_arrays, inbag_counts, MAX_SEED
+from .core import Explanation, check_X, check_y, check_n_jobs, tree_arrays, inbag_counts, MAX_SEED
 from .intersection_trees import Interaction, stability_scores, MAX_INTERSECTION_DEPTH, MAX_N_CHILD, MAX_RIT_NODES
 from .cascade import CascadeForestClassifier
 from .tree_contributions import contributions
@@ -116,27 +117,160 @@ class HiDFLayer:
         return np.hstack([Z, alc_features(Z, self.interactions, self.weights)])
 
 # %% ../nbs/07b_alc_hidf.ipynb #c044p
-PAPER_SETTINGS = dict(pipeline='paper', n_estimators=500, n_bootstrap=10, n_estimators_bootstrap=500,
+PAPER_SETTINGS = dict(pipeline='paper', n_forests=1, n_estimators=500, n_bootstrap=10, n_estimators_bootstrap=500,
                       n_intersection_trees=20, intersection_depth=5, n_child=2, collect='leaves',
                       stability_threshold=0.5, max_new_features=None, max_layers=10, n_tolerant_rounds=2)
-"Seed 001 Sec. III-B: 500 trees, at most 10 layers, patience 2, B = 10, 20 intersection trees of depth 5 with 2 children (depth-D nodes collected, Algorithm 1)."
+"Seed 001 Sec. III-B: one 500-tree random forest per structure, at most 10 layers, patience 2, B = 10, 20 intersection trees of depth 5 with 2 children (depth-D nodes collected, Algorithm 1), stability > 0.5."
+
+# %% ../nbs/07b_alc_hidf.ipynb #c045a
+def _forests_proba(forests:list, Z:np.ndarray, C:int, n_jobs=None)->np.ndarray:
+    "Mean class probabilities (n, C) of the trees of fitted forests (equal sizes), summed in tree order for every `n_jobs`."
+    Z32 = np.ascontiguousarray(Z, dtype=np.float32)
+    def one(t):
+        p = t.predict_proba(Z32, check_input=False)
+        if p.shape[1] == C: return p
+        full = np.zeros((len(Z32), C)); full[:, t.classes_.astype(int)] = p
+        return full
+    trees = [t for f in forests for t in f.estimators_]
+    parts = ([one(t) for t in trees] if n_jobs in (None, 1) else
+             Parallel(n_jobs=n_jobs, prefer='threads')(delayed(one)(t) for t in trees))
+    out = np.zeros((len(Z32), C))
+    for p in parts: out += p
+    return out / len(trees)
+
+# %% ../nbs/07b_alc_hidf.ipynb #c045b
+def _hidf_search(model, Z, y, w, sw, seed:int, used:set)->tuple[list, list]:
+    "Stable interactions of Z (Eq. 2), and the selected ones: the `max_new_features` most stable new ones above the floor, non-constant and distinct."
+    stab = stability_scores(
+        Z, y, n_bootstrap=model.n_bootstrap, feature_weights=w, n_estimators=model.n_estimators_bootstrap or model.n_estimators,
+        max_features=model.max_features, max_depth=model.max_depth, min_samples_leaf=model.min_samples_leaf,
+        n_trees=model.n_intersection_trees, depth=model.intersection_depth, n_child=model.n_child,
+        conditions=model.conditions, threshold_agg=model.threshold_agg, collect=model.collect,
+        feature_sampling=model.feature_sampling, random_state=int(seed), n_jobs=model.n_jobs, sample_weight=sw)
+    k_max = np.inf if model.max_new_features is None else model.max_new_features
+    chosen, seen = [], set()
+    for I in stab:                                   # most stable first: top-k above the floor
+        if len(chosen) >= k_max or not I.stability > model.stability_threshold: break
+        if I.order < model.min_order or I.signed in used: continue
+        col = alc_features(Z, [I], w)[:, 0]
+        if np.ptp(col) == 0 or col.tobytes() in seen: continue   # constant or duplicate column
+        seen.add(col.tobytes()); chosen.append(I)
+    return stab, chosen
+
+# %% ../nbs/07b_alc_hidf.ipynb #c045c
+def _hidf_new_layer(k:int, chosen:list, w, Z, orders:list, stab:list)->HiDFLayer:
+    "The HiDFLayer of search `k`: ALC names `alc{k+1}_i`, orders counted in original features."
+    names = [f'alc{k + 1}_{i}' for i in range(len(chosen))]
+    new_orders = [sum(orders[j] for j in set(I.features)) for I in chosen]
+    return HiDFLayer(chosen, np.asarray(w, dtype=float), Z.shape[1], names, new_orders, np.nan, stab)
+
+# %% ../nbs/07b_alc_hidf.ipynb #c045d
+class _ALCCascade(CascadeForestClassifier):
+    "`CascadeForestClassifier`'s fit loop with hiDF's hooks: layer l sees [X, ALC features of layers < l], no class vectors; `grow` searches after each layer."
+    alc_layers, grow = (), None                      # set by `_hidf_fit_paper` before `fit`
+
+    def _layer_input(self, X, l:int, outputs):
+        for lay in self.alc_layers[:l]: X = lay.transform(X)
+        return X
+
+    def _layer_grown(self, l:int, Z, y, sample_weight)->bool: return self.grow(l, Z, y, sample_weight)
+
+# %% ../nbs/07b_alc_hidf.ipynb #c045e
+def _hidf_fit_paper(model, X, y, sw):
+    "Algorithm 2 on the cascade's fit loop: out-of-fold scored structures of [X, ALC], a search after each, final forests on the best one."
+    rng = check_random_state(model.random_state)
+    casc_seed = int(rng.randint(MAX_SEED)); search_seeds = rng.randint(MAX_SEED, size=model.max_layers + 1)
+    final_seeds = rng.randint(MAX_SEED, size=model.n_forests)
+    casc = _ALCCascade(n_forests=model.n_forests, n_estimators=model.n_estimators, max_depth=model.max_depth,
+                       min_samples_leaf=model.min_samples_leaf, max_features=model.max_features, n_folds=model.n_folds,
+                       max_layers=model.max_layers + 1, n_tolerant_rounds=model.n_tolerant_rounds,
+                       random_state=casc_seed, n_jobs=model.n_jobs, verbose=model.verbose)
+    layers, stab_all, used, orders, stop = [], [], set(), [1] * X.shape[1], ['max_layers']
+
+    def grow(l, Z, y_, sw_)->bool:                   # after structure l: read w^(l), search, append ALC layer l+1
+        nonlocal orders
+        w = np.mean([m.feature_importances_ for ms in casc.layers_[l] for m in ms], axis=0)
+        if not w.sum() > 0: stop[0] = 'no split'; return False          # single-leaf trees only: nothing to read
+        w = w / w.sum()
+        stab, chosen = _hidf_search(model, Z, y_, w, sw_, search_seeds[l], used)
+        stab_all.append(stab)
+        if not chosen: stop[0] = 'no stable interaction'; return False
+        used.update(I.signed for I in chosen)
+        layers.append(_hidf_new_layer(l, chosen, w, Z, orders, stab)); orders = orders + layers[-1].orders
+        for ms in casc.layers_[l]: ms.clear()        # structure l's forests are no longer needed
+        return True
+
+    casc.alc_layers, casc.grow = layers, grow
+    casc.fit(X, y, sample_weight=sw)
+    scores, best = [float(s) for s in casc.validation_scores_], int(casc.best_layer_)
+    if stop[0] == 'max_layers' and len(scores) < model.max_layers + 1: stop[0] = 'no improvement'
+    for k, lay in enumerate(layers): lay.validation_score = scores[k + 1]
+    Z = X
+    for lay in layers[:best]: Z = lay.transform(Z)
+    model.forests_ = [casc._make_forest(f, s).fit(Z, y, sample_weight=sw) for f, s in enumerate(final_seeds)]  # line 24
+    model.validation_scores_, model.best_layer_, model.n_layers_ = scores, best, best
+    model.stability_, model.layers_, model.stop_reason_ = stab_all, layers, stop[0]
+    model._finish_names(X.shape[1], sum(len(L.interactions) for L in layers[:best]))
+
+# %% ../nbs/07b_alc_hidf.ipynb #c045f
+def _hidf_fit_cascade(model, X, y, sw):
+    "The authors' code: gcForest layers on [X, ALC features so far, previous class vectors]; out-of-fold accuracy decides."
+    rng = check_random_state(model.random_state)
+    n_max = max(model.max_layers, 1)
+    seeds = rng.randint(MAX_SEED, size=(n_max, 2))
+    A, prev, orders = X, None, [1] * X.shape[1]
+    layers, scores, stab_all, used = [], [], [], set()
+    best, model.stop_reason_ = 0, 'max_layers'
+    with tqdm(total=n_max, desc='HiDFClassifier (cascade)', unit='layer', disable=not model.verbose) as bar:
+        for k in range(n_max):
+            Z = A if prev is None else np.hstack([A, prev.reshape(len(A), -1)])
+            casc = CascadeForestClassifier(n_forests=model.n_forests, n_estimators=model.n_estimators,
+                                           max_depth=model.max_depth, min_samples_leaf=model.min_samples_leaf,
+                                           max_features=model.max_features, n_folds=model.n_folds, max_layers=1,
+                                           random_state=int(seeds[k, 0]), n_jobs=model.n_jobs)
+            casc.fit(Z, y, **({} if sw is None else {'sample_weight': sw}))
+            prev = casc.oof_outputs_[0]
+            scores.append(float(casc.validation_scores_[0]))
+            if scores[-1] > scores[best]: best = k
+            w = np.mean([m.feature_importances_[:A.shape[1]] for ms in casc.layers_[0] for m in ms], axis=0)
+            lay = _hidf_new_layer(k, [], w, A, orders, [])
+            lay.cascade, lay.validation_score = casc, scores[-1]
+            layers.append(lay)
+            bar.update(1); bar.set_postfix(score=f'{scores[-1]:.4g}', best_layer=best, columns=A.shape[1])
+            if k + 1 >= n_max: break
+            if k - best >= model.n_tolerant_rounds: model.stop_reason_ = 'no improvement'; break
+            if w.sum() > 0: stab, chosen = _hidf_search(model, A, y, w / w.sum(), sw, seeds[k, 1], used)
+            else: stab, chosen = [], []
+            stab_all.append(stab)
+            nxt = _hidf_new_layer(k, chosen, w / w.sum() if w.sum() > 0 else w, A, orders, stab)
+            lay.interactions, lay.feature_names, lay.orders, lay.stability = nxt.interactions, nxt.feature_names, nxt.orders, stab
+            used |= {I.signed for I in chosen}
+            A, orders = lay.transform(A), orders + lay.orders
+    if not any(L.interactions for L in layers) and model.stop_reason_ == 'max_layers':
+        model.stop_reason_ = 'max_layers (no stable interaction: a plain cascade)'
+    model.validation_scores_, model.best_layer_, model.stability_ = scores, best, stab_all
+    model.layers_, model.n_layers_ = layers[:best + 1], best + 1
+    last = model.layers_[-1]
+    model.layers_[-1] = HiDFLayer([], last.weights, last.n_features_in, [], [], last.validation_score, last.stability, last.cascade)
+    model._grown_layers, model._fit_X = layers, X      # the training rows: for out-of-fold explanations
+    model._finish_names(X.shape[1], sum(len(L.interactions) for L in model.layers_))
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045
 class HiDFClassifier(ClassifierMixin, BaseEstimator):
     """High-order interaction deep forest (seed 001 Algorithm 2): layers of gRIT-stable interactions turned into ALC features.
 
-    `pipeline='cascade'` (default) is the authors' code: a gcForest cascade (`n_forests` forests per layer, `n_folds`-fold
-    class vectors passed on) whose layers also append their stable ALC features. `pipeline='paper'` is Algorithm 2: one
-    random forest per layer, no class vectors, a final random forest on the kept representation. The defaults are small
-    enough for a fit on a few thousand rows in under a minute on 2 cores, and the gRIT settings are the authors' code's
-    (every node of 20 intersection trees of depth 4 collected, at most 6 new features per layer);
+    `pipeline='paper'` (default) is the paper's architecture: structure k is a gcForest-style layer (`n_forests` random
+    forests / extra-trees, `n_folds`-fold out-of-fold accuracy) on [X, ALC features of layers 1..k]; the front layers keep
+    only their interactions and weights; the final forests are refitted on all rows on the best structure.
+    `pipeline='cascade'` is the authors' code: a gcForest cascade whose layers also append their stable ALC features
+    (every layer's forests kept). Interactions: the `max_new_features` most stable ones above `stability_threshold`.
     `HiDFClassifier.paper()` (or `HiDFClassifier(**PAPER_SETTINGS)`) uses the paper's settings (Sec. III-B).
 
-    Fitted attributes: `layers_` (every grown `HiDFLayer`), `validation_scores_` (accuracy of every structure grown),
-    `best_layer_`, `n_layers_`, `feature_names_out_` / `feature_orders_` (the representation's columns: X, then the kept
-    ALC features), `stability_` (Eq. 2 output of every search), `n_interactions_` (ALC features added per search),
-    `stable_interactions_found_` (False when no search found a stable interaction: the model is then a plain random
-    forest / gcForest), `stop_reason_`; pipeline 'paper': `forest_`.
+    Fitted attributes: `layers_` (every grown `HiDFLayer`; pipeline 'paper': the first `best_layer_` are used),
+    `validation_scores_` (out-of-fold accuracy of every structure grown), `best_layer_`, `n_layers_`,
+    `feature_names_out_` / `feature_orders_` (the representation's columns: X, then the kept ALC features),
+    `stability_` (Eq. 2 output of every search), `n_interactions_` (ALC features added per search),
+    `stable_interactions_found_`, `stop_reason_`; pipeline 'paper': `forests_` (the final forests).
     """
     _parameter_constraints = {
         'pipeline': [StrOptions({'paper', 'cascade'})],
@@ -154,9 +288,9 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         'conditions': [StrOptions({'first', 'all'})],
         'threshold_agg': [StrOptions({'loosest', 'median'})],
         'collect': [StrOptions({'leaves', 'all'})],
+        'feature_sampling': [StrOptions({'duplicate', 'subsets'})],
         'max_layers': [Interval(numbers.Integral, 0, None, closed='left')],
         'n_tolerant_rounds': [Interval(numbers.Integral, 1, None, closed='left')],
-        'validation_fraction': [Interval(numbers.Real, 0.0, 1.0, closed='neither')],
         'max_features': [Interval(numbers.Integral, 1, None, closed='left'),
                          Interval(numbers.Real, 0.0, 1.0, closed='right'), StrOptions({'sqrt', 'log2'}), None],
         'max_depth': [Interval(numbers.Integral, 1, None, closed='left'), None],
@@ -166,10 +300,10 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         'verbose': ['verbose'],
     }
 
-    def __init__(self, pipeline='cascade', n_estimators=50, n_forests=2, n_folds=3, n_bootstrap=5,
+    def __init__(self, pipeline='paper', n_estimators=50, n_forests=4, n_folds=3, n_bootstrap=5,
                  n_estimators_bootstrap=20, n_intersection_trees=20, intersection_depth=4, n_child=2,
-                 stability_threshold=0.5, max_new_features=6, min_order=2, conditions='first', threshold_agg='loosest',
-                 collect='all', max_layers=6, n_tolerant_rounds=2, validation_fraction=0.2, max_features='sqrt',
+                 stability_threshold=0.2, max_new_features=6, min_order=2, conditions='first', threshold_agg='loosest',
+                 collect='all', feature_sampling='duplicate', max_layers=6, n_tolerant_rounds=2, max_features='sqrt',
                  max_depth=None, min_samples_leaf=1, random_state=None, n_jobs=None, verbose=0):
         self.pipeline = pipeline
         self.n_estimators = n_estimators
@@ -186,9 +320,9 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         self.conditions = conditions
         self.threshold_agg = threshold_agg
         self.collect = collect
+        self.feature_sampling = feature_sampling
         self.max_layers = max_layers
         self.n_tolerant_rounds = n_tolerant_rounds
-        self.validation_fraction = validation_fraction
         self.max_features = max_features
         self.max_depth = max_depth
         self.min_samples_leaf = min_samples_leaf
@@ -201,53 +335,10 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         "The paper's settings (`PAPER_SETTINGS`, seed 001 Sec. III-B), overridden by `kwargs`."
         return cls(**{**PAPER_SETTINGS, **kwargs})
 
-    # ---- pieces of fit ------------------------------------------------------------------------------------------
-    def _forest(self, seed:int)->RandomForestClassifier:
-        return RandomForestClassifier(n_estimators=self.n_estimators, max_features=self.max_features,
-                                      max_depth=self.max_depth, min_samples_leaf=self.min_samples_leaf,
-                                      n_jobs=self.n_jobs, random_state=int(seed))
-
-    def _cascade_layer(self, seed:int)->CascadeForestClassifier:
-        return CascadeForestClassifier(n_forests=self.n_forests, n_estimators=self.n_estimators, max_depth=self.max_depth,
-                                       min_samples_leaf=self.min_samples_leaf, max_features=self.max_features,
-                                       n_folds=self.n_folds, max_layers=1, random_state=int(seed), n_jobs=self.n_jobs)
-
-    def _split(self, y:np.ndarray, seed:int)->tuple[np.ndarray, np.ndarray]:
-        "Fitting / held-out rows: stratified when every class has 2 rows and both parts can hold every class."
-        n, C = len(y), int(y.max()) + 1
-        n_val = math.ceil(self.validation_fraction * n)
-        strat = np.bincount(y).min() >= 2 and n_val >= C and n - n_val >= C
-        tr, va = train_test_split(np.arange(n), test_size=n_val, stratify=y if strat else None, random_state=int(seed))
-        return np.sort(tr), np.sort(va)
-
-    def _search(self, Z, y, w, sw, seed:int, used:set)->tuple[list, list]:
-        "Stable interactions of Z (Eq. 2): all found, and the selected new ones with non-constant, distinct ALC columns."
-        stab = stability_scores(
-            Z, y, n_bootstrap=self.n_bootstrap, feature_weights=w, n_estimators=self.n_estimators_bootstrap or self.n_estimators,
-            max_features=self.max_features, max_depth=self.max_depth, min_samples_leaf=self.min_samples_leaf,
-            n_trees=self.n_intersection_trees, depth=self.intersection_depth, n_child=self.n_child,
-            conditions=self.conditions, threshold_agg=self.threshold_agg, collect=self.collect,
-            random_state=int(seed), n_jobs=self.n_jobs, sample_weight=sw)
-        chosen = [I for I in stab if I.stability > self.stability_threshold and I.order >= self.min_order
-                  and I.signed not in used]
-        if self.max_new_features is not None: chosen = chosen[:self.max_new_features]
-        R = alc_features(Z, chosen, w)
-        keep, seen = [], set()
-        for k in range(R.shape[1]):
-            col = R[:, k]
-            if np.ptp(col) == 0 or col.tobytes() in seen: continue   # constant or duplicate column
-            seen.add(col.tobytes()); keep.append(k)
-        return stab, [chosen[k] for k in keep]
-
-    def _new_layer(self, k, chosen, w, Z, orders, stab)->HiDFLayer:
-        names = [f'alc{k + 1}_{i}' for i in range(len(chosen))]
-        new_orders = [sum(orders[j] for j in set(I.features)) for I in chosen]
-        return HiDFLayer(chosen, np.asarray(w, dtype=float), Z.shape[1], names, new_orders, np.nan, stab)
-
-    # ---- fit ----------------------------------------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None):
-        "Grow layers of stable ALC features (and, for pipeline='cascade', class vectors) while the validation accuracy improves."
+        "Grow structures of stable ALC features (pipeline 'cascade': also class vectors) while the out-of-fold accuracy improves."
         self._validate_params()
+        check_n_jobs(self.n_jobs)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
@@ -257,8 +348,7 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         sw = None if sample_weight is None else _check_sample_weight(sample_weight, X, ensure_non_negative=True)
         if sw is not None and not sw.sum() > 0: raise ValueError("sample_weight must not be all zero")
         self._names_in = [str(c) for c in getattr(self, 'feature_names_in_', [f'x{j}' for j in range(X.shape[1])])]
-        if self.pipeline == 'paper': self._fit_paper(X, y_enc, sw)
-        else: self._fit_cascade(X, y_enc, sw)
+        (_hidf_fit_paper if self.pipeline == 'paper' else _hidf_fit_cascade)(self, X, y_enc, sw)
         self.n_interactions_ = [len(L.interactions) for L in self.layers_]
         self.stable_interactions_found_ = any(self.n_interactions_)
         return self
@@ -269,78 +359,6 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         self.feature_names_out_ = np.asarray(names[:K + n_alc], dtype=object)
         self.feature_orders_ = np.asarray(orders[:K + n_alc])
 
-    def _fit_paper(self, X, y, sw):
-        "Algorithm 2: one random forest per structure, scored on held-out rows; a final forest on the kept representation."
-        rng = check_random_state(self.random_state)
-        split_seed, final_seed = rng.randint(MAX_SEED, size=2)
-        seeds = rng.randint(MAX_SEED, size=(self.max_layers + 1, 2))
-        tr, va = self._split(y, split_seed)
-        swt = None if sw is None else sw[tr]
-        orders = [1] * X.shape[1]
-        Z, layers, scores, stab_all, used = X, [], [], [], set()
-        best, self.stop_reason_ = 0, 'max_layers'
-        for k in range(self.max_layers + 1):
-            rf = self._forest(seeds[k, 0]).fit(Z[tr], y[tr], sample_weight=swt)
-            scores.append(float(np.average(rf.predict(Z[va]) == y[va], weights=None if sw is None or not sw[va].sum() > 0 else sw[va])))
-            if scores[-1] > scores[best]: best = k
-            if self.verbose: print(f'structure {k}: validation accuracy {scores[-1]:.4f} (best {best}), {Z.shape[1]} columns')
-            if k == self.max_layers: break
-            if k - best >= self.n_tolerant_rounds: self.stop_reason_ = 'no improvement'; break
-            w = rf.feature_importances_
-            if not w.sum() > 0: self.stop_reason_ = 'no split'; break          # only single-leaf trees: nothing to read
-            stab, chosen = self._search(Z[tr], y[tr], w, swt, seeds[k, 1], used)
-            stab_all.append(stab)
-            if not chosen: self.stop_reason_ = 'no stable interaction'; break
-            used |= {I.signed for I in chosen}
-            layers.append(self._new_layer(k, chosen, w, Z, orders, stab))
-            Z, orders = layers[-1].transform(Z), orders + layers[-1].orders
-        for k, lay in enumerate(layers): lay.validation_score = scores[k + 1]
-        self.validation_scores_, self.best_layer_, self.stability_, self.layers_ = scores, best, stab_all, layers
-        self.n_layers_ = best
-        n_alc = sum(len(L.interactions) for L in layers[:best])
-        self._finish_names(X.shape[1], n_alc)
-        self.forest_ = self._forest(final_seed).fit(Z[:, :X.shape[1] + n_alc], y, sample_weight=sw)   # line 24: all rows
-
-    def _fit_cascade(self, X, y, sw):
-        "The authors' code: gcForest layers on [X, ALC features so far, previous class vectors]; out-of-fold accuracy decides."
-        rng = check_random_state(self.random_state)
-        seeds = rng.randint(MAX_SEED, size=(max(self.max_layers, 1), 2))
-        A, prev, orders = X, None, [1] * X.shape[1]
-        layers, scores, stab_all, used = [], [], [], set()
-        best, self.stop_reason_ = 0, 'max_layers'
-        for k in range(max(self.max_layers, 1)):
-            Z = A if prev is None else np.hstack([A, prev.reshape(len(A), -1)])
-            kw = {} if sw is None else {'sample_weight': sw}
-            casc = self._cascade_layer(seeds[k, 0]).fit(Z, y, **kw)
-            prev = casc.oof_outputs_[0]
-            scores.append(float(casc.validation_scores_[0]))
-            if scores[-1] > scores[best]: best = k
-            w = np.mean([m.feature_importances_[:A.shape[1]] for ms in casc.layers_[0] for m in ms], axis=0)
-            lay = self._new_layer(k, [], w, A, orders, [])
-            lay.cascade, lay.validation_score = casc, scores[-1]
-            layers.append(lay)
-            if self.verbose: print(f'layer {k}: out-of-fold accuracy {scores[-1]:.4f} (best {best}), {A.shape[1]} columns')
-            if k + 1 >= self.max_layers: break
-            if k - best >= self.n_tolerant_rounds: self.stop_reason_ = 'no improvement'; break
-            if w.sum() > 0:
-                stab, chosen = self._search(A, y, w / w.sum(), sw, seeds[k, 1], used)
-            else: stab, chosen = [], []
-            stab_all.append(stab)
-            nxt = self._new_layer(k, chosen, w / w.sum() if w.sum() > 0 else w, A, orders, stab)
-            lay.interactions, lay.feature_names, lay.orders, lay.stability = (nxt.interactions, nxt.feature_names,
-                                                                               nxt.orders, stab)
-            used |= {I.signed for I in chosen}
-            A, orders = lay.transform(A), orders + lay.orders
-        if not any(L.interactions for L in layers) and self.stop_reason_ == 'max_layers':
-            self.stop_reason_ = 'max_layers (no stable interaction: a plain cascade)'
-        self.validation_scores_, self.best_layer_, self.stability_ = scores, best, stab_all
-        self.layers_, self.n_layers_ = layers[:best + 1], best + 1
-        self.layers_[-1] = HiDFLayer([], self.layers_[-1].weights, self.layers_[-1].n_features_in, [], [],
-                                     self.layers_[-1].validation_score, self.layers_[-1].stability, self.layers_[-1].cascade)
-        self._grown_layers, self._fit_X = layers, X      # the training rows: for out-of-fold explanations
-        self._finish_names(X.shape[1], sum(len(L.interactions) for L in self.layers_))
-
-    # ---- prediction ---------------------------------------------------------------------------------------------
     def representation(self, X, layer:int|None=None)->np.ndarray:
         "X with the ALC features of the first `layer` layers appended (default: all kept); cascade: without class vectors."
         check_is_fitted(self)
@@ -375,17 +393,17 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         return out
 
     def predict_proba(self, X)->np.ndarray:
-        "Class probabilities, (n, n_classes): the final forest (paper) or the mean of the best layer's forests (cascade)."
+        "Class probabilities, (n, n_classes): the mean of the final forests (paper) or of the best layer's forests (cascade)."
         if self.pipeline == 'paper':
-            Z = self.representation(X)
-            return self.forest_.predict_proba(Z)
+            Z = self.representation(X)                   # checks that the model is fitted first
+            return _forests_proba(self.forests_, Z, len(self.classes_), self.n_jobs)
         Zs = self.layer_inputs(X)
         return self.layers_[-1].cascade.predict_proba(Zs[-1])
 
     def predict(self, X)->np.ndarray:
         "Predicted class labels."
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        P = self.predict_proba(X)
+        return self.classes_[np.argmax(P, axis=1)]
 
     def interactions_frame(self)->pd.DataFrame:
         "One row per ALC feature of every grown layer: layer, new column, interaction, rule, order, stability, used."
@@ -447,9 +465,10 @@ def hidf_contributions(
     names = list(model.feature_names_out_[:K])
     if model.pipeline == 'paper':
         Z = model.representation(X)
-        e = contributions(model.forest_, Z, check_additivity=False)
-        V = credit_alc(e.values, Z, _specs(model), K)
-        out = [Explanation(V, e.bias, names, Xv, list(model.classes_))]
+        es = [contributions(f, Z, check_additivity=False) for f in model.forests_]   # the output is their mean
+        vals, bias = sum(e.values for e in es) / len(es), sum(e.bias for e in es) / len(es)
+        V = credit_alc(vals, Z, _specs(model), K)
+        out = [Explanation(V, bias, names, Xv, list(model.classes_))]
     else:                                                        # notebook 05's engine on the hiDF layers
         res = algorithm1_pass(_hidf_layers(model), _compiled_table(CALIBRATIONS[calibration]), C, model.layer_inputs(X),
                               new_layers='all' if all_layers else 'last', cache=_model_cache(model, model.layers_),

@@ -11,6 +11,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import RandomForestClassifier
+from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
@@ -173,7 +174,7 @@ def _tree_views(model)->tuple[list, int]:
     "[(sklearn tree, column map or None)] and the number of input features of a fitted tree, forest or ERF."
     if hasattr(model, 'column_multiplier') and hasattr(model, 'feature_weights'):   # EnrichedRandomForestClassifier
         check_is_fitted(model)
-        return [(t, model.columns_) for t in model.forest_.estimators_], model.n_features_in_
+        return list(zip(model.estimators_, model.tree_columns_)), model.n_features_in_
     if isinstance(model, TREE_TYPES + FOREST_TYPES):
         return [(t, None) for t in model_trees(model)], model.n_features_in_
     raise TypeError(f"unsupported model type {type(model).__name__}; expected a fitted scikit-learn decision tree, "
@@ -382,7 +383,7 @@ def _resolve_max_features(mf, p:int)->int:
     return max(1, int(mf * p))
 
 class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
-    "Random forest whose split candidates are drawn with probabilities ~ feature_weights, via a feature-resampled matrix (seed 001 Sec. II-A, ERF)."
+    "Random forest whose split candidates are drawn with probabilities ~ feature_weights: a feature-resampled matrix, or per-tree weighted feature subsets (seed 001 Sec. II-A, ERF)."
     _parameter_constraints = {
         'feature_weights': ['array-like', None],
         'n_estimators': [Interval(numbers.Integral, 1, None, closed='left')],
@@ -391,18 +392,20 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
         'max_depth': [Interval(numbers.Integral, 1, None, closed='left'), None],
         'min_samples_leaf': [Interval(numbers.Integral, 1, None, closed='left')],
         'column_multiplier': [Interval(numbers.Integral, 1, None, closed='left')],
+        'feature_sampling': [StrOptions({'duplicate', 'subsets'})],
         'random_state': ['random_state'],
         'n_jobs': [numbers.Integral, None],
     }
 
     def __init__(self, feature_weights=None, n_estimators=100, max_features='sqrt', max_depth=None, min_samples_leaf=1,
-                 column_multiplier=2, random_state=None, n_jobs=None):
+                 column_multiplier=2, feature_sampling='duplicate', random_state=None, n_jobs=None):
         self.feature_weights = feature_weights
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.max_depth = max_depth
         self.min_samples_leaf = min_samples_leaf
         self.column_multiplier = column_multiplier
+        self.feature_sampling = feature_sampling
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -413,13 +416,16 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         p = X.shape[1]
         rng = check_random_state(self.random_state)
-        if self.feature_weights is None:
-            self.columns_ = np.arange(p)                                   # an ordinary random forest
-        else:
+        w = None
+        if self.feature_weights is not None:
             w = np.asarray(self.feature_weights, dtype=float).reshape(-1)
             if w.shape != (p,): raise ValueError(f"feature_weights has {w.size} entries, but X has {p} features")
             if not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
                 raise ValueError("feature_weights must be finite, non-negative and not all zero")
+        if self.feature_sampling == 'subsets': return self._fit_subsets(X, y, w, rng)
+        if w is None:
+            self.columns_ = np.arange(p)                                   # an ordinary random forest
+        else:
             self.columns_ = np.repeat(np.arange(p), _allocate_columns(w, self.column_multiplier * p, rng))
         mf = min(_resolve_max_features(self.max_features, p), len(self.columns_))
         self.forest_ = RandomForestClassifier(
@@ -428,6 +434,27 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
             random_state=rng.randint(np.iinfo(np.int32).max)).fit(X[:, self.columns_], y)
         self.classes_, self.estimators_ = self.forest_.classes_, self.forest_.estimators_   # trees see X[:, columns_]
         self.feature_importances_ = np.bincount(self.columns_, weights=self.forest_.feature_importances_, minlength=p)
+        self.tree_columns_ = [self.columns_] * len(self.estimators_)
+        return self
+
+    def _fit_subsets(self, X, y, w, rng):
+        "Per tree: a feature subset of size `column_multiplier` x max_features drawn without replacement with probabilities ~ w (w_j = 0: never), a tree on bootstrap rows."
+        n, p = X.shape
+        w = np.ones(p) if w is None else w
+        pos = np.flatnonzero(w > 0)
+        mf = min(_resolve_max_features(self.max_features, p), len(pos))
+        q = min(len(pos), self.column_multiplier * mf)
+        self.classes_, y_enc = np.unique(y, return_inverse=True)
+        self.forest_, self.columns_, self.estimators_, self.tree_columns_ = None, None, [], []
+        imp = np.zeros(p)
+        for _ in range(self.n_estimators):
+            cols = np.sort(rng.choice(pos, size=q, replace=False, p=w[pos] / w[pos].sum()))
+            rows = rng.randint(n, size=n)
+            t = DecisionTreeClassifier(max_features=mf, max_depth=self.max_depth, min_samples_leaf=self.min_samples_leaf,
+                                       random_state=rng.randint(np.iinfo(np.int32).max)).fit(X[rows][:, cols], y_enc[rows])
+            self.estimators_.append(t); self.tree_columns_.append(cols)
+            imp[cols] += t.feature_importances_
+        self.feature_importances_ = imp / imp.sum() if imp.sum() > 0 else imp
         return self
 
     def _resampled(self, X):
@@ -436,15 +463,24 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X)->np.ndarray:
         "Class probabilities of the forest, (n, n_classes)."
-        Xr = self._resampled(X); return self.forest_.predict_proba(Xr)
+        check_is_fitted(self)
+        if self.forest_ is not None: return self.forest_.predict_proba(self._resampled(X))
+        X = validate_data(self, X, dtype=np.float32, reset=False)
+        out = np.zeros((len(X), len(self.classes_)))
+        for t, cols in zip(self.estimators_, self.tree_columns_):
+            out[:, t.classes_.astype(int)] += t.predict_proba(X[:, cols])
+        return out / len(self.estimators_)
 
     def predict(self, X)->np.ndarray:
         "Predicted class labels."
-        Xr = self._resampled(X); return self.forest_.predict(Xr)
+        P = self.predict_proba(X); return self.classes_[np.argmax(P, axis=1)]
 
     def apply(self, X)->np.ndarray:
         "Leaf id of every row in every tree, (n, n_estimators)."
-        Xr = self._resampled(X); return self.forest_.apply(Xr)
+        check_is_fitted(self)
+        if self.forest_ is not None: return self.forest_.apply(self._resampled(X))
+        X = validate_data(self, X, dtype=np.float32, reset=False)
+        return np.stack([t.apply(X[:, cols]) for t, cols in zip(self.estimators_, self.tree_columns_)], axis=1)
 
 # %% ../nbs/07_grit.ipynb #c035
 def _combine_runs(runs:list, threshold_agg:str)->list:
@@ -471,6 +507,7 @@ def stability_scores(
     feature_weights=None,           # w for the ERFs (paper: Gini importances of the layer's RF); None = plain RF
     n_estimators:int=500,           # trees per ERF (paper: 500; the authors' code: 10)
     max_features='sqrt', max_depth=None, min_samples_leaf:int=1, column_multiplier:int=2,   # ERF settings
+    feature_sampling:str='duplicate',   # ERF: 'duplicate' (resampled matrix) or 'subsets' (weighted per-tree subsets)
     n_trees:int=20, depth:int=5, n_child:int=2,   # gRIT: L, D, n_child (paper: 20, 5, 2)
     conditions:str='first',         # see `leaf_rules`
     threshold_agg:str='loosest',    # see `grit`
@@ -494,7 +531,8 @@ def stability_scores(
     rng = check_random_state(random_state)
     seeds = rng.randint(MAX_SEED, size=n_bootstrap)
     erf_params = dict(n_estimators=n_estimators, max_features=max_features, max_depth=max_depth,
-                      min_samples_leaf=min_samples_leaf, column_multiplier=column_multiplier)
+                      min_samples_leaf=min_samples_leaf, column_multiplier=column_multiplier,
+                      feature_sampling=feature_sampling)
     grit_params = dict(n_trees=n_trees, depth=depth, n_child=n_child, conditions=conditions, threshold_agg=threshold_agg,
                        collect=collect)
     runs = Parallel(n_jobs=n_jobs, prefer='threads')(

@@ -6,6 +6,8 @@
 from __future__ import annotations
 import weakref
 import numpy as np
+import pandas as pd
+from sklearn.utils import Bunch
 from sklearn.tree import DecisionTreeClassifier
 from .core import (Explanation, Ensemble, ensemble_trees, check_X, check_model, model_output,
                                     tree_arrays, TreeArrays, check_int, check_n_jobs, check_index, LazyKernels)
@@ -13,8 +15,9 @@ from .pipelines import is_pipeline, explain_pipeline, check_level
 from .boosting import boosting_library, boosted_contributions
 
 # %% auto #0
-__all__ = ['ADDITIVITY_RTOL', 'MAX_EXPLORER_ROWS', 'MAX_EXPLORER_TREES', 'contributions_reference', 'FlatForest',
-           'walk_contributions', 'contributions', 'plot_contributions', 'Explorer', 'tree_path_data', 'explore_path']
+__all__ = ['ADDITIVITY_RTOL', 'SUMMARY_BATCH_BYTES', 'MAX_EXPLORER_ROWS', 'MAX_EXPLORER_TREES', 'contributions_reference',
+           'FlatForest', 'walk_contributions', 'contributions', 'walk_contributions_std', 'contribution_summary',
+           'walk_tree_sums', 'plot_contributions', 'Explorer', 'tree_path_data', 'explore_path']
 
 # %% ../nbs/02_tree_contributions.ipynb #c002k
 prange = range          # numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
@@ -85,6 +88,15 @@ class FlatForest:
                   self.root_value, self.weights): a.flags.writeable = False            # shared through the cache
 
     @property
+    def threshold32(self)->np.ndarray:
+        "Thresholds as float32 rounded down: for a float32 x, `x <= threshold32` exactly when `x <= threshold` (sklearn's test), in half the memory."
+        if getattr(self, '_threshold32', None) is None:
+            t = self.threshold.astype(np.float32)
+            t = np.where(t > self.threshold, np.nextafter(t, np.float32(-np.inf)), t).astype(np.float32)
+            t.flags.writeable = False; self._threshold32 = t
+        return self._threshold32
+
+    @property
     def depth(self)->np.ndarray:
         "Depth of every node (roots 0), computed level by level over all trees at once."
         if getattr(self, '_depth', None) is None:
@@ -135,6 +147,53 @@ def _walk_kernel(X, roots, left, right, feature, threshold, missing_left, delta,
                     else: node = right[node]                # NaN goes where the tree sends it
                     for c in range(C): out[i, f, c] += w * delta[node, c]
 
+# %% ../nbs/02_tree_contributions.ipynb #c012s
+@_K.register(parallel=True)
+def _walk_std_kernel(X, roots, left, right, feature, threshold, missing_left, delta, tree_w, out, wsum, mean, m2, block):
+    "As `_walk_kernel` (no row weights), plus a weighted running mean / M2 of each tree's own contribution over the trees whose path splits on k."
+    n, K, M, C = X.shape[0], X.shape[1], roots.shape[0], delta.shape[1]
+    for b in prange((n + block - 1) // block):
+        lo, hi = b * block, min(n, (b + 1) * block)
+        acc = np.zeros((K, C)); touched = np.empty(K, np.int64); seen = np.zeros(K, np.bool_)   # per block, not per row
+        for m in range(M):
+            w = tree_w[m]
+            if w == 0.0: continue
+            for i in range(lo, hi):
+                node, nt = roots[m], 0
+                while left[node] >= 0:
+                    f = feature[node]; x = X[i, f]
+                    if x <= threshold[node] or (x != x and missing_left[node] != 0): node = left[node]
+                    else: node = right[node]
+                    if not seen[f]:
+                        seen[f] = True; touched[nt] = f; nt += 1
+                    for c in range(C): acc[f, c] += delta[node, c]
+                for j in range(nt):                     # tree m's own contribution c = acc[f]: West's weighted update
+                    f = touched[j]; seen[f] = False
+                    W = wsum[i, f] + w; wsum[i, f] = W
+                    for c in range(C):
+                        v = acc[f, c]; acc[f, c] = 0.0
+                        out[i, f, c] += w * v
+                        d = v - mean[i, f, c]
+                        mean[i, f, c] += d * (w / W)
+                        m2[i, f, c] += w * d * (v - mean[i, f, c])
+
+# %% ../nbs/02_tree_contributions.ipynb #c012t
+@_K.register(parallel=True)
+def _tree_sums_kernel(X, roots, left, right, feature, threshold, missing_left, delta, row_w, w_row, Y, out):
+    "out[m, k, c] += sum_i row_w[w_row[m], i] Y[i, c] f_{m,k,c}(x_i): tree m's own contributions, weighted and reduced over the rows."
+    n, M, C = X.shape[0], roots.shape[0], delta.shape[1]
+    for m in prange(M):                                    # parallel over trees: each writes only out[m]
+        r = w_row[m]                                       # the row of weights tree m uses
+        for i in range(n):
+            w = row_w[r, i]
+            if w == 0.0: continue
+            node = roots[m]
+            while left[node] >= 0:
+                f = feature[node]; x = X[i, f]
+                if x <= threshold[node] or (x != x and missing_left[node] != 0): node = left[node]
+                else: node = right[node]
+                for c in range(C): out[m, f, c] += w * Y[i, c] * delta[node, c]
+
 # %% ../nbs/02_tree_contributions.ipynb #c013
 def walk_contributions(
     flat:FlatForest,                    # the model's flattened trees (`FlatForest.of(model)`)
@@ -142,6 +201,7 @@ def walk_contributions(
     row_weights:np.ndarray|None=None,   # (n_trees, n) weight of tree m for row i (multiplies the tree weight)
     tree_weights:np.ndarray|None=None,  # (n_trees,) replaces `flat.weights` (e.g. ones when row_weights carry it all)
     n_jobs:int|None=None,               # threads (joblib convention)
+    dtype=np.float64,                   # of the result: np.float32 halves its memory (sums then round at ~1e-7)
 )->np.ndarray:                          # (n, K, C)
     "Sum the weighted increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
     if not isinstance(flat, FlatForest): raise TypeError(f"flat must be a FlatForest (FlatForest.of(model)), got {type(flat).__name__}")
@@ -150,7 +210,8 @@ def walk_contributions(
     if X32.ndim != 2 or X32.shape[1] != flat.n_features:      # the kernel indexes X by feature: never read past a row
         raise ValueError(f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}")
     n, M = X32.shape[0], len(flat.roots)
-    out = np.zeros((n, X32.shape[1], flat.n_outputs))
+    if np.dtype(dtype) not in (np.float32, np.float64): raise ValueError(f"dtype must be np.float32 or np.float64, got {dtype!r}")
+    out = np.zeros((n, X32.shape[1], flat.n_outputs), dtype=dtype)
     tw = flat.weights if tree_weights is None else np.ascontiguousarray(tree_weights, dtype=float)
     if tw.shape != (M,): raise ValueError(f"tree_weights must have one entry per tree ({M}), got shape {tw.shape}")
     rw = np.zeros((0, 0)) if row_weights is None else np.ascontiguousarray(row_weights, dtype=float)
@@ -159,40 +220,232 @@ def walk_contributions(
     if not (np.isfinite(tw).all() and np.isfinite(rw).all()): raise ValueError("tree_weights and row_weights must be finite")
     kernel = _K._walk_kernel
     with _K.threads(n_jobs):
-        kernel(X32, flat.roots, flat.left, flat.right, flat.feature, flat.threshold, flat.missing_left, flat.delta,
+        kernel(X32, flat.roots, flat.left, flat.right, flat.feature, flat.threshold32, flat.missing_left, flat.delta,
                tw, rw, out, BLOCK_ROWS)
     return out
+
+# %% ../nbs/02_tree_contributions.ipynb #c013d
+def _is_dask(X)->bool:
+    "True for a dask array (duck-typed: never imports dask)."
+    return hasattr(X, '__dask_graph__') and hasattr(X, 'map_blocks')
+
+def _feature_names(model, K:int, X=None)->list:
+    "The model's fitted names, else a DataFrame's columns, else x0 .. x{K-1}."
+    fitted = getattr(model, 'feature_names_in_', None)
+    if fitted is not None: return [str(f) for f in fitted]
+    if isinstance(X, pd.DataFrame): return [str(c) for c in X.columns]
+    return [f'x{j}' for j in range(K)]
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c014
 ADDITIVITY_RTOL = 1e-6   # additivity tolerance, relative to the largest |output| (at least 1)
 
+def _check_averaging(ens, who:str):
+    "A spread over the trees needs a model that averages them (a tree or a forest), not boosting's sum of corrections."
+    if ens.kind == 'raw':
+        raise ValueError(f"{who} with return_std=True needs a tree or a forest: a boosting model's trees fit successive "
+                         "residuals, so their spread is not a disagreement between estimates")
+
 def contributions(
     model,                       # fitted DecisionTree*/RandomForest*/ExtraTrees*/GradientBoosting*/HistGradientBoosting*, XGBoost or LightGBM model, or a Pipeline ending in one
-    X,                           # (n_samples, n_features) array or DataFrame to explain
+    X,                           # (n_samples, n_features) array, DataFrame or dask array to explain
     *,
     check_additivity:bool=True,  # raise if bias + sum(values) differs from the output by more than 1e-6 x its scale
     n_jobs:int|None=-1,          # threads for the row loop (joblib convention: -1 = all cores)
+    return_std:bool=False,       # also set `e.std`: the sd (ddof=0) over the trees of their own contributions
+    dtype=np.float64,            # of `values` (and `std`): np.float32 halves the memory
     level:str='raw',             # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
 )->Explanation:                  # values (n, K) or (n, K, C), bias (n,) or (n, C)
     "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6)."
+    if not isinstance(return_std, (bool, np.bool_)): raise TypeError(f"return_std must be a bool, got {type(return_std).__name__}")
+    if np.dtype(dtype) not in (np.float32, np.float64): raise ValueError(f"dtype must be np.float32 or np.float64, got {dtype!r}")
     if is_pipeline(model):
-        return explain_pipeline(contributions, model, X, level=level, check_additivity=check_additivity, n_jobs=n_jobs)
+        if return_std and level == 'raw':
+            raise ValueError("return_std=True needs level='transformed' for a Pipeline: the spread of a sum of encoded columns "
+                             "needs their covariances over the trees, which are not kept")
+        return explain_pipeline(contributions, model, X, level=level, check_additivity=check_additivity, n_jobs=n_jobs,
+                                return_std=return_std, dtype=dtype)
     check_level(level)
     if boosting_library(model) is not None:     # HistGradientBoosting*, XGBoost, LightGBM: notebook 01c
+        if return_std: raise ValueError("return_std=True is for averaging ensembles: a boosted tree fits the residuals of the "
+                                        "others, so the spread over its trees is not a disagreement between estimates")
         return boosted_contributions(model, X, check_additivity=check_additivity, n_jobs=n_jobs)
+    if _is_dask(X): return _dask_contributions(model, X, check_additivity=check_additivity, n_jobs=n_jobs,
+                                               return_std=return_std, dtype=dtype)
     n_jobs = check_n_jobs(n_jobs)
-    ens = ensemble_trees(model); X, names = check_X(X, model)
+    ens = ensemble_trees(model); X, names = check_X(X, model, keep_float32=True)   # a float32 X is not copied
+    if return_std: _check_averaging(ens, 'contributions')
     flat = FlatForest.of(model)
-    values = walk_contributions(flat, X.astype(np.float32), n_jobs=n_jobs)
+    X32 = X if X.dtype == np.float32 else X.astype(np.float32)
+    if return_std:
+        values, std = walk_contributions_std(flat, X32, n_jobs=n_jobs)
+        values, std = values.astype(dtype, copy=False), std.astype(dtype, copy=False)
+    else: values = walk_contributions(flat, X32, n_jobs=n_jobs, dtype=dtype)
     bias = _row_offsets(model, ens, X) + flat.weights @ flat.root_value
     e = _finish(values, bias, ens, names, X)
+    if return_std:
+        e.std = std[..., 0] if e.values.ndim == 2 else std
+        e.info.update(std='sd (ddof=0) over the trees of their own contributions', n_trees=len(flat.roots))
     if check_additivity:
         out = np.asarray(model_output(model, X), dtype=float).reshape(e.output.shape)
         err, scale = np.abs(e.output - out).max(), max(1.0, float(np.abs(out).max()))
-        if not err <= ADDITIVITY_RTOL * scale:
+        tol = (1e-4 if np.dtype(dtype) == np.float32 else ADDITIVITY_RTOL) * scale   # float32 sums round at ~1e-7 per term
+        if not err <= tol:
             raise ValueError(f"contributions do not add up to the model output (max error {err:.3g}, output scale "
                              f"{scale:.3g}); pass check_additivity=False to inspect them")
     return e
+
+# %% ../nbs/02_tree_contributions.ipynb #c020t
+def walk_contributions_std(
+    flat:FlatForest,                    # the model's flattened trees (`FlatForest.of(model)`)
+    X32:np.ndarray,                     # (n, K) rows as float32
+    n_jobs:int|None=None,               # threads (joblib convention)
+)->tuple[np.ndarray, np.ndarray]:       # values (n, K, C) as `walk_contributions`, std (n, K, C)
+    "Contributions and their weighted standard deviation (ddof=0) over the trees' own contributions, in one walk."
+    if not isinstance(flat, FlatForest): raise TypeError(f"flat must be a FlatForest (FlatForest.of(model)), got {type(flat).__name__}")
+    X32 = np.ascontiguousarray(X32, dtype=np.float32)
+    if X32.ndim != 2 or X32.shape[1] != flat.n_features:
+        raise ValueError(f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}")
+    n, K, C = X32.shape[0], X32.shape[1], flat.n_outputs
+    out, mean, m2, wsum = np.zeros((n, K, C)), np.zeros((n, K, C)), np.zeros((n, K, C)), np.zeros((n, K))
+    with _K.threads(n_jobs):
+        _K._walk_std_kernel(X32, flat.roots, flat.left, flat.right, flat.feature, flat.threshold32, flat.missing_left,
+                            flat.delta, flat.weights, out, wsum, mean, m2, BLOCK_ROWS)
+    total = flat.weights.sum()
+    wz = (total - wsum)[..., None]                          # weight of the trees that did not split on k: value 0
+    m2 += mean * mean * (wsum[..., None] * wz / total)      # Chan et al.: merge the zeros into (mean, M2)
+    np.maximum(m2, 0, out=m2)
+    return out, np.sqrt(m2 / total, out=m2)
+
+# %% ../nbs/02_tree_contributions.ipynb #c020w
+SUMMARY_BATCH_BYTES = 2**26   # default batch of contribution_summary: rows whose (K, C) float64 block fills 64 MiB
+
+def _summary_frame(a, names, ens)->pd.DataFrame:
+    "Features x outputs frame of a (K, C) array."
+    cols = ens.output_names if ens.output_names is not None else ([f'y{c}' for c in range(ens.n_outputs)] if ens.n_outputs > 1 else ['value'])
+    return pd.DataFrame(a, index=pd.Index(names, name='feature'), columns=cols)
+
+def _summary_sums(model, X, batch_size, n_jobs):
+    "Sum and sum of |.| of the contributions of X's rows over the rows (K, C), batch by batch, and the row count."
+    flat, n = FlatForest.of(model), X.shape[0]
+    K, C = flat.n_features, flat.n_outputs
+    s, sa = np.zeros((K, C)), np.zeros((K, C))
+    for lo in range(0, n, batch_size):
+        Xb = X.iloc[lo:lo + batch_size] if isinstance(X, pd.DataFrame) else X[lo:lo + batch_size]
+        Xb = check_X(Xb, model, keep_float32=True)[0]
+        v = walk_contributions(flat, Xb if Xb.dtype == np.float32 else Xb.astype(np.float32), n_jobs=n_jobs)
+        s += v.sum(0); sa += np.abs(v, out=v).sum(0)
+    return s, sa, n
+
+def contribution_summary(
+    model,                       # fitted tree / forest / gradient-boosting model
+    X,                           # (n_samples, n_features) array, DataFrame or dask array
+    *,
+    batch_size:int|None=None,    # rows per batch (default: 64 MiB of float64 contributions)
+    n_jobs:int|None=-1,          # threads per batch (joblib convention); a dask array: one thread per block
+)->Bunch:                        # mean, mean_abs: features x outputs DataFrames; n: rows summarised
+    "Mean and mean |.| of the feature contributions over the rows of X, never holding the (n, K, C) array (paper Eq. 6)."
+    ens = ensemble_trees(model)
+    K, C = int(model.n_features_in_), ens.n_outputs
+    if batch_size is None: batch_size = max(1, SUMMARY_BATCH_BYTES // (8 * K * C))
+    batch_size = check_int(batch_size, 'batch_size', 1)
+    if _is_dask(X): s, sa, n = _dask_summary_sums(model, X)
+    else:
+        if not (isinstance(X, (np.ndarray, pd.DataFrame)) and X.ndim == 2): X = check_X(X, model)[0]   # lists, rows, sparse
+        if X.shape[0] == 0: raise ValueError("X has no rows")
+        s, sa, n = _summary_sums(model, X, batch_size, n_jobs)
+    names = _feature_names(model, K, X)
+    return Bunch(mean=_summary_frame(s / n, names, ens), mean_abs=_summary_frame(sa / n, names, ens), n=n)
+
+# %% ../nbs/02_tree_contributions.ipynb #c020x2
+def walk_tree_sums(
+    flat:FlatForest,                    # the model's flattened trees
+    X32:np.ndarray,                     # (n, K) rows as float32
+    Y:np.ndarray,                       # (n, C) factor per row and output (e.g. a centred one-hot label)
+    row_weights:np.ndarray,             # (n_trees, n) or (n,) for all trees: weight of row i in tree m
+    n_jobs:int|None=None,               # threads (joblib convention), over the trees
+)->np.ndarray:                          # (n_trees, K, C)
+    "Per-tree reductions `sum_i w[m,i] Y[i,c] f_{m,k,c}(x_i)` of each tree's own contributions, without the (n, K, C) array."
+    if not isinstance(flat, FlatForest): raise TypeError(f"flat must be a FlatForest (FlatForest.of(model)), got {type(flat).__name__}")
+    X32 = np.ascontiguousarray(X32, dtype=np.float32)
+    if X32.ndim != 2 or X32.shape[1] != flat.n_features:
+        raise ValueError(f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}")
+    n, M, C = X32.shape[0], len(flat.roots), flat.n_outputs
+    Y = np.ascontiguousarray(Y, dtype=float)
+    if Y.shape != (n, C): raise ValueError(f"Y must have shape (n_rows, n_outputs) = {(n, C)}, got {Y.shape}")
+    rw = np.ascontiguousarray(np.atleast_2d(row_weights), dtype=float)
+    if rw.shape not in ((1, n), (M, n)): raise ValueError(f"row_weights must have shape ({n},) or {(M, n)}, got {np.shape(row_weights)}")
+    if not (np.isfinite(rw).all() and np.isfinite(Y).all()): raise ValueError("row_weights and Y must be finite")
+    out = np.zeros((M, X32.shape[1], C))
+    with _K.threads(n_jobs):
+        _K._tree_sums_kernel(X32, flat.roots, flat.left, flat.right, flat.feature, flat.threshold32, flat.missing_left,
+                             flat.delta, rw, np.arange(M) if rw.shape[0] == M else np.zeros(M, np.int64), Y, out)
+    return out
+
+# %% ../nbs/02_tree_contributions.ipynb #c020z
+def _dask_rows(model, X):
+    "Validate a dask array's shape and dtype against `model` (cheap: metadata only); one chunk across the columns."
+    K = int(model.n_features_in_)
+    if X.ndim != 2 or X.shape[1] != K:
+        raise ValueError(f"X must be a 2-D dask array with {K} columns (the model's features), got shape {X.shape}")
+    if X.dtype.kind not in 'biuf': raise TypeError(f"X must be numeric, got dtype {X.dtype}")
+    return X if X.numblocks[1] == 1 else X.rechunk({1: -1})
+
+def _dask_block(xb, model, check_additivity, return_std, dtype):
+    "Contributions of one block packed as (rows, K + 1 [+ K], C): values, bias, std."
+    e = contributions(model, xb, check_additivity=check_additivity, n_jobs=1, return_std=return_std, dtype=dtype)
+    v, b = e.values, e.bias
+    if v.ndim == 2: v, b = v[..., None], b[:, None]
+    parts = [v, b[:, None, :].astype(v.dtype)] + ([e.std if e.std.ndim == 3 else e.std[..., None]] if return_std else [])
+    return np.concatenate(parts, axis=1)
+
+def _dask_contributions(model, X, *, check_additivity, n_jobs, return_std, dtype)->Explanation:
+    "Lazy contributions of a dask array: blockwise over row blocks, the model shipped once per worker."
+    import dask
+    ens = ensemble_trees(model)
+    if return_std: _check_averaging(ens, 'contributions')
+    X = _dask_rows(model, X)
+    K, C = X.shape[1], ens.n_outputs
+    width = 2 * K + 1 if return_std else K + 1
+    dm = dask.delayed(model, pure=True)                  # one key: each worker deserialises the model once
+    packed = X.map_blocks(_dask_block, dm, check_additivity, return_std, np.dtype(dtype), dtype=np.dtype(dtype),
+                          chunks=(X.chunks[0], (width,), (C,)), new_axis=2, meta=np.empty((0, 0, 0), dtype))
+    values, bias = packed[:, :K, :], packed[:, K, :]
+    names = _feature_names(model, K)
+    e = _finish(values, bias, ens, names, X)
+    if return_std:
+        std = packed[:, K + 1:, :]
+        e.std = std[..., 0] if e.values.ndim == 2 else std
+        e.info.update(std='sd (ddof=0) over the trees of their own contributions', n_trees=len(ens.trees))
+    return e
+
+def _dask_summary_block(xb, model, n_jobs):
+    "Partial sums of one block: (sum, sum |.|, rows)."
+    flat = FlatForest.of(model)
+    xb = check_X(xb, model, keep_float32=True)[0]
+    v = walk_contributions(flat, xb if xb.dtype == np.float32 else xb.astype(np.float32), n_jobs=n_jobs)
+    return v.sum(0), np.abs(v, out=v).sum(0), v.shape[0]
+
+def _add_parts(parts):
+    "Sum a list of (sum, sum |.|, rows) partials."
+    s, sa, n = parts[0]
+    for p in parts[1:]: s, sa, n = s + p[0], sa + p[1], n + p[2]
+    return s, sa, n
+
+def _tree_reduce(parts, combine, fanin:int=8):
+    "Combine delayed partials in a tree of `fanin`-way nodes (the scheduler never holds them all at once)."
+    import dask
+    while len(parts) > 1:
+        parts = [dask.delayed(combine)(parts[i:i + fanin]) for i in range(0, len(parts), fanin)]
+    return parts[0]
+
+def _dask_summary_sums(model, X):
+    "contribution_summary's sums over a dask array, reduced on the cluster."
+    import dask
+    X = _dask_rows(model, X)
+    dm = dask.delayed(model, pure=True)
+    parts = [dask.delayed(_dask_summary_block)(b, dm, 1) for b in X.to_delayed().ravel()]   # one thread per block: dask runs the blocks in parallel
+    return dask.compute(_tree_reduce(parts, _add_parts))[0]
 
 # %% ../nbs/02_tree_contributions.ipynb #c025
 def plot_contributions(e:Explanation, row:int=0, output=None, max_features:int=10, ax=None):

@@ -4,7 +4,7 @@ from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, Gra
                               GradientBoostingClassifier)
 from sklearn.linear_model import LinearRegression
 from _bad_input_common import Bad, Edge
-from deepforest_interp.tree_contributions import contributions, plot_contributions
+from deepforest_interp.tree_contributions import contributions, contribution_summary, plot_contributions
 
 _rng = np.random.default_rng(4)
 X = _rng.normal(size=(80, 3)); y = 3 * X[:, 0] + X[:, 1]
@@ -22,6 +22,12 @@ BAD = [
     Bad('contributions/inf', lambda: contributions(rf, np.where(X > 1, np.inf, X)), ValueError, 'infinite'),
     Bad('contributions/empty', lambda: contributions(rf, np.zeros((0, 3))), ValueError, 'no rows'),
     Bad('contributions/strings', lambda: contributions(rf, [['a', 'b', 'c']]), TypeError, 'strings'),
+    Bad('contributions/std-of-boosting', lambda: contributions(gb_init, X, return_std=True), ValueError, 'needs a tree or a forest'),
+    Bad('contributions/dtype', lambda: contributions(rf, X, dtype=np.float16), ValueError, 'dtype must be'),
+    Bad('contribution_summary/inf', lambda: contribution_summary(rf, np.where(X > 1, np.inf, X), batch_size=7), ValueError, 'infinite'),
+    Bad('contribution_summary/empty', lambda: contribution_summary(rf, np.zeros((0, 3))), ValueError, 'no rows'),
+    Bad('contribution_summary/wrong-width', lambda: contribution_summary(rf, X[:, :2]), ValueError, 'fitted with 3'),
+    Bad('contribution_summary/strings', lambda: contribution_summary(rf, [['a', 'b', 'c']]), TypeError, 'strings'),
     Bad('plot_contributions/not-explanation', lambda: plot_contributions(np.zeros((2, 3))), TypeError, 'must be an Explanation'),
     Bad('plot_contributions/row-out-of-range', lambda: plot_contributions(contributions(rf, X[:3]), row=5), ValueError, 'row must be <= 2'),
     Bad('plot_contributions/output-out-of-range', lambda: plot_contributions(contributions(one_class, X[:3]), output=4), ValueError, 'output must be <= 0'),

@@ -22,6 +22,10 @@ BAD = [
     Bad('mdi/unfitted', lambda: mdi(RandomForestClassifier()), ValueError, 'not fitted'),
     Bad('mdi/wrong-type', lambda: mdi(object()), TypeError, 'unsupported model'),
     Bad('mdi/normalize', lambda: mdi(rf, normalize='yes'), TypeError, 'normalize must be a bool'),
+    Bad('mdi/return_std', lambda: mdi(rf, return_std='yes'), TypeError, 'return_std must be a bool'),
+    Bad('mdi_covariance/return_std', lambda: mdi_covariance(rf, X, y, return_std=None), TypeError, 'return_std must be a bool'),
+    Bad('mdi_oob/return_std', lambda: mdi_oob(rf, X, y, return_std=1), TypeError, 'return_std must be a bool'),
+    Bad('local_mdi/return_std', lambda: local_mdi(rf, X, y, return_std='no'), TypeError, 'return_std must be a bool'),
     Bad('mdi_covariance/nan-X', lambda: mdi_covariance(rf, np.where(X > 1, np.nan, X), y), ValueError, 'training data in training order'),   # NaN routed; not the training rows
     Bad('mdi_covariance/wrong-width', lambda: mdi_covariance(rf, X[:, :2], y), ValueError, 'fitted with 3'),
     Bad('mdi_covariance/short-y', lambda: mdi_covariance(rf, X, y[:10]), ValueError, 'has 10 rows'),

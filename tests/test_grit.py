@@ -12,7 +12,8 @@ from deepforest_interp.intersection_trees import (Interaction, leaf_rules, sampl
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@parametrize_with_checks([EnrichedRandomForestClassifier(n_estimators=3, random_state=0)])
+@parametrize_with_checks([EnrichedRandomForestClassifier(n_estimators=3, random_state=0),
+                          EnrichedRandomForestClassifier(n_estimators=3, feature_sampling='subsets', random_state=0)])
 def test_sklearn_conformance(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
@@ -147,3 +148,22 @@ def test_erf_column_allocation():
         EnrichedRandomForestClassifier(np.zeros(10)).fit(X, y)
 
 
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), p=st.integers(3, 12))
+def test_erf_subsets_never_draw_zero_weight_and_follow_weights(seed, p):
+    "feature_sampling='subsets': zero-weight columns never reach a tree; heavier columns are drawn more often; rules stay exact."
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(80, p)); y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    w = rng.uniform(0.1, 1, size=p); w[rng.random(p) < 0.3] = 0.0; w[0] = 5.0
+    erf = EnrichedRandomForestClassifier(w, n_estimators=40, max_features=1, column_multiplier=1,
+                                         feature_sampling='subsets', random_state=seed).fit(X, y)
+    drawn = np.concatenate(erf.tree_columns_)
+    assert not np.isin(drawn, np.flatnonzero(w == 0)).any()
+    assert np.bincount(drawn, minlength=p)[0] == max(np.bincount(drawn, minlength=p))   # w_0 dominates: most draws
+    assert (erf.feature_importances_[w == 0] == 0).all() and np.isclose(erf.feature_importances_.sum(), 1) or erf.feature_importances_.sum() == 0
+    P = erf.predict_proba(X)
+    assert P.shape == (80, 2) and np.allclose(P.sum(1), 1)
+    r = leaf_rules(erf); m0 = r.tree == 0                   # rules refer to original columns and are exact
+    assert (r.take(np.flatnonzero(m0)).satisfies(X) == (erf.apply(X)[:, [0]] == r.node[m0][None, :])).all()

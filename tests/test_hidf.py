@@ -135,3 +135,22 @@ def test_hidf_contributions_match_a_weighted_eq16_oracle():
         np.testing.assert_allclose(e.bias, b, atol=1e-12)
         gap = max(gap, np.abs(credit_alc(v0, A[:, :Kp], specs[:Kp - K], K) - expect).max())
     assert gap > 1e-3        # the weights matter: the unweighted node means give other contributions
+
+
+# check: seed 001 Algorithm 2
+def test_paper_pipeline_is_the_cascade_loop_and_keeps_only_the_final_forests():
+    "Default pipeline: structure 0 is CascadeForestClassifier's first layer (same seed, same out-of-fold score); no front-layer forest is stored."
+    from deepforest_interp.cascade import CascadeForestClassifier
+    from deepforest_interp.core import MAX_SEED
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(240, 5)); y = ((X[:, 0] > 0) ^ (X[:, 1] > 0)).astype(int)
+    kw = dict(n_estimators=8, n_bootstrap=3, n_estimators_bootstrap=5, intersection_depth=2)
+    m = HiDFClassifier(max_layers=2, random_state=0, **kw).fit(X, y)
+    assert m.pipeline == 'paper' and len(m.forests_) == m.n_forests
+    assert all(L.cascade is None for L in m.layers_) and len(m.validation_scores_) == len(m.layers_) + 1
+    assert m.best_layer_ == int(np.argmax(m.validation_scores_))
+    Z = m.representation(X[:30])
+    assert np.allclose(m.predict_proba(X[:30]), np.mean([f.predict_proba(Z) for f in m.forests_], axis=0), atol=1e-12)
+    casc_seed = int(np.random.RandomState(0).randint(MAX_SEED))          # the first draw of HiDFClassifier's generator
+    c = CascadeForestClassifier(n_estimators=8, max_layers=3, random_state=casc_seed).fit(X, y)   # 3 = its max_layers + 1
+    assert m.validation_scores_[0] == c.validation_scores_[0]
