@@ -33,7 +33,7 @@ reproduce: $(STAMP)
 	for nb in nbs/1[0-9]_experiments_*.ipynb; do \
 	  echo "== $$nb"; \
 	  start=$$(date +%s); \
-	  FULL=$(FULL) DFI_FIGURES=$(CURDIR)/figures DFI_CACHE=$(CURDIR)/_cache DFI_OUT=$(CURDIR)/_out MPLBACKEND=Agg \
+	  FULL=$(FULL) DFI_FIGURES=$(CURDIR)/figures DFI_CACHE=$(CURDIR)/_cache DFI_OUT=$(CURDIR)/_out MPLBACKEND=module://matplotlib_inline.backend_inline \
 	    $(BIN)/papermill --log-level WARNING --cwd nbs "$$nb" "_out/$$(basename $$nb)" || exit 1; \
 	  echo "- $$(basename $$nb): $$(( $$(date +%s) - start )) s (FULL=$(FULL))" >> _out/timings_make.md; \
 	done

@@ -4,7 +4,7 @@
 
 # %% ../nbs/09b_experiments.ipynb #c002
 from __future__ import annotations
-import hashlib, json, os, tempfile, time
+import hashlib, json, os, re, sys, tempfile, time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,8 +17,9 @@ from .core import check_int, check_n_jobs
 # %% auto #0
 __all__ = ['CLAIM_COLUMNS', 'VERDICTS', 'ALPHA', 'REL_TOL', 'is_full', 'is_smoke', 'figures_dir', 'save_figure', 'write_results',
            'write_claims', 'Verdict', 'paired_verdict', 'threshold_verdict', 'reported_unit', 'single_run_verdict',
-           'combine_verdicts', 'code_version', 'md_table', 'assemble_results', 'cache_dir', 'reps_dir', 'task_key',
-           'execution_backend', 'run_repetitions', 'run_prefer_full', 'out_dir', 'write_timings']
+           'combine_verdicts', 'code_version', 'md_table', 'show_markdown', 'claims_frame', 'show_claims',
+           'assemble_results', 'cache_dir', 'reps_dir', 'task_key', 'execution_backend', 'run_repetitions',
+           'run_prefer_full', 'out_dir', 'write_timings']
 
 # %% ../nbs/09b_experiments.ipynb #c005
 def is_full()->bool:
@@ -231,14 +232,37 @@ def code_version(
 
 # %% ../nbs/09b_experiments.ipynb #c014
 def md_table(df:pd.DataFrame, floatfmt:str='.3f')->str:
-    "Render a DataFrame as a GitHub markdown table (no `tabulate` dependency)."
+    "Render a DataFrame as a GitHub markdown table (no `tabulate` dependency); `|` inside a cell is escaped."
     if isinstance(df, pd.Series): df = df.to_frame()
     if not isinstance(df, pd.DataFrame): raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
-    fmt = lambda v: ('—' if np.isnan(v) else format(v, floatfmt)) if isinstance(v, (float, np.floating)) else str(v)
-    cols = [str(c) for c in df.columns]
+    fmt = lambda v: ('—' if np.isnan(v) else format(v, floatfmt)) if isinstance(v, (float, np.floating)) else str(v).replace('|', '\\|').replace('\n', ' ')
+    cols = [str(c).replace('|', '\\|') for c in df.columns]
     rows = ['| ' + ' | '.join(cols) + ' |', '|' + '---|' * len(cols)]
     rows += ['| ' + ' | '.join(fmt(v) for v in r) + ' |' for r in df.itertuples(index=False)]
     return '\n'.join(rows)
+
+# %% ../nbs/09b_experiments.ipynb #s001
+def _markdown_for_page(text:str)->str:
+    "Generated markdown with its headings turned into bold lines."
+    if not isinstance(text, str): raise TypeError(f"text must be a string, got {type(text).__name__}")
+    return re.sub(r'(?m)^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$', r'**\1**', text)
+
+def show_markdown(text:str):
+    "Display generated markdown (a results section, a `md_table`) as rendered markdown in the notebook."
+    from IPython.display import Markdown, display
+    display(Markdown(_markdown_for_page(text)))
+
+# %% ../nbs/09b_experiments.ipynb #s003
+def claims_frame(rows:list[dict])->pd.DataFrame:
+    "The claims rows as `write_claims` stores them: one column per `CLAIM_COLUMNS`, every value text, `—` where missing."
+    if not isinstance(rows, (list, tuple)): raise TypeError(f"rows must be a list of dicts, got {type(rows).__name__}")
+    for i, r in enumerate(rows):
+        if not isinstance(r, dict): raise TypeError(f"rows[{i}] must be a dict, got {type(r).__name__}")
+    return pd.DataFrame([{k: str(r.get(k, '—')) for k in CLAIM_COLUMNS} for r in rows], columns=list(CLAIM_COLUMNS))
+
+def show_claims(rows:list[dict]):
+    "Display the claims rows (with their statistic and verdict) as a table in the notebook."
+    show_markdown(md_table(claims_frame(rows)) if len(rows) else '*No claims rows in this run.*')
 
 # %% ../nbs/09b_experiments.ipynb #c016
 def assemble_results(d:Path|None=None)->Path:
@@ -369,7 +393,7 @@ def run_repetitions(
                 code = code_version()                 # the package source this repetition ran with
                 for d in places: _save(d / f'{key}.json', {'slug': slug, 'version': str(version), 'code': code, 'task': task, 'result': res})
                 done[key] = res
-                if verbose: print(f'{slug}: {len(done)}/{len(keys)} repetitions ({time.time() - t0:.0f} s)', flush=True)
+                if verbose: print(f'{slug}: {len(done)}/{len(keys)} repetitions ({time.time() - t0:.0f} s)', file=sys.stderr, flush=True)   # progress, like tqdm: not stored with the outputs
     return pd.DataFrame([{**t, **done[k]} for k, t in zip(keys, tasks) if k in done])
 
 # %% ../nbs/09b_experiments.ipynb #c018h
