@@ -243,8 +243,9 @@ def md_table(df:pd.DataFrame, floatfmt:str='.3f')->str:
 
 # %% ../nbs/09b_experiments.ipynb #s001
 def _markdown_for_page(text:str)->str:
-    "Generated markdown with its headings turned into bold lines."
+    "Generated markdown with its headings turned into bold lines and its links to figure files dropped (the page shows the figures)."
     if not isinstance(text, str): raise TypeError(f"text must be a string, got {type(text).__name__}")
+    text = re.sub(r'(?m)^[ \t]*!\[[^\]]*\]\([^)\s]+\)[ \t]*\n?', '', text)   # `![...](fig.png)` lines of results.md
     return re.sub(r'(?m)^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$', r'**\1**', text)
 
 def show_markdown(text:str):

@@ -102,6 +102,10 @@ def test_site_staging(tmp_path):
     src.write_text(json.dumps({'cells': cells, 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}))
     build_site.stage_notebook(src, dst, note=True)
     out = json.loads(dst.read_text())['cells']
+    anchors = {out[i + 1]['id']: c['source'] for i, c in enumerate(out[:-1]) if c['id'].startswith('anchor')}
+    assert 'id="def-f"' in anchors['d'] and 'id="eq-3"' in anchors['e'] and 'id="eq-4"' in anchors['e']   # index links land here
+    out = [c for c in out if not c['id'].startswith('anchor')]
+    assert 'Download this notebook' in out[1]['source'] and '_static/notebooks/out.ipynb' in out[1]['source']
     ids = [c['id'] for c in out]
     assert ids == ['b', 'siteder', 'd', 'e', 'f', 'g']                          # default_exp and hide cells dropped
     assert out[2]['source'] == 'def f(x): return x'                              # directive stripped
