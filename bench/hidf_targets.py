@@ -1,5 +1,9 @@
-"""hiDF targets (issue 22): accuracy, pickle size and test time of the default HiDFClassifier against our gcForest
-(CascadeForestClassifier) on all training rows of the offline Table II data sets; resumable repetitions.
+"""hiDF targets and Table II on all rows (issue 22): accuracy, pickle size and test time of the default HiDFClassifier
+against our gcForest (CascadeForestClassifier), the baselines of Table II (random forest, extra-trees with 500 trees,
+HistGradientBoosting for XGBoost/GBDT, an RBF SVC on standardised inputs), Table III's models grown to 20 layers without
+early stopping, and the ablations of hiDF (selection floor,
+B, ERF feature sampling, trees per forest, final predictor: a gcForest cascade on hiDF's representation [X, ALC]), on
+all training rows of the offline Table II data sets; resumable repetitions.
 
     nice -n 5 python bench/hidf_targets.py [--data Satimage,Crowdsourced] [--methods hiDF,gcForest] [--reps 5]
 
@@ -11,6 +15,10 @@ best structure (`oof`), which is what a choice between them may use. Prints a su
 import argparse, io, pickle, time
 import numpy as np
 import pandas as pd
+from sklearn.ensemble import RandomForestClassifier, ExtraTreesClassifier, HistGradientBoostingClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
 from deepforest_interp.cascade import CascadeForestClassifier
 from deepforest_interp.datasets import load_adult, load_bank_marketing, load_statlog_satellite, load_crowdsourced_mapping
 from deepforest_interp.experiments import run_repetitions
@@ -18,16 +26,51 @@ from deepforest_interp.hidf import HiDFClassifier
 
 LOADERS = {'Adult': load_adult, 'Bank': load_bank_marketing, 'Satimage': load_statlog_satellite,
            'Crowdsourced': load_crowdsourced_mapping}
-METHODS = {   # name -> (class, settings)
+METHODS = {   # name -> (class, settings); the ablations vary one component of the default hiDF at a time
     'hiDF': (HiDFClassifier, {}),
-    'hiDF floor 0.5': (HiDFClassifier, dict(stability_threshold=0.5)),
+    'hiDF floor 0.5': (HiDFClassifier, dict(stability_threshold=0.5)),          # selection rule
     'hiDF floor 0.1': (HiDFClassifier, dict(stability_threshold=0.1)),
     'hiDF floor 0 (top-6)': (HiDFClassifier, dict(stability_threshold=0.0)),
-    'hiDF ERF subsets': (HiDFClassifier, dict(feature_sampling='subsets')),
+    'hiDF B=10': (HiDFClassifier, dict(n_bootstrap=10)),                       # bootstrap repetitions B
+    'hiDF ERF subsets': (HiDFClassifier, dict(feature_sampling='subsets')),     # ERF weighting
+    'hiDF 100 trees': (HiDFClassifier, dict(n_estimators=100)),                 # trees per forest
+    'hiDF + cascade on X+ALC': (HiDFClassifier, {}),                         # final predictor: see repetition()
     'hiDF (cascade)': (HiDFClassifier, dict(pipeline='cascade')),
     'gcForest': (CascadeForestClassifier, {}),
     'gcForest 1 layer': (CascadeForestClassifier, dict(max_layers=1)),
+    'Random forest': (RandomForestClassifier, dict(n_estimators=500)),
+    'ExtraTrees': (ExtraTreesClassifier, dict(n_estimators=500)),
+    'Gradient boosting': (HistGradientBoostingClassifier, dict(max_iter=500, max_depth=6, early_stopping=False)),
+    'SVC': (None, {}),                                                          # RBF SVC on standardised inputs
+    # Table III: grown to 20 layers without early stopping (hiDF 'paper': 19 searches = 20 scored structures)
+    'gcForest 20 layers': (CascadeForestClassifier, dict(max_layers=20, n_tolerant_rounds=20)),
+    'hiDF 20 layers': (HiDFClassifier, dict(max_layers=19, n_tolerant_rounds=20)),
+    'hiDF (cascade) 20 layers': (HiDFClassifier, dict(pipeline='cascade', max_layers=20, n_tolerant_rounds=20)),
 }
+FINAL_CASCADE = 'hiDF + cascade on X+ALC'
+
+
+class _Stacked:
+    "The final-predictor ablation: hiDF's representation [X, ALC features] fed to a gcForest cascade (class vectors)."
+    def __init__(self, rep):
+        self.hidf = HiDFClassifier(random_state=rep, n_jobs=1)
+        self.cascade = CascadeForestClassifier(random_state=rep, n_jobs=1)
+
+    def fit(self, X, y):
+        self.hidf.fit(X, y); self.cascade.fit(self.hidf.representation(X), y)
+        self.validation_scores_ = self.cascade.validation_scores_
+        return self
+
+    def predict(self, X): return self.cascade.predict(self.hidf.representation(X))
+
+
+def make_model(method, rep):
+    "A fresh model of `method` for repetition `rep` (one thread, so that two runs can share the machine)."
+    if method == FINAL_CASCADE: return _Stacked(rep)
+    if method == 'SVC': return make_pipeline(StandardScaler(), SVC())
+    cls, kw = METHODS[method]
+    if cls is HistGradientBoostingClassifier: return cls(random_state=rep, **kw)
+    return cls(random_state=rep, n_jobs=1, **kw)
 
 
 def to_numeric(X):
@@ -48,29 +91,41 @@ def get_data(name, rep):
 def repetition(data, method, rep):
     "Fit one model on all training rows; test accuracy (%), fit / predict seconds, pickle MB, layers."
     Xa, Xb, ya, yb = get_data(data, rep)
-    cls, kw = METHODS[method]
-    m = cls(random_state=rep, n_jobs=1, **kw)
+    m = make_model(method, rep)
     t = time.perf_counter(); m.fit(Xa, ya); fit_s = time.perf_counter() - t
     m.predict(Xb[:50])                                        # warm-up
     t = time.perf_counter(); pred = m.predict(Xb); pred_s = time.perf_counter() - t
     buf = io.BytesIO(); pickle.dump(m, buf, protocol=pickle.HIGHEST_PROTOCOL)
     out = dict(accuracy=100 * float(np.mean(pred == yb)), fit_s=fit_s, predict_s=pred_s,
-               pickle_mb=buf.tell() / 2 ** 20, n_train=len(Xa), n_test=len(Xb),
-               oof=100 * float(max(m.validation_scores_)), structures_grown=len(m.validation_scores_))
-    if isinstance(m, HiDFClassifier):
+               pickle_mb=buf.tell() / 2 ** 20, n_train=len(Xa), n_test=len(Xb))
+    if hasattr(m, 'validation_scores_'):
+        out.update(oof=100 * float(max(m.validation_scores_)), structures_grown=len(m.validation_scores_))
+    if isinstance(m, _Stacked):
+        h = m.hidf
+        out.update(kept_structures=int(h.best_layer_) + int(m.cascade.n_layers_),
+                   alc=len(h.feature_names_out_) - h.n_features_in_, stop=h.stop_reason_)
+    elif isinstance(m, HiDFClassifier):
         out.update(kept_structures=int(m.best_layer_) + 1 if m.pipeline == 'paper' else len(m.layers_),
                    alc=len(m.feature_names_out_) - m.n_features_in_, stop=m.stop_reason_)
-    else:
+    elif isinstance(m, CascadeForestClassifier):
         out.update(kept_structures=int(m.n_layers_))
     return out
 
 
 def summary(res):
     g = res.groupby(['data', 'method'], sort=False)
-    cols = ['accuracy', 'oof', 'pickle_mb', 'predict_s', 'fit_s', 'kept_structures']
+    cols = [c for c in ['accuracy', 'oof', 'pickle_mb', 'predict_s', 'fit_s', 'kept_structures'] if c in res]
     t = g[cols].agg(['mean', 'std']).round(3)
     t['runs'] = g.size()
     return t
+
+
+def run_tasks(data:list, methods:list, reps:int, first_rep:int=0, verbose:bool=True)->pd.DataFrame:
+    "Run (or read back) every (data set, method, repetition) task; stored under figures/reps/hidf_bench/."
+    unknown = [m for m in methods if m not in METHODS] + [d for d in data if d not in LOADERS]
+    if unknown: raise ValueError(f"unknown data sets or methods: {unknown}; known: {list(LOADERS)}, {list(METHODS)}")
+    tasks = [dict(data=d, method=m, rep=r) for r in range(first_rep, reps) for d in data for m in methods]
+    return run_repetitions(repetition, tasks, slug='hidf_bench', verbose=verbose)
 
 
 if __name__ == '__main__':
@@ -80,8 +135,6 @@ if __name__ == '__main__':
     ap.add_argument('--reps', type=int, default=5)
     ap.add_argument('--first-rep', type=int, default=0)
     a = ap.parse_args()
-    tasks = [dict(data=d, method=m, rep=r) for r in range(a.first_rep, a.reps) for d in a.data.split(',')
-             for m in a.methods.split(',')]
-    res = run_repetitions(repetition, tasks, slug='hidf_bench', verbose=True)
+    res = run_tasks(a.data.split(','), a.methods.split(','), a.reps, a.first_rep)
     pd.set_option('display.width', 200)
     print(summary(res))
