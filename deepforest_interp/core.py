@@ -7,7 +7,6 @@ from __future__ import annotations
 import numbers, threading, warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier

@@ -5,7 +5,6 @@
 # %% ../nbs/08b_forest_floor_plots.ipynb #p002
 from __future__ import annotations
 import numpy as np
-import pandas as pd
 from .core import Explanation, check_int, label_codes
 from .forest_floor import (goodness_of_visualization, knn_smooth, feature_colors,
                                             contribution_importance, _check_explanation, _feature_index,

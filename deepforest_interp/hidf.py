@@ -4,7 +4,7 @@
 
 # %% ../nbs/07b_alc_hidf.ipynb #c002
 from __future__ import annotations
-import math, numbers, warnings
+import numbers, warnings
 from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
@@ -16,12 +16,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data, _check_sample_weight
-from .core import Explanation, check_X, check_y, check_n_jobs, tree_arrays, inbag_counts, MAX_SEED
-from .intersection_trees import Interaction, stability_scores, MAX_INTERSECTION_DEPTH, MAX_N_CHILD, MAX_RIT_NODES
+from .core import Explanation, check_X, check_y, check_n_jobs, MAX_SEED
+from .intersection_trees import Interaction, stability_scores, MAX_INTERSECTION_DEPTH, MAX_N_CHILD
 from .cascade import CascadeForestClassifier
 from .tree_contributions import contributions
-from .estimation import inbag_rows, node_sums
-from .calibration import partial_additive_calibration, additive_calibration, multiplicative_calibration
 from .importance import encode_target
 
 # %% auto #0

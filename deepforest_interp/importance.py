@@ -10,10 +10,10 @@ from sklearn.base import is_classifier
 from sklearn.utils import Bunch, check_random_state
 from sklearn.inspection import permutation_importance
 from .core import (check_model, check_X, check_y, check_int, check_n_jobs, tree_arrays, ensemble_trees,
-                                    inbag_counts, oob_mask, model_trees, encode_target, check_training_rows, check_array,
+                                    oob_mask, model_trees, encode_target, check_training_rows, check_array,
                                     TREE_TYPES, FOREST_TYPES)
 from .core import feature_names as model_feature_names   # `feature_names` is also an argument name here
-from .tree_contributions import (FlatForest, walk_contributions, walk_tree_sums, contributions,
+from .tree_contributions import (FlatForest, walk_tree_sums, contributions,
                                                  _is_dask, _dask_rows, _tree_reduce)
 from .pipelines import is_pipeline, explain_pipeline, check_level, unwrap_pipeline, to_raw
 

@@ -15,7 +15,7 @@ from sklearn import preprocessing as _pp
 from sklearn.preprocessing import FunctionTransformer
 from sklearn.impute import SimpleImputer, MissingIndicator
 from sklearn.feature_selection import SelectorMixin
-from .core import Explanation, categorical_message
+from .core import Explanation
 
 # %% auto #0
 __all__ = ['COLUMNWISE', 'PipelineParts', 'is_pipeline', 'check_level', 'unwrap_pipeline', 'raw_rows', 'to_raw',
