@@ -103,10 +103,13 @@ def repetition(data, method, rep):
     if isinstance(m, _Stacked):
         h = m.hidf
         out.update(kept_structures=int(h.best_layer_) + int(m.cascade.n_layers_),
-                   alc=len(h.feature_names_out_) - h.n_features_in_, stop=h.stop_reason_)
-    elif isinstance(m, HiDFClassifier):
+                   alc=len(h.feature_names_out_) - h.n_features_in_, found=int(sum(h.n_interactions_)),
+                   stop=h.stop_reason_)
+    elif isinstance(m, HiDFClassifier):   # alc: ALC features kept in the model; found: stable interactions of all searches
+        grown = m.layers_ if m.pipeline == 'paper' else m._grown_layers
         out.update(kept_structures=int(m.best_layer_) + 1 if m.pipeline == 'paper' else len(m.layers_),
-                   alc=len(m.feature_names_out_) - m.n_features_in_, stop=m.stop_reason_)
+                   alc=len(m.feature_names_out_) - m.n_features_in_, found=sum(len(L.interactions) for L in grown),
+                   stop=m.stop_reason_)
     elif isinstance(m, CascadeForestClassifier):
         out.update(kept_structures=int(m.n_layers_))
     return out
