@@ -29,6 +29,7 @@ __all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'M
 def _frozen(a)->np.ndarray|None:
     "A private read-only copy of `a` (None stays None): later edits of the caller's array cannot reach an Explanation."
     if a is None: return None
+    if hasattr(a, '__dask_graph__'): return a       # a dask array is immutable and stays lazy (never gathered here)
     if isinstance(a, (pd.DataFrame, pd.Series)): a = a.astype(object).to_numpy() if _has_labels(a) else a.to_numpy()
     a = np.array(a, copy=True)
     a.flags.writeable = False

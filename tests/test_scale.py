@@ -128,6 +128,7 @@ def test_dask_equals_in_memory_on_a_local_cluster():
     with distributed.Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None):
         ed, em = contributions(M, Xd, return_std=True), contributions(M, X, return_std=True)
         assert isinstance(ed.values, da.Array) and isinstance(ed.std, da.Array)    # lazy until computed
+        assert isinstance(ed.data, da.Array)          # the rows are never gathered into one process (10M-row bench)
         v, b, s = da.compute(ed.values, ed.bias, ed.std)
         np.testing.assert_allclose(v, em.values, atol=1e-12); np.testing.assert_allclose(b, em.bias, atol=1e-12)
         np.testing.assert_allclose(s, em.std, atol=1e-12)
