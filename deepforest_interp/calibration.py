@@ -194,7 +194,7 @@ def cascade_pass(
         X, _ = check_X(X, model)
         if getattr(model, 'feature_names_in_', None) is not None and not isinstance(X, pd.DataFrame):
             X = pd.DataFrame(np.asarray(X, dtype=float), columns=model.feature_names_in_)   # keep sklearn's name check quiet
-        new = model.layer_inputs(X, L)                                   # one forward pass
+        new = model.layer_inputs(X, L, verbose=verbose)                  # one forward pass (tqdm over the layers)
     cache = _model_cache(model, model.layers_)
     layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
     return algorithm1_pass(layers, _compiled_table(method), model.n_outputs_, new, new_layers=new_layers, cache=cache,

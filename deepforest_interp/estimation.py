@@ -107,20 +107,6 @@ def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
     return S
 
 @_K.register
-def _node_sums_blocks_nb(n_nodes, parent, leaf, rows, w, P2, blocks, width):
-    "As `_node_sums_nb` for the column blocks [g*width, (g+1)*width) of the forests g in `blocks` only (0 elsewhere)."
-    S = np.zeros((n_nodes, P2.shape[1]))
-    for r in range(leaf.shape[0]):
-        lf, i, wr = leaf[r], rows[r], w[r]
-        for g in blocks:
-            for d in range(g * width, (g + 1) * width): S[lf, d] += wr * P2[i, d]
-    for node in range(n_nodes - 1, 0, -1):
-        p = parent[node]
-        for g in blocks:
-            for d in range(g * width, (g + 1) * width): S[p, d] += S[node, d]
-    return S
-
-@_K.register
 def _gather_add(out2, leafpos, table2):
     "out2[r] += table2[leafpos[r]] on flat (n, K*C) / (n_leaves, K*C) arrays."
     D = table2.shape[1]
@@ -250,9 +236,9 @@ def _bootstrap_counts(fm, n:int)->tuple[np.ndarray, bool]:
 
 def _counts_fit(t, leaf, w)->bool:
     "Do the in-bag rows (their leaves `leaf`, weights `w`) fill every leaf of the tree `t` (a sklearn Tree) with its weight?"
-    got = np.bincount(leaf, weights=w, minlength=t.node_count)
+    got = np.bincount(leaf, weights=w, minlength=t.node_count); want = t.weighted_n_node_samples
     lv = t.children_left < 0
-    return bool(np.allclose(got[lv], t.weighted_n_node_samples[lv], rtol=1e-12, atol=1e-9))
+    return float(np.abs(got[lv] - want[lv]).max()) <= 1e-9 * max(1.0, float(want[0]))
 
 def _inbag(fm, m, tr, counts, sample_weight):
     "`inbag_rows` without its argument checks (the engine's own arrays): global row ids and weights of tree m's sample."
@@ -260,7 +246,7 @@ def _inbag(fm, m, tr, counts, sample_weight):
     c = counts[m]; keep = c > 0
     return tr[keep], c[keep].astype(float)
 
-def _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, tag, keep, budget, bar, walk, W=None):
+def _forest_pass(layer, l, f, Ztr, Znew, Pb, C, node_table, want_train, cache, tag, keep, budget, bar, walk, W=None):
     """Forest f of one layer: OOF contributions of the training rows (if `want_train`) and those of the new rows `Znew`;
     with `W` (rows x C) also every tree's contributions dotted with W over the rows it explains, (J, M, K)."""
     K, n, J = layer.n_features, len(Ztr), len(layer.folds)
@@ -277,7 +263,7 @@ def _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, t
         Zd, Wd = (None, None) if W is None else (Znew, W) if Znew is not None else (Zva, np.ascontiguousarray(W[va]))
         for m, tree in enumerate(trees):
             t = tree.tree_
-            if walk and (P2 is None or t.feature.max() < K):    # no split on a previous output: walk the paths, keep nothing
+            if walk and (Pb is None or t.feature.max() < K):    # no split on a previous output: walk the paths, keep nothing
                 v = t.value[:, 0, :]
                 colmap = np.arange(v.shape[1]) if v.shape[1] == C else np.asarray(tree.classes_).astype(np.intp)
                 args = (t.children_left, t.children_right, t.feature, t.threshold, v, colmap, C)
@@ -290,7 +276,7 @@ def _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, t
             hit = None if cache is None else cache.get(key)
             if hit is None:
                 nodes = _tree_nodes(tree, C); S = None
-                g = np.flatnonzero(np.bincount((nodes.feature[nodes.feature >= K] - K) // C)) if P2 is not None else ()
+                g = np.flatnonzero(np.bincount((nodes.feature[nodes.feature >= K] - K) // C)) if Pb is not None else ()
                 if len(g):                                       # the tree splits on these previous forests' outputs
                     if counts is None: counts, drawn = _bootstrap_counts(fm, len(tr))   # all ones without bootstrap
                     rows, w = _inbag(fm, m, tr, counts, layer.sample_weight)
@@ -299,9 +285,9 @@ def _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, t
                     if drawn and not _counts_fit(t, leaf, w):   # not scikit-learn's draw: take its public one
                         counts, drawn = inbag_counts(fm, len(tr)), False
                         rows, w = _inbag(fm, m, tr, counts, layer.sample_weight); leaf = t.apply(Ztr[rows])
-                    S = (_K._node_sums_nb(nodes.n_nodes, nodes.parent, leaf, rows, w, P2) if 2 * len(g) > P2.shape[1] // (K * C)
-                         else _K._node_sums_blocks_nb(nodes.n_nodes, nodes.parent, leaf, rows, w, P2, g, K * C))
-                    S = S.reshape(nodes.n_nodes, -1, K, C)   # the contiguous loop over all forests is faster when most are used
+                    S = np.zeros((nodes.n_nodes, len(Pb), K * C))   # node sums of the forests split on only (0 elsewhere)
+                    for gg in g: S[:, gg] = _K._node_sums_nb(nodes.n_nodes, nodes.parent, leaf, rows, w, Pb[gg])
+                    S = S.reshape(nodes.n_nodes, -1, K, C)
                 table = node_table(nodes, S, K, C)
                 leaves = np.flatnonzero(nodes.left < 0)
                 pos = np.zeros(nodes.n_nodes, np.int32); pos[leaves] = np.arange(len(leaves))
@@ -362,13 +348,13 @@ def algorithm1_pass(
                 dot is not None and new_inputs is None)            # the per-tree terms need the training rows' pass again
             Ztr = np.ascontiguousarray(layer.train_input, dtype=np.float32)
             Znew = np.ascontiguousarray(new_inputs[l], dtype=np.float32) if want_new else None
-            P2 = None
+            Pb = None
             if prev is not None:                                   # own columns added by this layer: zero contributions
                 P = prev if prev.shape[2] == K else np.concatenate(
                     [prev, np.zeros(prev.shape[:2] + (K - prev.shape[2],) + prev.shape[3:])], axis=2)
-                P2 = np.ascontiguousarray(P).reshape(len(P), -1)
+                Pb = np.ascontiguousarray(P.transpose(1, 0, 2, 3)).reshape(P.shape[1], len(P), -1)   # (G, n, K*C): a block per forest
             bar.total += sum(len(fm.estimators_) for forest in layer.forests for fm in forest); bar.refresh()
-            job = lambda f: _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, tag, want_new,
+            job = lambda f: _forest_pass(layer, l, f, Ztr, Znew, Pb, C, node_table, want_train, cache, tag, want_new,
                                          table_budget, bar, walk_plain_trees, dot)
             if min(F, nt) > 1:
                 with ThreadPoolExecutor(min(F, nt)) as ex: parts = list(ex.map(job, range(F)))
