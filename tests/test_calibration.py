@@ -174,6 +174,27 @@ def test_deep_forest_mdi_return_std_bad_input():
     with pytest.raises(ValueError, match='all_layers'): deep_forest_mdi(m, X, y, return_std=True, all_layers=True)
     with pytest.raises(ValueError, match='use oof=False for new rows'): deep_forest_mdi(m, Xn, y[:len(Xn)], return_std=True)
 
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 9999), C=st.sampled_from([0, 3]), cal=st.sampled_from(CALS + [None]), last=st.booleans())
+def test_prepare_explanations(seed, C, cal, last):
+    "prepare_explanations fills what a first call shares; the first call after it adds nothing and is bit-identical."
+    from deepforest_interp.estimation import _CACHES
+    from deepforest_interp.calibration import prepare_explanations, _tree_bytes
+    m, X, y, Xn = _fit(seed, 70, 3, C, 4, 'per_layer')
+    layer = None if last else 0
+    cold = deep_forest_contributions(m, Xn, calibration=cal, layer=layer)
+    _CACHES.pop(m, None)
+    assert prepare_explanations(m, calibration=cal, layer=layer) is m
+    keys = {k for k in _CACHES[m][1] if isinstance(k, tuple)}
+    L = m.n_layers_ - 1 if last else 0
+    assert {k[2] for k in keys if k[0] == 'train'} == set(range(L))
+    e = deep_forest_contributions(m, Xn, calibration=cal, layer=layer)
+    np.testing.assert_array_equal(e.values, cold.values); np.testing.assert_array_equal(e.bias, cold.bias)
+    assert {k for k in _CACHES[m][1] if isinstance(k, tuple)} == keys
+    assert _CACHES[m][1]['table bytes'] <= _tree_bytes(m.layers_)
+    with pytest.raises(ValueError, match='unknown calibration'): prepare_explanations(m, calibration='bogus')
+    with pytest.raises(TypeError, match='CascadeForest'): prepare_explanations(object())
+
 def test_table_cache_within_the_model_size():
     "The leaf tables kept per model never exceed the bytes of the model's own trees (TABLE_CACHE_BYTES=None)."
     from deepforest_interp.estimation import _CACHES
