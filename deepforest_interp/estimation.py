@@ -216,16 +216,17 @@ def _keep_table(cache, key, hit, budget):
 
 _RNG = threading.local()   # one RandomState per thread, reseeded per tree (building a new one costs ~0.1-0.5 ms)
 
-def _bootstrap_counts(fm, n:int)->tuple[np.ndarray, bool]:
-    """`inbag_counts(fm, n)` and whether it was drawn here: an unweighted bootstrap is redrawn as scikit-learn draws it,
-    `RandomState(tree.random_state).randint(0, n, n_bootstrap)`, with one reseeded RandomState. Every tree that uses the
-    counts checks them against its own leaves' weighted sizes (`_counts_fit`) and falls back to `inbag_counts`."""
-    M = len(fm.estimators_)
+def _bootstrap_counts(fm, n:int, weighted:bool)->tuple[np.ndarray, bool]:
+    """`inbag_counts(fm, n)` and whether it was drawn here. An unweighted bootstrap is redrawn the way scikit-learn
+    draws it, `RandomState(tree.random_state).randint(0, n, n_bootstrap)` with `n_bootstrap` from the public
+    `max_samples`, using one reseeded RandomState; no private attribute is read. Every tree that uses the counts checks
+    them against its own leaves' weighted sizes (`_counts_fit`) and falls back to the public `inbag_counts`."""
+    M, ms = len(fm.estimators_), fm.max_samples
     if not fm.bootstrap: return np.ones((M, n), np.int64), False
-    nb = getattr(fm, '_n_samples_bootstrap', None)
-    if (getattr(fm, '_sample_weight', None) is not None or getattr(fm, '_n_samples', None) != n or not isinstance(nb, numbers.Integral)
-            or not all(isinstance(t.random_state, numbers.Integral) for t in fm.estimators_)):
+    if (weighted or not all(isinstance(t.random_state, numbers.Integral) for t in fm.estimators_)
+            or isinstance(ms, (bool, np.bool_))):
         return inbag_counts(fm, n), False
+    nb = n if ms is None else int(ms) if isinstance(ms, numbers.Integral) else max(round(n * float(ms)), 1)
     rs = getattr(_RNG, 'rs', None)
     if rs is None: rs = _RNG.rs = np.random.RandomState(0)
     counts = np.empty((M, n), np.int64)
@@ -278,7 +279,7 @@ def _forest_pass(layer, l, f, Ztr, Znew, Pb, C, node_table, want_train, cache, t
                 nodes = _tree_nodes(tree, C); S = None
                 g = np.flatnonzero(np.bincount((nodes.feature[nodes.feature >= K] - K) // C)) if Pb is not None else ()
                 if len(g):                                       # the tree splits on these previous forests' outputs
-                    if counts is None: counts, drawn = _bootstrap_counts(fm, len(tr))   # all ones without bootstrap
+                    if counts is None: counts, drawn = _bootstrap_counts(fm, len(tr), layer.sample_weight is not None)   # all ones without bootstrap
                     rows, w = _inbag(fm, m, tr, counts, layer.sample_weight)
                     if want_train: leaf_tr = t.apply(Ztr); leaf = leaf_tr[rows]   # one pass serves the OOF rows too
                     else: leaf = t.apply(Ztr[rows])
