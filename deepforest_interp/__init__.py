@@ -18,7 +18,7 @@ from .importance import (mdi, mdi_covariance, mdi_oob, local_mdi, mda, oob_permu
                          plot_importances)
 from .cascade import CascadeForestClassifier, CascadeForestRegressor, plot_validation_curve
 from .calibration import (deep_forest_contributions, deep_forest_mdi, deep_forest_local_mdi, deep_forest_explain,
-                          explore_deep_forest)
+                          explore_deep_forest, prepare_explanations)
 from .forest_floor import (oob_contributions, heldout_contributions, cv_contributions, goodness_of_visualization,
                            feature_colors,
                            contribution_importance, rank_interactions)
@@ -31,7 +31,7 @@ from .hidf import HiDFClassifier, alc_features, hidf_contributions, hidf_mdi
 
 __all__ = [
     # explanations and explainers
-    'Explanation', 'contributions', 'contribution_summary', 'deep_forest_contributions', 'deep_forest_explain',
+    'Explanation', 'contributions', 'contribution_summary', 'deep_forest_contributions', 'deep_forest_explain', 'prepare_explanations',
     'oob_contributions', 'heldout_contributions', 'cv_contributions', 'unwrap_pipeline', 'ssfi', 'ssfi_loo', 'loo_forest',
     'LOOForest', 'hidf_contributions',
     # importances

@@ -11,7 +11,7 @@ from sklearn.utils import Bunch
 from sklearn.tree._tree import NODE_DTYPE        # the node record of a fitted tree: sizes the table cache
 from sklearn.utils.validation import check_is_fitted
 from .core import Explanation, check_X, check_y, check_n_jobs, LazyKernels
-from .importance import encode_target, local_mdi_from_contributions
+from .importance import encode_target, local_mdi_from_contributions, _spread
 from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
 from .cascade import CascadeForestClassifier, CascadeForestRegressor
 from .pipelines import is_pipeline, explain_pipeline, check_level
@@ -19,8 +19,8 @@ from .pipelines import is_pipeline, explain_pipeline, check_level
 # %% auto #0
 __all__ = ['CAL_NONE', 'CAL_MULTIPLICATIVE', 'CAL_ADDITIVE', 'CAL_PARTIAL', 'CALIBRATIONS', 'MULT_TOL', 'TABLE_CACHE_BYTES',
            'multiplicative_calibration', 'additive_calibration', 'partial_additive_calibration', 'cascade_pass',
-           'deep_forest_contributions', 'deep_forest_mdi', 'deep_forest_local_mdi', 'deep_forest_explain',
-           'deep_forest_steps_data', 'explore_deep_forest']
+           'deep_forest_contributions', 'prepare_explanations', 'deep_forest_mdi', 'deep_forest_local_mdi',
+           'deep_forest_explain', 'deep_forest_steps_data', 'explore_deep_forest']
 
 # %% ../nbs/06_calibration.ipynb #c006
 CAL_NONE, CAL_MULTIPLICATIVE, CAL_ADDITIVE, CAL_PARTIAL = 0, 1, 2, 3   # calibration codes of the compiled kernels
@@ -181,6 +181,8 @@ def cascade_pass(
     n_jobs:int|None=None,           # threads: the forests of a layer run in parallel
     new_layers:str='all',           # 'all': contributions of X at every layer; 'last': only at `layer`
     verbose:int=0,                  # tqdm progress over the trees when > 0
+    tree_dot=None,                  # (rows, C) weights: the last layer's per-tree sums of contributions . weights
+                                    # (`estimation.algorithm1_pass`), e.g. the centred label for MDI(DF)'s per-tree terms
 )->list:                            # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays
     """Algorithm 1 over layers 0..layer (paper Algorithm 1, Eq. 27-30); training rows out of fold, new rows by all fold models.
     `train` and `train_bias` are the per-model cache's own arrays and read-only (copy them to change them)."""
@@ -192,11 +194,12 @@ def cascade_pass(
         X, _ = check_X(X, model)
         if getattr(model, 'feature_names_in_', None) is not None and not isinstance(X, pd.DataFrame):
             X = pd.DataFrame(np.asarray(X, dtype=float), columns=model.feature_names_in_)   # keep sklearn's name check quiet
-        new = model.layer_inputs(X, L)                                   # one forward pass
+        new = model.layer_inputs(X, L, verbose=verbose)                  # one forward pass (tqdm over the layers)
     cache = _model_cache(model, model.layers_)
     layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
     return algorithm1_pass(layers, _compiled_table(method), model.n_outputs_, new, new_layers=new_layers, cache=cache,
-                           tag=method, table_budget=_table_budget(model, cache), n_jobs=n_jobs, verbose=verbose)
+                           tag=method, table_budget=_table_budget(model, cache), n_jobs=n_jobs, verbose=verbose,
+                           tree_dot=tree_dot)
 
 
 # %% ../nbs/06_calibration.ipynb #c019
@@ -237,12 +240,30 @@ def deep_forest_contributions(
     X, names = check_X(X, model)
     if oof and not model.is_training_data(X):
         raise ValueError("oof=True needs the exact training data X the cascade was fitted on (rows in the same order); "
-                         "for new or held-out rows pass oof=False")
+                         "use oof=False for new rows (held-out rows are new rows)")
     res = cascade_pass(model, None if oof else X, calibration=calibration, layer=layer, n_jobs=n_jobs,
                        new_layers='all' if all_layers else 'last', verbose=verbose)
     es = _explanations(model, res, 'train' if oof else 'new', X, names, oof)
     return es if all_layers else es[-1]
 
+
+# %% ../nbs/06_calibration.ipynb #c020q
+def prepare_explanations(
+    model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
+    *,
+    calibration:str|None='partial', # the calibration map the later calls will use
+    layer:int|None=None,            # the layer they will explain (default: the model's best layer)
+    n_jobs:int|None=None,           # threads (forests of a layer run in parallel)
+    verbose:int=0,                  # tqdm progress over the trees when > 0
+):                                  # the model, its per-model cache filled
+    "Precompute what every explanation of new rows shares: Algorithm 1 on the training rows below `layer`, `layer`'s leaf tables (paper Algorithm 1, Sec. 7.3)."
+    _check_cascade(model); method = _method(calibration); L = _layer_index(model, layer); n_jobs = check_n_jobs(n_jobs)
+    cache = _model_cache(model, model.layers_)
+    layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
+    no_rows = [np.zeros((0, a.train_input.shape[1]), np.float32) for a in layers]   # the pass without new rows
+    algorithm1_pass(layers, _compiled_table(method), model.n_outputs_, no_rows, new_layers='last', cache=cache, tag=method,
+                    table_budget=_table_budget(model, cache), n_jobs=n_jobs, verbose=verbose)
+    return model
 
 # %% ../nbs/06_calibration.ipynb #c025
 def _mdi_from(values, Y):
@@ -261,16 +282,37 @@ def deep_forest_mdi(
     all_layers:bool=False,          # one MDI Series per layer 0..layer (one pass)
     n_jobs:int|None=None,
     verbose:int=0,                  # tqdm progress over the trees when > 0
-)->pd.Series:                       # MDI(DF) indexed by feature name (a list of Series with all_layers=True)
+    return_std:bool=False,          # True: a Bunch(importances_mean, importances_std, importances) over the layer's trees
+)->pd.Series:                       # MDI(DF) indexed by feature name (a list of Series with all_layers=True; a Bunch with return_std)
     """MDI(DF): covariance of the deep-forest contributions with the (one-hot) label (paper Eq. 31).
     `oof=True` (default) explains every training row by the fold models that did not see it, so X must be the
-    training data; for held-out rows pass `oof=False`. `oof=False` with the training data is the literal in-sample
-    Eq. 31, which notebook 06 shows to reward noise features."""
+    training data; use `oof=False` for new rows. `oof=False` with the training data is the literal in-sample
+    Eq. 31, which notebook 06 shows to reward noise features.
+    `return_std=True`: scikit-learn's shape, `importances` (features x trees, columns (forest, fold, tree)) holds one term
+    per tree of the explained layer's F*J*M trees: that tree's contributions (Algorithm 1 on the tree, the lower layers'
+    out-of-fold contributions held fixed) dotted with the centred label over the rows it explains, scaled so that their
+    mean over the trees is MDI(DF) exactly (oof=True: its held-out fold's rows, times J/n; oof=False: all rows of X, 1/n).
+    `importances_std` is their sd (ddof=0) over the trees: the spread of single trees of the last layer, not a standard
+    error of MDI(DF) and not a spread over refits of the cascade."""
+    if not isinstance(return_std, (bool, np.bool_)):
+        raise TypeError(f"return_std must be a bool, got {type(return_std).__name__} {return_std!r}")
+    if return_std and all_layers:
+        raise ValueError("return_std=True is the spread over one layer's trees: pass layer=l instead of all_layers=True")
+    if return_std and is_pipeline(model):
+        raise ValueError("return_std=True is not available for a Pipeline: pass the fitted cascade and the transformed X")
     es = deep_forest_contributions(model, X, calibration=calibration, layer=layer, oof=oof, all_layers=True, n_jobs=n_jobs,
                                    verbose=verbose)
     Y = encode_target(model, check_y(y, len(es[0])))
     out = [pd.Series(_mdi_from(e.values, Y), index=e.feature_names, name='MDI(DF)') for e in es]
-    return out if all_layers else out[-1]
+    if not return_std: return out if all_layers else out[-1]
+    L = _layer_index(model, layer); J = len(model.folds_[L])
+    W = (Y - Y.mean(0)) * ((J if oof else 1) / len(Y))                  # the centred label, each tree's share of Eq. (31)
+    dots = cascade_pass(model, None if oof else X, calibration=calibration, layer=L, n_jobs=n_jobs, new_layers='last',
+                        verbose=verbose, tree_dot=W)[-1].tree_dot      # (F, J, M, K)
+    F, _, M, K = dots.shape
+    b = _spread(dots.reshape(F * J * M, K), out[-1].index, 'MDI(DF)', mean=out[-1].to_numpy())
+    b.importances.columns = pd.MultiIndex.from_product([range(F), range(J), range(M)], names=['forest', 'fold', 'tree'])
+    return b
 
 
 # %% ../nbs/06_calibration.ipynb #c025l

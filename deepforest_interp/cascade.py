@@ -205,13 +205,14 @@ class _BaseCascadeForest(BaseEstimator):
         if l == 0: return X.copy()   # never hand back the caller's own array
         return self._layer_input(X, l, self.oof_outputs_[l - 1] if oof else self._forward(X, l - 1))
 
-    def layer_inputs(self, X, layer:int|None=None)->list:
-        "Input matrices of layers 0..`layer` for new rows X in one forward pass (each equals `layer_input(X, l)`)."
+    def layer_inputs(self, X, layer:int|None=None, *, verbose:int=0)->list:
+        "Input matrices of layers 0..`layer` for new rows X in one forward pass (each equals `layer_input(X, l)`); tqdm over the layers when verbose > 0."
         X = self._validate_X(X); l = self._check_layer(layer)
         inputs, out = [], None
-        for k in range(l + 1):
-            Z = self._layer_input(X, k, out); inputs.append(Z if k else X.copy())
-            if k < l: out = np.stack([self._fold_mean(Z, k, f) for f in range(self.n_forests)], axis=1)
+        with tqdm(total=l, desc='forward pass', unit='layer', disable=not verbose or l == 0) as bar:
+            for k in range(l + 1):
+                Z = self._layer_input(X, k, out); inputs.append(Z if k else X.copy())
+                if k < l: out = np.stack([self._fold_mean(Z, k, f) for f in range(self.n_forests)], axis=1); bar.update(1)
         return inputs
 
     def layer_outputs(self, X, layer:int|None=None, *, oof:bool=False)->np.ndarray:

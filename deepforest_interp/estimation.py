@@ -4,7 +4,7 @@
 
 # %% ../nbs/05_cascade_estimation.ipynb #c002
 from __future__ import annotations
-import threading, weakref
+import numbers, threading, weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 import numpy as np
@@ -107,20 +107,6 @@ def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
     return S
 
 @_K.register
-def _node_sums_blocks_nb(n_nodes, parent, leaf, rows, w, P2, blocks, width):
-    "As `_node_sums_nb` for the column blocks [g*width, (g+1)*width) of the forests g in `blocks` only (0 elsewhere)."
-    S = np.zeros((n_nodes, P2.shape[1]))
-    for r in range(leaf.shape[0]):
-        lf, i, wr = leaf[r], rows[r], w[r]
-        for g in blocks:
-            for d in range(g * width, (g + 1) * width): S[lf, d] += wr * P2[i, d]
-    for node in range(n_nodes - 1, 0, -1):
-        p = parent[node]
-        for g in blocks:
-            for d in range(g * width, (g + 1) * width): S[p, d] += S[node, d]
-    return S
-
-@_K.register
 def _gather_add(out2, leafpos, table2):
     "out2[r] += table2[leafpos[r]] on flat (n, K*C) / (n_leaves, K*C) arrays."
     D = table2.shape[1]
@@ -138,6 +124,24 @@ def _walk_add(out2, Z, left, right, feature, threshold, value, colmap, C):
             ch = left[node] if Z[r, f] <= threshold[node] else right[node]   # float32 row vs float64 threshold, as sklearn
             for c in range(value.shape[1]): out2[r, f * C + colmap[c]] += value[ch, c] - value[node, c]
             node = ch
+
+@_K.register
+def _walk_dot(out, Z, W, left, right, feature, threshold, value, colmap):
+    "out[k] += sum over rows r of the increments on feature k along Z[r]'s path, dotted with W[r] (one tree's share of Eq. 31)."
+    for r in range(Z.shape[0]):
+        node = 0
+        while left[node] >= 0:
+            f = feature[node]
+            ch = left[node] if Z[r, f] <= threshold[node] else right[node]
+            for c in range(value.shape[1]): out[f] += (value[ch, c] - value[node, c]) * W[r, colmap[c]]
+            node = ch
+
+@_K.register
+def _leaf_dot(out, leafpos, W, table2, C):
+    "out[k] += sum over rows r of table2[leafpos[r], k*C + c] * W[r, c]: one tree's contributions dotted with the rows' W."
+    for r in range(leafpos.shape[0]):
+        lf = leafpos[r]
+        for d in range(table2.shape[1]): out[d // C] += table2[lf, d] * W[r, d % C]
 
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009n
@@ -210,54 +214,98 @@ def _keep_table(cache, key, hit, budget):
         if cache['table bytes'] + size <= budget:
             _read_only(*hit); cache[key] = hit; cache['table bytes'] += size
 
-def _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, tag, keep, budget, bar, walk):
-    "Forest f of one layer: OOF contributions of the training rows (if `want_train`) and those of the new rows `Znew`."
+_RNG = threading.local()   # one RandomState per thread, reseeded per tree (building a new one costs ~0.1-0.5 ms)
+
+def _bootstrap_counts(fm, n:int, weighted:bool)->tuple[np.ndarray, bool]:
+    """`inbag_counts(fm, n)` and whether it was drawn here. An unweighted bootstrap is redrawn the way scikit-learn
+    draws it, `RandomState(tree.random_state).randint(0, n, n_bootstrap)` with `n_bootstrap` from the public
+    `max_samples`, using one reseeded RandomState; no private attribute is read. Every tree that uses the counts checks
+    them against its own leaves' weighted sizes (`_counts_fit`) and falls back to the public `inbag_counts`."""
+    M, ms = len(fm.estimators_), fm.max_samples
+    if not fm.bootstrap: return np.ones((M, n), np.int64), False
+    if (weighted or not all(isinstance(t.random_state, numbers.Integral) for t in fm.estimators_)
+            or isinstance(ms, (bool, np.bool_))):
+        return inbag_counts(fm, n), False
+    nb = n if ms is None else int(ms) if isinstance(ms, numbers.Integral) else max(round(n * float(ms)), 1)
+    rs = getattr(_RNG, 'rs', None)
+    if rs is None: rs = _RNG.rs = np.random.RandomState(0)
+    counts = np.empty((M, n), np.int64)
+    for m, tree in enumerate(fm.estimators_):
+        rs.seed(tree.random_state)                     # the legacy seeding of RandomState(seed)
+        counts[m] = np.bincount(rs.randint(0, n, nb), minlength=n)
+    return counts, True
+
+def _counts_fit(t, leaf, w)->bool:
+    "Do the in-bag rows (their leaves `leaf`, weights `w`) fill every leaf of the tree `t` (a sklearn Tree) with its weight?"
+    got = np.bincount(leaf, weights=w, minlength=t.node_count); want = t.weighted_n_node_samples
+    lv = t.children_left < 0
+    return float(np.abs(got[lv] - want[lv]).max()) <= 1e-9 * max(1.0, float(want[0]))
+
+def _inbag(fm, m, tr, counts, sample_weight):
+    "`inbag_rows` without its argument checks (the engine's own arrays): global row ids and weights of tree m's sample."
+    if sample_weight is not None: return inbag_rows(fm, m, tr, counts, sample_weight)
+    c = counts[m]; keep = c > 0
+    return tr[keep], c[keep].astype(float)
+
+def _forest_pass(layer, l, f, Ztr, Znew, Pb, C, node_table, want_train, cache, tag, keep, budget, bar, walk, W=None):
+    """Forest f of one layer: OOF contributions of the training rows (if `want_train`) and those of the new rows `Znew`;
+    with `W` (rows x C) also every tree's contributions dotted with W over the rows it explains, (J, M, K)."""
     K, n, J = layer.n_features, len(Ztr), len(layer.folds)
     tr_v = np.zeros((n, K * C)) if want_train else None; tr_b = np.zeros((n, C)) if want_train else None
     nw_v = None if Znew is None else np.zeros((len(Znew), K * C)); nw_b = np.zeros(C)
+    dots = None if W is None else np.zeros((J, max(len(fm.estimators_) for fm in layer.forests[f]), K))
+    W = None if W is None else np.ascontiguousarray(W, dtype=float)
     for j, (tr, va) in enumerate(layer.folds):
-        fm = layer.forests[f][j]; trees = fm.estimators_; M = len(trees); counts = None
+        fm = layer.forests[f][j]; trees = fm.estimators_; M = len(trees); counts = None; drawn = False
         Zva = np.ascontiguousarray(Ztr[va]) if want_train else None
         fold_v = np.zeros((len(va), K * C)) if want_train else None
         fold_n = None if Znew is None else np.zeros_like(nw_v)
         roots = np.zeros(C)
+        Zd, Wd = (None, None) if W is None else (Znew, W) if Znew is not None else (Zva, np.ascontiguousarray(W[va]))
         for m, tree in enumerate(trees):
             t = tree.tree_
-            if walk and (P2 is None or t.feature.max() < K):    # no split on a previous output: walk the paths, keep nothing
+            if walk and (Pb is None or t.feature.max() < K):    # no split on a previous output: walk the paths, keep nothing
                 v = t.value[:, 0, :]
                 colmap = np.arange(v.shape[1]) if v.shape[1] == C else np.asarray(tree.classes_).astype(np.intp)
                 args = (t.children_left, t.children_right, t.feature, t.threshold, v, colmap, C)
                 if want_train: _K._walk_add(fold_v, Zva, *args)
                 if Znew is not None: _K._walk_add(fold_n, Znew, *args)
+                if W is not None: _K._walk_dot(dots[j, m], Zd, Wd, *args[:-1])
                 roots[colmap] += v[0]
                 continue
-            key = ('table', tag, l, f, j, m)
+            key = ('table', tag, l, f, j, m); leaf_tr = None
             hit = None if cache is None else cache.get(key)
             if hit is None:
                 nodes = _tree_nodes(tree, C); S = None
-                g = np.unique((nodes.feature[nodes.feature >= K] - K) // C) if P2 is not None else ()
+                g = np.flatnonzero(np.bincount((nodes.feature[nodes.feature >= K] - K) // C)) if Pb is not None else ()
                 if len(g):                                       # the tree splits on these previous forests' outputs
-                    if counts is None:                           # bootstrap counts (all ones without bootstrap)
-                        counts = inbag_counts(fm, len(tr)) if fm.bootstrap else np.ones((M, len(tr)), np.int64)
-                    rows, w = inbag_rows(fm, m, tr, counts, layer.sample_weight)
-                    leaf = t.apply(Ztr[rows])
-                    S = (_K._node_sums_nb(nodes.n_nodes, nodes.parent, leaf, rows, w, P2) if 2 * len(g) > P2.shape[1] // (K * C)
-                         else _K._node_sums_blocks_nb(nodes.n_nodes, nodes.parent, leaf, rows, w, P2, g, K * C))
-                    S = S.reshape(nodes.n_nodes, -1, K, C)   # the contiguous loop over all forests is faster when most are used
+                    if counts is None: counts, drawn = _bootstrap_counts(fm, len(tr), layer.sample_weight is not None)   # all ones without bootstrap
+                    rows, w = _inbag(fm, m, tr, counts, layer.sample_weight)
+                    if want_train: leaf_tr = t.apply(Ztr); leaf = leaf_tr[rows]   # one pass serves the OOF rows too
+                    else: leaf = t.apply(Ztr[rows])
+                    if drawn and not _counts_fit(t, leaf, w):   # not scikit-learn's draw: take its public one
+                        counts, drawn = inbag_counts(fm, len(tr)), False
+                        rows, w = _inbag(fm, m, tr, counts, layer.sample_weight); leaf = t.apply(Ztr[rows])
+                    S = np.zeros((nodes.n_nodes, len(Pb), K * C))   # node sums of the forests split on only (0 elsewhere)
+                    for gg in g: S[:, gg] = _K._node_sums_nb(nodes.n_nodes, nodes.parent, leaf, rows, w, Pb[gg])
+                    S = S.reshape(nodes.n_nodes, -1, K, C)
                 table = node_table(nodes, S, K, C)
                 leaves = np.flatnonzero(nodes.left < 0)
                 pos = np.zeros(nodes.n_nodes, np.int32); pos[leaves] = np.arange(len(leaves))
                 hit = (pos, np.ascontiguousarray(table.reshape(nodes.n_nodes, K * C)[leaves]), nodes.value[0].copy())
                 if keep and cache is not None: _keep_table(cache, key, hit, budget)
             pos, tab, root = hit
-            if want_train: _K._gather_add(fold_v, pos[t.apply(Zva)], tab)
-            if Znew is not None: _K._gather_add(fold_n, pos[t.apply(Znew)], tab)
+            lv = pos[t.apply(Zva) if leaf_tr is None else leaf_tr[va]] if want_train else None
+            ln = None if Znew is None else pos[t.apply(Znew)]
+            if want_train: _K._gather_add(fold_v, lv, tab)
+            if Znew is not None: _K._gather_add(fold_n, ln, tab)
+            if W is not None: _K._leaf_dot(dots[j, m], ln if Znew is not None else lv, Wd, tab, C)
             roots += root
         if want_train: tr_v[va] = fold_v / M; tr_b[va] = roots / M
         if Znew is not None: nw_v += fold_n / (M * J); nw_b += roots / (M * J)
         if bar is not None: bar.update(M)
     return (None if tr_v is None else tr_v.reshape(n, K, C), tr_b,
-            None if Znew is None else nw_v.reshape(-1, K, C), None if Znew is None else np.tile(nw_b, (len(Znew), 1)))
+            None if Znew is None else nw_v.reshape(-1, K, C), None if Znew is None else np.tile(nw_b, (len(Znew), 1)), dots)
 
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009p
@@ -272,41 +320,54 @@ def algorithm1_pass(
     tag=None,                       # what else the results depend on (e.g. the calibration), part of every cache key
     table_budget:int=0,             # bytes of leaf tables the cache may hold
     walk_plain_trees:bool=True,     # trees without a split on a previous output: walk each row's path (nothing kept) instead of a table
+    tree_dot:np.ndarray|None=None,  # (n_rows, C) weights W of the rows explained at layer L (the new rows, else the training rows):
+                                    # layer L's Bunch also gets `tree_dot` (F, J, M, K_L), each tree's sum over the rows it
+                                    # explains (all new rows; its held-out fold of training rows) of contributions . W
     n_jobs:int|None=None,           # threads: the forests of a layer run in parallel
     verbose:int=0,                  # tqdm progress over the trees when > 0
-)->list:                            # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays (n, F, K_l, C)
+)->list:                            # per layer a Bunch(train, train_bias[, new, new_bias][, tree_dot]): per-forest arrays (n, F, K_l, C)
     "Algorithm 1 layer by layer: training rows out of fold, new rows by all fold models (paper Algorithm 1, Eq. 15-17, 27-30)."
     L, C = len(layers) - 1, int(n_outputs)
     if new_layers not in ('all', 'last'): raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
     nt = effective_n_jobs(n_jobs)
+    if tree_dot is not None:
+        tree_dot = np.asarray(tree_dot, dtype=float)
+        n_dot = len(layers[-1].train_input) if new_inputs is None else len(new_inputs[L])
+        if tree_dot.shape != (n_dot, C) or not np.isfinite(tree_dot).all():
+            raise ValueError(f"tree_dot must be a finite ({n_dot}, {C}) array (rows explained at layer L x outputs), "
+                             f"got shape {tree_dot.shape}")
     prev, out = None, []
     with tqdm(total=0, desc='Algorithm 1', unit='tree', disable=not verbose) as bar:
         for l, layer in enumerate(layers):
             K, F = layer.n_features, len(layer.forests)
             want_new = new_inputs is not None and (new_layers == 'all' or l == L)
             cached = None if cache is None else cache.get(('train', tag, l))
-            if cached is not None and not want_new:
+            dot = tree_dot if l == L else None
+            if cached is not None and not want_new and (dot is None or new_inputs is not None):
                 out.append(Bunch(**cached)); prev = cached['train']; continue
-            want_train = cached is None and (l < L or new_inputs is None or new_layers == 'all')
+            want_train = (cached is None and (l < L or new_inputs is None or new_layers == 'all')) or (
+                dot is not None and new_inputs is None)            # the per-tree terms need the training rows' pass again
             Ztr = np.ascontiguousarray(layer.train_input, dtype=np.float32)
             Znew = np.ascontiguousarray(new_inputs[l], dtype=np.float32) if want_new else None
-            P2 = None
+            Pb = None
             if prev is not None:                                   # own columns added by this layer: zero contributions
                 P = prev if prev.shape[2] == K else np.concatenate(
                     [prev, np.zeros(prev.shape[:2] + (K - prev.shape[2],) + prev.shape[3:])], axis=2)
-                P2 = np.ascontiguousarray(P).reshape(len(P), -1)
+                Pb = np.ascontiguousarray(P.transpose(1, 0, 2, 3)).reshape(P.shape[1], len(P), -1)   # (G, n, K*C): a block per forest
             bar.total += sum(len(fm.estimators_) for forest in layer.forests for fm in forest); bar.refresh()
-            job = lambda f: _forest_pass(layer, l, f, Ztr, Znew, P2, C, node_table, want_train, cache, tag, want_new,
-                                         table_budget, bar, walk_plain_trees)
+            job = lambda f: _forest_pass(layer, l, f, Ztr, Znew, Pb, C, node_table, want_train, cache, tag, want_new,
+                                         table_budget, bar, walk_plain_trees, dot)
             if min(F, nt) > 1:
                 with ThreadPoolExecutor(min(F, nt)) as ex: parts = list(ex.map(job, range(F)))
             else: parts = [job(f) for f in range(F)]
-            if want_train:
+            if want_train and cached is not None: res = Bunch(**cached)   # recomputed only for the per-tree terms
+            elif want_train:
                 res = Bunch(train=np.stack([p[0] for p in parts], 1), train_bias=np.stack([p[1] for p in parts], 1))
                 _read_only(res.train, res.train_bias)
                 if cache is not None: cache[('train', tag, l)] = Bunch(train=res.train, train_bias=res.train_bias)
             else: res = Bunch(**cached) if cached is not None else Bunch(train=None, train_bias=None)
             if Znew is not None: res.update(new=np.stack([p[2] for p in parts], 1), new_bias=np.stack([p[3] for p in parts], 1))
+            if dot is not None: res.tree_dot = np.stack([p[4] for p in parts])
             prev = res.train; out.append(res)
     return out
 

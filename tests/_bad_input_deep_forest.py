@@ -8,7 +8,7 @@ from deepforest_interp.cascade import CascadeForestClassifier, CascadeForestRegr
 from deepforest_interp.estimation import inbag_rows, node_sums, estimated_increments, cascade_contributions_reference
 from deepforest_interp.calibration import (multiplicative_calibration, additive_calibration, partial_additive_calibration,
                                            cascade_pass, deep_forest_contributions, deep_forest_mdi, deep_forest_local_mdi,
-                                           deep_forest_explain)
+                                           deep_forest_explain, prepare_explanations)
 
 _rng = np.random.default_rng(0)
 X = pd.DataFrame(_rng.uniform(size=(60, 3)), columns=['a', 'b', 'c'])
@@ -96,6 +96,14 @@ BAD = [
     Bad('mdi/unknown-label', lambda: deep_forest_mdi(CLF, X, np.r_[y[:-1], 7]), ValueError, 'not fitted on'),
     Bad('mdi/model', lambda: deep_forest_mdi(RF, X, y), TypeError, 'CascadeForest'),
     Bad('mdi/nan-y', lambda: deep_forest_mdi(REG, X, np.r_[np.nan, yr[1:]]), ValueError, 'NaN'),
+    Bad('mdi/held-out-oof', lambda: deep_forest_mdi(CLF, Xn, y[:5]), ValueError, 'use oof=False for new rows'),
+    Bad('mdi/return_std-int', lambda: deep_forest_mdi(CLF, X, y, return_std=1), TypeError, 'return_std must be a bool'),
+    Bad('mdi/return_std-all-layers', lambda: deep_forest_mdi(CLF, X, y, return_std=True, all_layers=True), ValueError, 'all_layers'),
+    Bad('prepare/model', lambda: prepare_explanations(RF), TypeError, 'CascadeForest'),
+    Bad('prepare/unfitted', lambda: prepare_explanations(UNFIT), Exception, 'not fitted'),
+    Bad('prepare/calibration', lambda: prepare_explanations(CLF, calibration='exact'), ValueError, "choose one of 'partial'"),
+    Bad('prepare/layer', lambda: prepare_explanations(CLF, layer=L), ValueError, 'out of range'),
+    Bad('prepare/n_jobs', lambda: prepare_explanations(CLF, n_jobs='two'), TypeError, 'n_jobs must be an int'),
     Bad('local_mdi/regressor', lambda: deep_forest_local_mdi(REG, X, yr), TypeError, 'per class'),
     Bad('local_mdi/calibration-list', lambda: deep_forest_local_mdi(CLF, X, y, calibration=['x']), TypeError, 'calibration must be a str'),
     Bad('cascade_pass/new_layers', lambda: cascade_pass(CLF, Xn, new_layers='first'), ValueError, 'new_layers'),
@@ -119,6 +127,8 @@ EDGE = [
            lambda out: np.isclose(out.sum(), 0.1, atol=1e-15) and np.abs(out).max() < 1) for n, g in MAPS],
     *[Edge(f'{n}/one-feature', lambda g=g: g(np.array([0.2]), -0.1), lambda out: np.isclose(out[0], -0.1, atol=1e-15)) for n, g in MAPS],
     Edge('mdi/series', lambda: deep_forest_mdi(REG, X, yr), lambda s: isinstance(s, pd.Series) and list(s.index) == ['a', 'b', 'c']),
+    Edge('mdi/return_std-names', lambda: deep_forest_mdi(REG, X, yr, return_std=True),
+         lambda b: list(b.importances_std.index) == ['a', 'b', 'c'] and np.isfinite(b.importances.to_numpy()).all()),
     Edge('mdi/in-sample', lambda: deep_forest_mdi(CLF, X, y, oof=False), lambda s: isinstance(s, pd.Series) and len(s) == 3),
     Edge('local_mdi/frame', lambda: deep_forest_local_mdi(CLF, X, y),
          lambda d: list(d.index) == ['a', 'b', 'c'] and list(d.columns) == [0, 1, 2]),

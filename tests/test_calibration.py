@@ -140,6 +140,61 @@ def test_held_out_rows_need_oof_false():
     with pytest.raises(ValueError, match='oof=False'): deep_forest_mdi(m, Xn, y[:len(Xn)])
     assert np.isfinite(deep_forest_mdi(m, Xn, y[:len(Xn)], oof=False).to_numpy()).all()
 
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 9999), C=st.sampled_from([0, 2, 3]), oof=st.booleans())
+def test_deep_forest_mdi_per_tree_terms(seed, C, oof):
+    "return_std=True: each tree's term by brute force (readable Algorithm 1 table, its rows); their mean is MDI(DF)."
+    from deepforest_interp.estimation import _node_table
+    m, X, y, Xn = _fit(seed, 60, 3, C, 3, 'per_layer')
+    Xr, yr = (X, y) if oof else (Xn, y[:len(Xn)])
+    s = deep_forest_mdi(m, Xr, yr, oof=oof)
+    b = deep_forest_mdi(m, Xr, yr, oof=oof, return_std=True)
+    np.testing.assert_allclose(b.importances.to_numpy().mean(1), s.to_numpy(), rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(b.importances_mean.to_numpy(), s.to_numpy())
+    np.testing.assert_allclose(b.importances_std.to_numpy(), b.importances.to_numpy().std(1), atol=1e-15)
+    assert list(b.importances.index) == list(s.index) and b.importances.columns.names == ['forest', 'fold', 'tree']
+    L, K, Cc = m.n_layers_ - 1, m.n_features_in_, C or 1
+    Y = encode_target(m, yr); Yc = Y - Y.mean(0); n, J = len(Y), len(m.folds_[L])
+    prev = cascade_pass(m, layer=L - 1)[-1].train if L else None
+    Ztr = np.ascontiguousarray(m.training_input(L), dtype=np.float32)
+    Zr = Ztr if oof else np.ascontiguousarray(m.layer_inputs(Xn, L)[L], dtype=np.float32)
+    for f, folds in enumerate(m.layers_[L]):
+        for j, ((tr, va), fm) in enumerate(zip(m.folds_[L], folds)):
+            R = va if oof else np.arange(len(Zr))
+            for t, tree in enumerate(fm.estimators_):
+                ta = tree_arrays(tree); rows, w = inbag_rows(fm, t, tr)
+                S = node_sums(ta, tree.apply(Ztr[rows]), w, prev[rows]) if L else None
+                v = _node_table(ta, K, Cc, S, partial_additive_calibration)[tree.apply(Zr[R])]   # (rows, K, C)
+                term = np.einsum('ikc,ic->k', v, Yc[R]) * (J if oof else 1) / n
+                np.testing.assert_allclose(b.importances[(f, j, t)].to_numpy(), term, rtol=0, atol=1e-12)
+
+def test_deep_forest_mdi_return_std_bad_input():
+    m, X, y, Xn = _fit(8, 60, 3, 2, 3, 'per_layer')
+    with pytest.raises(TypeError, match='return_std'): deep_forest_mdi(m, X, y, return_std=1)
+    with pytest.raises(ValueError, match='all_layers'): deep_forest_mdi(m, X, y, return_std=True, all_layers=True)
+    with pytest.raises(ValueError, match='use oof=False for new rows'): deep_forest_mdi(m, Xn, y[:len(Xn)], return_std=True)
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 9999), C=st.sampled_from([0, 3]), cal=st.sampled_from(CALS + [None]), last=st.booleans())
+def test_prepare_explanations(seed, C, cal, last):
+    "prepare_explanations fills what a first call shares; the first call after it adds nothing and is bit-identical."
+    from deepforest_interp.estimation import _CACHES
+    from deepforest_interp.calibration import prepare_explanations, _tree_bytes
+    m, X, y, Xn = _fit(seed, 70, 3, C, 4, 'per_layer')
+    layer = None if last else 0
+    cold = deep_forest_contributions(m, Xn, calibration=cal, layer=layer)
+    _CACHES.pop(m, None)
+    assert prepare_explanations(m, calibration=cal, layer=layer) is m
+    keys = {k for k in _CACHES[m][1] if isinstance(k, tuple)}
+    L = m.n_layers_ - 1 if last else 0
+    assert {k[2] for k in keys if k[0] == 'train'} == set(range(L))
+    e = deep_forest_contributions(m, Xn, calibration=cal, layer=layer)
+    np.testing.assert_array_equal(e.values, cold.values); np.testing.assert_array_equal(e.bias, cold.bias)
+    assert {k for k in _CACHES[m][1] if isinstance(k, tuple)} == keys
+    assert _CACHES[m][1]['table bytes'] <= _tree_bytes(m.layers_)
+    with pytest.raises(ValueError, match='unknown calibration'): prepare_explanations(m, calibration='bogus')
+    with pytest.raises(TypeError, match='CascadeForest'): prepare_explanations(object())
+
 def test_table_cache_within_the_model_size():
     "The leaf tables kept per model never exceed the bytes of the model's own trees (TABLE_CACHE_BYTES=None)."
     from deepforest_interp.estimation import _CACHES
