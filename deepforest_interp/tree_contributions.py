@@ -127,8 +127,9 @@ class FlatForest:
         FlatForest._cache.clear()
 
 # %% ../nbs/02_tree_contributions.ipynb #c012
-BLOCK_ROWS = 256   # rows per parallel block (at most): each tree is walked by this many rows while it sits in cache
-WALK_LANES = 2     # rows one thread walks in alternation: the loads of one row's path overlap the other's
+BLOCK_ROWS = 256        # rows per parallel block of the other kernels: each tree is walked by this many rows while it sits in cache
+WALK_BLOCK_ROWS = 512   # the same bound for the contribution walk (measured: ~10 % faster than 256, slower again from ~1600)
+WALK_LANES = 2          # rows one thread walks in alternation: the loads of one row's path overlap the other's
 
 @_K.register(parallel=True)
 def _walk_kernel(X, roots, left, right, feature, threshold, missing_left, delta, tree_w, row_w, out, block):
@@ -240,9 +241,11 @@ def walk_contributions(
         raise ValueError(f"row_weights must have shape (n_trees, n_rows) = {(M, n)}, got {rw.shape}")
     if not (np.isfinite(tw).all() and np.isfinite(rw).all()): raise ValueError("tree_weights and row_weights must be finite")
     kernel = _K._walk_kernel
-    with _K.threads(n_jobs):
+    with _K.threads(n_jobs) as nt:
+        rounds = max(1, -(-n // (WALK_BLOCK_ROWS * nt)))          # blocks of equal size, a multiple of nt of them:
+        block = max(1, -(-n // (rounds * nt)))                    # every thread gets the same number of rows
         kernel(X32, flat.roots, flat.left, flat.right, flat.feature, flat.threshold32, flat.missing_left, flat.delta,
-               tw, rw, out, BLOCK_ROWS)
+               tw, rw, out, block)
     return out
 
 # %% ../nbs/02_tree_contributions.ipynb #c013d
