@@ -143,7 +143,7 @@ def _walk_kernel(X, roots, left, right, feature, threshold, missing_left, delta,
             wt = tree_w[m]
             if wt == 0.0: continue
             nxt, live = lo, WALK_LANES
-            for g in range(WALK_LANES): row[g] = -1        # -1: take the next row; -2: no rows left
+            for g in range(WALK_LANES): row[g], node[g] = -1, roots[m]   # -1: take the next row; -2: no rows left
             while live > 0:
                 for g in range(WALK_LANES):                # one step of each lane's path in turn
                     i = row[g]
@@ -167,7 +167,6 @@ def _walk_kernel(X, roots, left, right, feature, threshold, missing_left, delta,
                     w = wl[g] if use_rw else wt
                     for c in range(C): out[i, f, c] += w * delta[child, c]
                     node[g] = child
-
 
 # %% ../nbs/02_tree_contributions.ipynb #c012s
 @_K.register(parallel=True)
