@@ -127,25 +127,46 @@ class FlatForest:
         FlatForest._cache.clear()
 
 # %% ../nbs/02_tree_contributions.ipynb #c012
-BLOCK_ROWS = 256   # rows per parallel block: each tree is walked by this many rows while it sits in cache
+BLOCK_ROWS = 256        # rows per parallel block of the other kernels: each tree is walked by this many rows while it sits in cache
+WALK_BLOCK_ROWS = 512   # the same bound for the contribution walk (measured: ~10 % faster than 256, slower again from ~1600)
+WALK_LANES = 2          # rows one thread walks in alternation: the loads of one row's path overlap the other's
 
 @_K.register(parallel=True)
 def _walk_kernel(X, roots, left, right, feature, threshold, missing_left, delta, tree_w, row_w, out, block):
-    "out[i, s(t), :] += w * delta[child] along every path (row_w (M, n) optional: shape (0, 0) = unused)."
+    "out[i, s(t), :] += w * delta[child] along every path, WALK_LANES rows at a time (row_w (M, n) optional: shape (0, 0) = unused)."
     n, M, C = X.shape[0], roots.shape[0], delta.shape[1]
     use_rw = row_w.shape[0] > 0
     for b in prange((n + block - 1) // block):            # parallel over blocks of rows ...
         lo, hi = b * block, min(n, (b + 1) * block)
+        row, node, wl = np.empty(WALK_LANES, np.int64), np.empty(WALK_LANES, np.int64), np.empty(WALK_LANES)
         for m in range(M):                                 # ... tree-major inside a block: the tree stays in cache
-            for i in range(lo, hi):
-                w = tree_w[m] * row_w[m, i] if use_rw else tree_w[m]
-                if w == 0.0: continue
-                node = roots[m]
-                while left[node] >= 0:
-                    f = feature[node]; x = X[i, f]
-                    if x <= threshold[node] or (x != x and missing_left[node] != 0): node = left[node]
-                    else: node = right[node]                # NaN goes where the tree sends it
-                    for c in range(C): out[i, f, c] += w * delta[node, c]
+            wt = tree_w[m]
+            if wt == 0.0: continue
+            nxt, live = lo, WALK_LANES
+            for g in range(WALK_LANES): row[g], node[g] = -1, roots[m]   # -1: take the next row; -2: no rows left
+            while live > 0:
+                for g in range(WALK_LANES):                # one step of each lane's path in turn
+                    i = row[g]
+                    if i == -2: continue
+                    nd = node[g]
+                    if i == -1 or left[nd] < 0:            # at a leaf (or not started): the next row with a weight
+                        i = -2
+                        while nxt < hi:
+                            w = wt * row_w[m, nxt] if use_rw else wt
+                            nxt += 1
+                            if w != 0.0:
+                                i = nxt - 1; wl[g] = w; node[g] = roots[m]
+                                break
+                        row[g] = i
+                        if i == -2: live -= 1
+                        continue
+                    f = feature[nd]; x = X[i, f]
+                    l, r = left[nd], right[nd]
+                    child = l if x <= threshold[nd] else r         # a select, not a branch
+                    if x != x: child = l if missing_left[nd] != 0 else r   # NaN goes where the tree sends it
+                    w = wl[g] if use_rw else wt
+                    for c in range(C): out[i, f, c] += w * delta[child, c]
+                    node[g] = child
 
 # %% ../nbs/02_tree_contributions.ipynb #c012s
 @_K.register(parallel=True)
@@ -219,9 +240,11 @@ def walk_contributions(
         raise ValueError(f"row_weights must have shape (n_trees, n_rows) = {(M, n)}, got {rw.shape}")
     if not (np.isfinite(tw).all() and np.isfinite(rw).all()): raise ValueError("tree_weights and row_weights must be finite")
     kernel = _K._walk_kernel
-    with _K.threads(n_jobs):
+    with _K.threads(n_jobs) as nt:
+        rounds = max(1, -(-n // (WALK_BLOCK_ROWS * nt)))          # blocks of equal size, a multiple of nt of them:
+        block = max(1, -(-n // (rounds * nt)))                    # every thread gets the same number of rows
         kernel(X32, flat.roots, flat.left, flat.right, flat.feature, flat.threshold32, flat.missing_left, flat.delta,
-               tw, rw, out, BLOCK_ROWS)
+               tw, rw, out, block)
     return out
 
 # %% ../nbs/02_tree_contributions.ipynb #c013d

@@ -90,6 +90,22 @@ def test_row_weights_oob_like():
     g = walk_contributions(FlatForest(ensemble_trees(m)), X.astype(np.float32), row_weights=W)
     ref = sum(W[t][:, None] * contributions(tr, X, check_additivity=False).values for t, tr in enumerate(m.estimators_)) / 7
     np.testing.assert_allclose(g[..., 0], ref, atol=1e-12)
+def test_walk_lanes_zero_weights_nan_stumps_and_threads():
+    "The two-lane walk: rows and trees of weight 0 skipped, NaN routed, single-node trees, any row count; same bits on 1 or 2 threads."
+    from deepforest_interp.tree_contributions import FlatForest, walk_contributions
+    from deepforest_interp.core import ensemble_trees
+    rng = np.random.default_rng(3); X = rng.normal(size=(301, 4)); X[rng.random(X.shape) < 0.2] = np.nan
+    y = np.nan_to_num(X[:, 0]) + rng.normal(size=301)
+    for m in [RandomForestRegressor(n_estimators=6, max_depth=5, random_state=0).fit(X, y),
+              RandomForestRegressor(n_estimators=3, min_samples_leaf=200, random_state=0).fit(X, y)]:   # single-node trees
+        M = len(m.estimators_); flat = FlatForest(ensemble_trees(m))
+        W = np.where(rng.random((M, 301)) < 0.6, 0.0, rng.uniform(size=(M, 301))); tw = np.r_[0.0, np.ones(M - 1)]
+        g1 = walk_contributions(flat, X.astype(np.float32), row_weights=W, tree_weights=tw, n_jobs=1)
+        g2 = walk_contributions(flat, X.astype(np.float32), row_weights=W, tree_weights=tw, n_jobs=2)
+        np.testing.assert_array_equal(g1, g2)
+        ref = sum(tw[t] * W[t][:, None] * contributions_reference(tr, X).values for t, tr in enumerate(m.estimators_))
+        np.testing.assert_allclose(g1[..., 0], ref, atol=1e-12)
+
 
 def test_no_nan_and_chunk_independence():
     rng = np.random.default_rng(1); X = rng.normal(size=(1000, 5)); y = rng.integers(0, 3, 1000)
