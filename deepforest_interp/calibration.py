@@ -444,7 +444,7 @@ def deep_forest_explain(
     layer:int|None=None,            # last layer (default: the model's best layer)
     n_jobs:int|None=None,
     verbose:int=0,                  # tqdm progress over the trees when > 0
-# train / new: lists of Explanation per layer; mdi: list of pd.Series per layer
+    # train / new: lists of Explanation per layer; mdi: list of pd.Series per layer
 )->Bunch:
     """One pass of Algorithm 1: OOF training explanations, explanations of X and MDI(DF)
     for every layer (paper Algorithm 1, Eq. 27-31)."""
@@ -743,8 +743,8 @@ def explore_deep_forest(
     # the calibration map of the pass (the other two are shown beside it)
     calibration:str='partial',
     output=None,  # class label / index to follow (default: the last class)
-# an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab and on
-# the site
+    # an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab
+    # and on the site
 ):
     """Deep-forest step-through: pick a row, a layer and a tree, then step through
     Algorithm 1 to the layer's exact contributions (paper Eq. 15-17, 23-30)."""

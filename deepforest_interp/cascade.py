@@ -36,7 +36,8 @@ def _layer_matrix(
     X:np.ndarray,        # (n, K) original features
     # (n, F, C) outputs of the previous layer's forests, or None for layer 0
     outputs:np.ndarray,
-# (n, K) for layer 0, (n, K + F*C) otherwise; column K + f*C + c = output c of forest f
+    # (n, K) for layer 0, (n, K + F*C) otherwise; column K + f*C + c = output c of
+    # forest f
 )->np.ndarray:
     """Input matrix of a cascade layer: the original features next to the previous
     layer's forest outputs (seed 000 Sec. 3.3)."""
@@ -660,7 +661,8 @@ def plot_validation_curve(
 def new_feature_split_share(
     model,         # fitted CascadeForestClassifier / CascadeForestRegressor
     layer:int=1,   # a layer > 0 (layer 0 has no new features)
-# share of the layer's splits (all trees, folds, forests) whose column is a new feature
+    # share of the layer's splits (all trees, folds, forests) whose column is a new
+    # feature
 )->float:
     """Share of a layer's splits on the previous layer's outputs (new features,
     columns >= K; seed 000 Sec. 3.3, Fig. 2b)."""

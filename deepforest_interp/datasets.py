@@ -68,7 +68,7 @@ def make_linear_sum(
     n_features:int=10,   # K in Eq. (35); the paper does not state it
     noise:float=0.0,     # sd of Gaussian noise added to y
     random_state=None,   # None, int seed or np.random.Generator
-# X with columns x1..xK ~ U(0,1); y = sum_k k*x_k (+ noise)
+    # X with columns x1..xK ~ U(0,1); y = sum_k k*x_k (+ noise)
 )->tuple[pd.DataFrame, pd.Series]:
     "Additive regression data y = Σ_k k·x_k, seed 000 Sec. 7.2, Eq. (35)."
     n, K = _check_int(n_samples, 'n_samples'), _check_int(n_features, 'n_features')
@@ -167,7 +167,7 @@ def make_hidf_sphere(
     n_samples:int=10_000,  # number of rows (the paper: 10,000, split 80/20)
     n_noise:int=500,       # uniform U(0,1) noise features appended after x1, x2
     random_state=None,     # None, int seed or np.random.Generator
-# X: x1..x{2+n_noise}; y = 1 outside the circle of radius sqrt(2 ln 2)
+    # X: x1..x{2+n_noise}; y = 1 outside the circle of radius sqrt(2 ln 2)
 )->tuple[pd.DataFrame, pd.Series]:
     """Gaussian 2-D data with a circular class boundary at the median radius plus
     uniform noise features, seed 001 Sec. III-A."""
@@ -231,7 +231,7 @@ def load_digits(
 def load_diabetes(
     # scikit-learn's mean-centred, norm-scaled features; False gives the original units
     scaled:bool=True,
-# 442 x 10 features; y = disease progression after one year
+    # 442 x 10 features; y = disease progression after one year
 )->tuple[pd.DataFrame, pd.Series]:
     "Diabetes regression data (442 x 10) via `sklearn.datasets.load_diabetes`."
     from sklearn.datasets import load_diabetes as _load
@@ -338,7 +338,7 @@ _KEEL = {
 
 def load_keel(
     name:str,  # one of 'vehicle', 'segment', 'satimage', 'penbased', 'contraceptive'
-# X with UCI feature names; y named 'class' with attrs['target_names']
+    # X with UCI feature names; y named 'class' with attrs['target_names']
 )->tuple[pd.DataFrame, pd.Series]:
     """KEEL copy of a UCI benchmark (shipped in `data/keel/`, CC BY 4.0), with
     documented UCI column names (seed 000 Sec. 7.3, seed 003)."""
@@ -409,7 +409,7 @@ _ADULT_COLUMNS = [
 def load_adult(
     # categorical columns as pandas categoricals (labels) instead of integer codes
     as_category:bool=False,
-# X_train (32561 x 14), X_test (16281 x 14), y_train, y_test
+    # X_train (32561 x 14), X_test (16281 x 14), y_train, y_test
 )->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
     """UCI Adult (Kohavi & Becker 1996; CC BY 4.0) with its shipped train/test split, as
     coded by the hiDF authors (seed 001 Table I)."""
@@ -458,7 +458,7 @@ def load_bank_marketing(
     test_size:float=0.2,     # share of rows held out
     # text columns as pandas categoricals instead of integer codes
     as_category:bool=False,
-# X_train, X_test (20 features), y_train, y_test (1 = subscribed)
+    # X_train, X_test (20 features), y_train, y_test (1 = subscribed)
 )->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
     """UCI Bank Marketing, `bank-additional-full` (Moro, Cortez & Rita 2014; CC BY 4.0),
     split with a seeded stratified 80/20 split (seed 001 Table I)."""

@@ -542,7 +542,8 @@ def find_checks()->dict:
 def derivation_index(
     # also return the list of problems (unplaced or unchecked items, unknown tags)
     with_report:bool=False,
-# seed, label, title, symbol, notebook, checks: one row per numbered item of the seeds
+    # seed, label, title, symbol, notebook, checks: one row per numbered item of the
+    # seeds
 )->pd.DataFrame:
     """The derivation index: every numbered item of seeds 000-004, its implementing
     symbol, notebook and tagged checks."""

@@ -29,7 +29,7 @@ def inbag_rows(
     counts:np.ndarray|None=None,
     # (n_train,) the cascade's sample weights (global row ids), or None
     sample_weight:np.ndarray|None=None,
-# global row ids in the tree's resample, their weights (count x sample weight)
+    # global row ids in the tree's resample, their weights (count x sample weight)
 )->tuple[np.ndarray, np.ndarray]:
     """Global row ids and weights of tree `m`'s in-bag sample: the rows and weights
     behind its node means (paper Eq. 15-16)."""
@@ -102,7 +102,7 @@ def estimated_increments(
     S:np.ndarray,
     n_features:int,         # K, the number of original features
     n_outputs:int,          # C (1 for regression)
-# (n_nodes, K, C): Δμ̂(t, k) for children of new-feature splits, 0 elsewhere
+    # (n_nodes, K, C): Δμ̂(t, k) for children of new-feature splits, 0 elsewhere
 )->np.ndarray:
     """Estimated increments of every split on a new feature, attributed to the original
     features (paper Eq. 16)."""
@@ -409,8 +409,8 @@ def algorithm1_pass(
     walk_plain_trees:bool=True,
     n_jobs:int|None=None,           # threads: the forests of a layer run in parallel
     verbose:int=0,                  # tqdm progress over the trees when > 0
-# per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays (n, F, K_l,
-# C)
+    # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays (n, F,
+    # K_l, C)
 )->list:
     """Algorithm 1 layer by layer: training rows out of fold, new rows by all fold
     models (paper Algorithm 1, Eq. 15-17, 27-30)."""
@@ -521,8 +521,8 @@ def cascade_contributions_reference(
     X=None,  # new rows to explain (None: only the training rows, out of fold)
     layer:int|None=None,    # last layer to compute (default: the model's best layer)
     node_map=None,          # g(est (K, C), dmu (C,)) -> (K, C); None = estimation only
-# per layer a Bunch: 'train' (n, F, K, C) OOF, 'train_bias' (n, F, C), and 'new',
-# 'new_bias' when X
+    # per layer a Bunch: 'train' (n, F, K, C) OOF, 'train_bias' (n, F, C), and 'new',
+    # 'new_bias' when X
 )->list:
     """Layer-by-layer deep-forest contributions with a pluggable per-node map (paper
     Sec. 5; readable tables, no cache)."""

@@ -540,7 +540,7 @@ def run_repetitions(
     scheduler:str|None=None,
     n_workers:int|None=None,  # workers of a 'local' cluster (default: one per core)
     verbose:bool=False,
-# one row per task (stored or finished ones only when DFI_CACHED_ONLY=1)
+    # one row per task (stored or finished ones only when DFI_CACHED_ONLY=1)
 )->pd.DataFrame:
     """Run the repetitions of an experiment as independent joblib tasks, cached per
     repetition and resumable; dask scale-out."""

@@ -369,8 +369,8 @@ def goodness_of_visualization(
     # several outputs: 'mean' of per-class GOV (forestFloor), 'per_class', or 'pooled'
     multiclass:str='mean',
     k:int|None=None,         # neighbours; default round(sqrt(n)/2)
-# GOV in [0, 1] by feature ('a+b' for summed contributions); per_class: features x
-# classes
+    # GOV in [0, 1] by feature ('a+b' for summed contributions); per_class: features x
+    # classes
 )->pd.Series|pd.DataFrame:
     """Leave-one-out R^2 of a kNN fit of contributions from the plotted features (paper
     Eq. 17)."""
@@ -410,8 +410,8 @@ def cv_contributions(
     n_folds:int=5,               # number of folds (stratified for classifiers)
     random_state:int|None=0,     # shuffling of the folds
     n_jobs:int|None=-1,          # threads for each fold's row loop
-# like oob_contributions: bias (per fold) + bootstrap + values.sum(1) =
-# cross_val_predict
+    # like oob_contributions: bias (per fold) + bootstrap + values.sum(1) =
+    # cross_val_predict
 )->Explanation:
     """n-fold cross-validated feature contributions: each fold explained by a forest
     fitted on the others (paper Eq. 16 per fold)."""
@@ -555,7 +555,7 @@ def rank_interactions(
     output=None,  # class / output (None = all outputs, combined by `multiclass`)
     multiclass:str='mean',   # 'mean' of per-class GOV (forestFloor) or 'pooled'
     X=None, k:int|None=None,
-# feature, partner, gov_one_way, gov_two_way, gain, weighted_gain (sorted)
+    # feature, partner, gov_one_way, gov_two_way, gain, weighted_gain (sorted)
 )->pd.DataFrame:
     """Rank feature pairs by how much a partner raises a contribution's GOV, two-way
     minus one-way (paper Eq. 17)."""

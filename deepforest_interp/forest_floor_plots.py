@@ -781,8 +781,8 @@ def explore_forest_floor(
     features=None,  # features to draw as panels (default: the 12 most important)
     # points drawn (a seeded sample of the rows when there are more), at most 1000
     max_rows:int=400,
-# an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab and on
-# the site
+    # an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab
+    # and on the site
 ):
     """Forest-floor explorer: the one-way panels with linked box/lasso selection, colour
     by any feature and each panel's GOV (seed 003)."""

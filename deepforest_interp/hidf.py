@@ -81,7 +81,7 @@ def alc_shares(
     X,                      # (n, p) the columns the interaction refers to
     interaction:Interaction,# one interaction I (an ALC feature)
     weights,                # (p,) the ALC weights w
-# shares (n, m) summing to 1 per row, and the m distinct columns of I
+    # shares (n, m) summing to 1 per row, and the m distinct columns of I
 )->tuple[np.ndarray, list]:
     """Credit shares of an ALC feature's components: u_j / sum(u) when the ReLU is on,
     1/m otherwise (extends seed 001 Eq. 3)."""
@@ -290,17 +290,15 @@ def _hidf_fit_paper(model, X, y, sw):
         ['max_layers'],
     )
 
-
-    def grow(
-        l, Z, y_, sw_
-    ) -> bool:  # after structure l: read w^(l), search, append ALC layer l+1
+    def grow(l, Z, y_, sw_
+        # after structure l: read w^(l), search, append ALC layer l+1
+    )->bool:
         nonlocal orders
         w = np.mean(
             [m.feature_importances_ for ms in casc.layers_[l] for m in ms], axis=0
         )
-        if not w.sum() > 0:
-            stop[0] = 'no split'
-            return False  # single-leaf trees only: nothing to read
+        # single-leaf trees only: nothing to read
+        if not w.sum() > 0: stop[0] = 'no split'; return False
         w = w / w.sum()
         stab, chosen = _hidf_search(model, Z, y_, w, sw_, search_seeds[l], used)
         stab_all.append(stab)
@@ -308,8 +306,8 @@ def _hidf_fit_paper(model, X, y, sw):
         used.update(I.signed for I in chosen)
         layers.append(_hidf_new_layer(l, chosen, w, Z, orders, stab))
         orders = orders + layers[-1].orders
-        for ms in casc.layers_[l]:
-            ms.clear()  # structure l's forests are no longer needed
+        # structure l's forests are no longer needed
+        for ms in casc.layers_[l]: ms.clear()
         return True
 
     casc.alc_layers, casc.grow = layers, grow

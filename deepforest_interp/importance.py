@@ -73,7 +73,7 @@ def mdi(
     level:str='raw',
     # True: a Bunch(importances_mean, importances_std, importances) over the trees
     return_std:bool=False,
-# one value per feature, indexed by feature name (a Bunch with return_std=True)
+    # one value per feature, indexed by feature name (a Bunch with return_std=True)
 )->pd.Series:
     """Mean Decrease Impurity of a tree or forest, unnormalised by default (paper Eq.
     7-10)."""
@@ -187,7 +187,7 @@ def mdi_covariance(
     level:str='raw',
     # True: a Bunch(importances_mean, importances_std, importances) over the trees
     return_std:bool=False,
-# one value per feature, indexed by feature name (a Bunch with return_std=True)
+    # one value per feature, indexed by feature name (a Bunch with return_std=True)
 )->pd.Series:
     """MDI as the covariance of feature contributions with the (one-hot) label (paper
     Eq. 13-14)."""
@@ -332,7 +332,7 @@ def mdi_oob(
     level:str='raw',
     # True: a Bunch(importances_mean, importances_std, importances) over the trees
     return_std:bool=False,
-# one value per feature, indexed by feature name (a Bunch with return_std=True)
+    # one value per feature, indexed by feature name (a Bunch with return_std=True)
 )->pd.Series:
     """Li et al.'s debiased MDI: Eq. 13 evaluated on each tree's out-of-bag rows (seed
     000 [Li+19])."""
@@ -472,8 +472,8 @@ def oob_permutation_importance(
     # the fit's sample_weight, if any (used only to check that X, y are the training
     # rows)
     sample_weight=None,
-# importances (K, N) per tree; importances_mean, importances_std, z_scores: Series by
-# feature
+    # importances (K, N) per tree; importances_mean, importances_std, z_scores: Series
+    # by feature
 )->Bunch:
     "Breiman's per-tree out-of-bag permutation importance with the z-score of seed 002."
     check_model(forest, FOREST_TYPES)

@@ -346,7 +346,7 @@ def sample_forest_rules(
 def intersect(
     a:Interaction,  # a rule / interaction
     b:Interaction,  # another
-# shared signed indices, looser threshold of each (max for -j, min for +j)
+    # shared signed indices, looser threshold of each (max for -j, min for +j)
 )->Interaction:
     "Intersect two signed rules with thresholds (paper Algorithm 1, lines 4-7)."
     for nm, v in (('a', a), ('b', b)):

@@ -477,7 +477,7 @@ def walk_contributions_std(
     flat:FlatForest,  # the model's flattened trees (`FlatForest.of(model)`)
     X32:np.ndarray,                     # (n, K) rows as float32
     n_jobs:int|None=None,               # threads (joblib convention)
-# values (n, K, C) as `walk_contributions`, std (n, K, C)
+    # values (n, K, C) as `walk_contributions`, std (n, K, C)
 )->tuple[np.ndarray, np.ndarray]:
     """Contributions and their weighted standard deviation (ddof=0) over the trees' own
     contributions, in one walk."""
@@ -1220,7 +1220,8 @@ def explore_path(
     trees=5,
     # class label / output index to follow (default: the only output, or the last class)
     output=None,
-# shown as an interactive view in JupyterLab; `.to_html()` / `.save(path)` for a page
+    # shown as an interactive view in JupyterLab; `.to_html()` / `.save(path)` for a
+    # page
 )->Explorer:
     """Tree path explorer: pick a row and a tree, see the path with every increment, the
     running sum and the forest average building up (paper Eq. 2-6)."""

@@ -4,7 +4,7 @@ fixes most offenders without changing behaviour.
 Concept notebooks: every `nbs/*.ipynb` except the experiment notebooks `1N_experiments_*` and private `_*` files.
 Outputs are not code. The text of a multi-line string literal that is not a docstring (the JavaScript and CSS of the
 interactive explorers) is data, not code: wrapping it would change the string, so it is not counted here."""
-import io, json, re, sys, tokenize
+import json, re, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,26 +18,12 @@ def concept_notebooks() -> list:
     return [p for p in sorted((ROOT / 'nbs').glob('*.ipynb')) if not wrap_lines.SKIP_NB.match(p.name)]
 
 
-def string_data_lines(src: str) -> set:
-    "Lines of `src` inside a multi-line string literal that is not a docstring (or docstring template)."
-    import ast
-    try: tree = ast.parse(src)
-    except SyntaxError: return set()
-    docs = {(d.lineno, d.col_offset) for d in wrap_lines._docstrings(tree)}
-    docs |= {(a.value.lineno, a.value.col_offset) for a in ast.walk(tree) if wrap_lines._doc_template(a)}
-    res = set()
-    for t in tokenize.generate_tokens(io.StringIO(src).readline):
-        if t.type == tokenize.STRING and t.end[0] > t.start[0] and t.start not in docs:
-            res.update(range(t.start[0] + 1, t.end[0] + 1))
-    return res
-
-
 def long_code_lines(nb_path: Path) -> list:
     out = []
     for c in json.loads(nb_path.read_text())['cells']:
         if c['cell_type'] != 'code': continue
         src = ''.join(c['source'])
-        data = string_data_lines(src)
+        data = wrap_lines.string_data_lines(src)
         for i, line in enumerate(src.split('\n'), 1):
             if len(line) > WIDTH and i not in data:
                 out.append(f"{nb_path.name} cell {c.get('id')} line {i} ({len(line)} chars): {line.strip()[:70]}")
