@@ -34,8 +34,9 @@ __all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'M
 
 # %% ../nbs/00_core.ipynb #c004i
 def _frozen(a)->np.ndarray|None:
-    """A private read-only copy of `a` (None stays None): later edits of the caller's
-    array cannot reach an Explanation."""
+    """A private read-only copy of `a` (None stays None):
+
+    later edits of the caller's array cannot reach an Explanation."""
     if a is None: return None
     if isinstance(a, (pd.DataFrame, pd.Series)):
         a = a.astype(object).to_numpy() if _has_labels(a) else a.to_numpy()
@@ -53,8 +54,8 @@ def _has_labels(X)->bool:
 
 # %% ../nbs/00_core.ipynb #c004j
 def _position(key, n:int, what:str)->np.ndarray:
-    """Normalise an int / slice / boolean mask / 1-D index array over `n` items to an
-    index array (clear errors)."""
+    ("Normalise an int / slice / boolean mask / 1-D index array over `n` items to an "
+     "index array (clear errors).")
     if key is None or isinstance(key, (bool, np.bool_)):
         raise TypeError(
             f"{what} must be an int, slice, boolean mask or 1-D index array, got"
@@ -98,16 +99,20 @@ def _abbrev(items, k:int=3)->str:
 
 # %% ../nbs/00_core.ipynb #c005
 def _float_values(a):
-    """`a` as a float array: float32/float64 kept as they are, a lazy dask array left
-    lazy, anything else float64."""
+    """`a` as a float array:
+
+    float32/float64 kept as they are, a lazy dask array left lazy, anything else
+    float64."""
     if hasattr(a, '__dask_graph__'): return a
     a = np.asarray(a)
     return a if a.dtype in (np.float32, np.float64) else a.astype(float)
 
 @dataclass(eq=False, repr=False)
 class Explanation:
-    """Additive explanation: `bias (+ bootstrap) + values.sum(1)` reproduces the model
-    output (seed 000 Eq. 11-12)."""
+    """Additive explanation:
+
+    `bias (+ bootstrap) + values.sum(1)` reproduces the model output (seed 000 Eq.
+    11-12)."""
     values: np.ndarray  # (n, K) regression, (n, K, C) classification / multi-output
     bias: np.ndarray                        # (n,) or (n, C)
     feature_names: list                     # K names
@@ -173,8 +178,8 @@ class Explanation:
 
     @property
     def output(self)->np.ndarray:
-        """The reconstructed model output, `bias + values.sum(axis=1)` (+ `bootstrap`
-        when set)."""
+        ("The reconstructed model output, `bias + values.sum(axis=1)` (+ `bootstrap` "
+         "when set).")
         out = self.bias + self.values.sum(axis=1)
         return out if self.bootstrap is None else out + self.bootstrap
 
@@ -204,8 +209,8 @@ class Explanation:
         )
 
     def _feature_index(self, key)->np.ndarray:
-        """Feature positions from names (str or list of str) or from positions / masks /
-        slices."""
+        ("Feature positions from names (str or list of str) or from positions / masks "
+         "/ slices.")
         K = len(self.feature_names)
         if isinstance(key, str) or (
             isinstance(key, (list, tuple, np.ndarray))
@@ -223,8 +228,8 @@ class Explanation:
         return _position(key, K, 'feature')
 
     def output_index(self, output)->int:
-        """Position of `output`, given as a class label / target name (tried first) or
-        as an int position."""
+        ("Position of `output`, given as a class label / target name (tried first) or "
+         "as an int position.")
         if self.values.ndim != 3:
             raise ValueError(
                 "this explanation has a single output: there is no output to select"
@@ -254,8 +259,8 @@ class Explanation:
         return int(output) % C
 
     def for_output(self, output)->Explanation:
-        """The explanation of one output (a class label such as `'>50K'`, or a
-        position): 2-D values, 1-D bias."""
+        ("The explanation of one output (a class label such as `'>50K'`, or a "
+         "position): 2-D values, 1-D bias.")
         c = self.output_index(output)
         pick = lambda a: None if a is None else a[..., c]
         info = dict(self.info)
@@ -273,6 +278,7 @@ class Explanation:
 
     def __getitem__(self, key)->Explanation:
         """Select rows, then optionally features (by name or position) and one output:
+
         `e[rows]`, `e[:, 'age']`, `e[:, :, '>50K']`."""
         if isinstance(key, tuple):
             if not 1 <= len(key) <= 3:
@@ -305,8 +311,9 @@ class Explanation:
         )
 
     def abs(self)->Explanation:
-        """Absolute contributions (bias, bootstrap, data and std kept): the usual first
-        step of a global importance."""
+        """Absolute contributions (bias, bootstrap, data and std kept):
+
+        the usual first step of a global importance."""
         return Explanation(
             np.abs(self.values),
             self.bias,
@@ -319,8 +326,9 @@ class Explanation:
         )
 
     def mean(self, axis:int=0)->Explanation:
-        """Average over rows (`axis=0` only): a one-row explanation (data dropped; std
-        becomes the mean per-row spread)."""
+        """Average over rows (`axis=0` only): a one-row explanation (data dropped;
+
+        std becomes the mean per-row spread)."""
         if axis != 0:
             raise ValueError(
                 f"mean is taken over rows only (axis=0), got axis={axis!r}"
@@ -339,6 +347,7 @@ class Explanation:
 
     def group(self, mapping, data=None)->Explanation:
         """Sum contributions over groups of features (exact: the output is unchanged);
+
         `mapping` = {group: [features]} or one group label per feature."""
         K = len(self.feature_names)
         if isinstance(mapping, dict):
@@ -381,8 +390,9 @@ class Explanation:
         )
 
     def to_frame(self)->pd.DataFrame:
-        """Tidy long table, one row per (sample, feature[, output]): value,
-        contribution, bias (and bootstrap, std); `from_frame` inverts it."""
+        """Tidy long table, one row per (sample, feature[, output]):
+
+        value, contribution, bias (and bootstrap, std); `from_frame` inverts it."""
         n, K = self.values.shape[:2]
         C = self.values.shape[2] if self.values.ndim == 3 else 1
         rep = lambda a: np.asarray(a).reshape(n, K, C).reshape(-1)  # (n, K, C) order
@@ -405,8 +415,8 @@ class Explanation:
 
     @classmethod
     def from_frame(cls, df:pd.DataFrame)->Explanation:
-        """Rebuild an Explanation from `to_frame()`'s table (exact round trip of values,
-        bias, data, bootstrap, std)."""
+        ("Rebuild an Explanation from `to_frame()`'s table (exact round trip of "
+         "values, bias, data, bootstrap, std).")
         if not isinstance(df, pd.DataFrame):
             raise TypeError(
                 f"df must be a DataFrame (from to_frame()), got {type(df).__name__}"
@@ -456,8 +466,10 @@ class Explanation:
         )
 
     def to_shap(self, output=None):
-        """A `shap.Explanation` (needs `shap`); a multi-output explanation needs
-        `output=` (label or position) for shap's plots."""
+        """A `shap.Explanation` (needs `shap`);
+
+        a multi-output explanation needs `output=` (label or position) for shap's plots.
+        """
         try: import shap
         except ImportError as err:
             raise ImportError(
@@ -481,8 +493,9 @@ class Explanation:
 
 # %% ../nbs/00_core.ipynb #c008q
 def label_codes(data)->tuple[np.ndarray, dict]:
-    """`data` as floats: label columns become the position of their sorted labels; also
-    `{column: labels}` for the axes."""
+    """`data` as floats: label columns become the position of their sorted labels;
+
+    also `{column: labels}` for the axes."""
     data = np.asarray(data)
     if data.dtype.kind != 'O': return data.astype(float), {}
     out, labels = np.empty(data.shape, dtype=float), {}
@@ -511,8 +524,8 @@ FOREST_TYPES = (
 BOOSTING_TYPES = (GradientBoostingClassifier, GradientBoostingRegressor)
 
 def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
-    """Raise a clear `TypeError` for unsupported models and `NotFittedError` for
-    unfitted ones."""
+    ("Raise a clear `TypeError` for unsupported models and `NotFittedError` for "
+     "unfitted ones.")
     if not isinstance(model, allowed):
         names = ', '.join(sorted({t.__name__ for t in allowed}))
         raise TypeError(
@@ -523,14 +536,15 @@ def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
 
 # %% ../nbs/00_core.ipynb #c010n
 def routes_missing(model)->bool:
-    """True if the fitted `model` routes NaN inputs itself (its scikit-learn tag
-    `input_tags.allow_nan`)."""
+    ("True if the fitted `model` routes NaN inputs itself (its scikit-learn tag "
+     "`input_tags.allow_nan`).")
     try: return bool(get_tags(model).input_tags.allow_nan)
     except (AttributeError, TypeError, ValueError): return False
 
 # %% ../nbs/00_core.ipynb #c010q
 def categorical_message(columns, name:str='X')->str:
     """The error text for non-numeric columns given to a model that takes numbers only:
+
     names the columns and the fix."""
     cols = [str(c) for c in columns][:5]
     return (
@@ -543,8 +557,8 @@ def categorical_message(columns, name:str='X')->str:
 
 # %% ../nbs/00_core.ipynb #c010s
 def numeric_frame(X, name:str='X'):
-    """Return `X` unchanged, after raising `categorical_message` if it is a DataFrame
-    with category/string columns."""
+    ("Return `X` unchanged, after raising `categorical_message` if it is a DataFrame "
+     "with category/string columns.")
     if isinstance(X, pd.DataFrame):
         bad = [
             c
@@ -558,8 +572,8 @@ def numeric_frame(X, name:str='X'):
 
 # %% ../nbs/00_core.ipynb #c010r
 def accepts_categories(model)->bool:
-    """True if the fitted `model` takes pandas 'category' columns itself (scikit-learn's
-    `is_categorical_` from `categorical_features='from_dtype'`)."""
+    ("True if the fitted `model` takes pandas 'category' columns itself "
+     "(scikit-learn's `is_categorical_` from `categorical_features='from_dtype'`).")
     is_cat = getattr(model, 'is_categorical_', None)
     return (is_cat is not None and bool(np.asarray(is_cat).any())
             and getattr(model, 'categorical_features', None) == 'from_dtype')
@@ -575,10 +589,10 @@ def check_X(
     allow_nan: bool | None = None,
     keep_float32: bool = False
 ) -> tuple[np.ndarray, list]:
-    """Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN only
-    if `allow_nan`, default: if `model` routes it); return `(array, feature_names)`: a
-    fresh float64 copy (`keep_float32`: a float32 input is returned as it is, never
-    copied to float64)."""
+    ("Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN "
+     "only if `allow_nan`, default: if `model` routes it); return `(array, "
+     "feature_names)`: a fresh float64 copy (`keep_float32`: a float32 input is "
+     "returned as it is, never copied to float64).")
     if isinstance(X, pd.Series): X = X.to_frame().T
     # scipy sparse: trees see the same values densified
     if hasattr(X, 'toarray') and hasattr(X, 'nnz'):
@@ -712,8 +726,8 @@ def check_y(y, n_samples:int, *, name='y')->np.ndarray:
 MAX_SEED = np.iinfo(np.int32).max   # sub-estimator seeds are drawn from [0, MAX_SEED)
 
 def check_int(value, name:str, minimum:int|None=None, maximum:int|None=None)->int:
-    """Return `value` as an `int` if it is an integer (not a bool) in `[minimum,
-    maximum]`; raise `TypeError`/`ValueError` naming `name`."""
+    ("Return `value` as an `int` if it is an integer (not a bool) in `[minimum, "
+     "maximum]`; raise `TypeError`/`ValueError` naming `name`.")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
     if minimum is not None and value < minimum:
@@ -725,8 +739,9 @@ def check_int(value, name:str, minimum:int|None=None, maximum:int|None=None)->in
 
 # %% ../nbs/00_core.ipynb #c012b
 def check_n_jobs(n_jobs, name:str='n_jobs')->int|None:
-    """Validate a joblib-style `n_jobs` (None, or a non-zero int; negative counts back
-    from the number of cores)."""
+    """Validate a joblib-style `n_jobs` (None, or a non-zero int;
+
+    negative counts back from the number of cores)."""
     if n_jobs is None: return None
     n_jobs = check_int(n_jobs, name)
     if n_jobs == 0:
@@ -747,8 +762,8 @@ def check_real(
     low_open: bool = False,
     high_open: bool = False
 ) -> float:
-    """Return `value` as a finite `float` in `[low, high]` (`(` / `)` with `low_open` /
-    `high_open`); raise `TypeError`/`ValueError` naming `name`."""
+    ("Return `value` as a finite `float` in `[low, high]` (`(` / `)` with `low_open` "
+     "/ `high_open`); raise `TypeError`/`ValueError` naming `name`.")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(
             f"{name} must be a real number, got {type(value).__name__} {value!r}"
@@ -764,8 +779,8 @@ def check_real(
 
 # %% ../nbs/00_core.ipynb #c012g
 def check_index(value, n:int, name:str)->int:
-    """Return position `value` of a sequence of length `n` as an int in `[0, n)`
-    (negative counts from the end, as in Python)."""
+    ("Return position `value` of a sequence of length `n` as an int in `[0, n)` "
+     "(negative counts from the end, as in Python).")
     value = check_int(value, name)
     if not -n <= value < n:
         raise ValueError(
@@ -775,8 +790,10 @@ def check_index(value, n:int, name:str)->int:
 
 # %% ../nbs/00_core.ipynb #c012i
 def check_array(value, name:str, *, ndim:int|None=None, finite:bool=True)->np.ndarray:
-    """Return `value` as a float64 array (a copy); `TypeError` naming `name` if it is
-    not numeric, `ValueError` for the wrong `ndim` or non-finite entries."""
+    """Return `value` as a float64 array (a copy);
+
+    `TypeError` naming `name` if it is not numeric, `ValueError` for the wrong `ndim` or
+    non-finite entries."""
     try: a = np.array(value, dtype=float)
     except (TypeError, ValueError) as err:
         raise TypeError(
@@ -792,8 +809,8 @@ def check_array(value, name:str, *, ndim:int|None=None, finite:bool=True)->np.nd
 
 # %% ../nbs/00_core.ipynb #c012l
 class LazyKernels:
-    """The numba kernels of one module, compiled together on first use (so `import
-    deepforest_interp` never loads numba)."""
+    ("The numba kernels of one module, compiled together on first use (so `import "
+     "deepforest_interp` never loads numba).")
     def __init__(
         self,
         # the module's `globals()`: compiled kernels replace the plain functions there
@@ -807,8 +824,8 @@ class LazyKernels:
         )
 
     def register(self, fn=None, *, parallel:bool=False):
-        """Decorator: mark a module-level function as a kernel (`parallel=True` if it
-        loops with `prange`)."""
+        ("Decorator: mark a module-level function as a kernel (`parallel=True` if it "
+         "loops with `prange`).")
         if fn is None: return lambda f: self.register(f, parallel=parallel)
         self._options[fn.__name__] = dict(parallel=parallel); self._ready = False
         return fn
@@ -831,8 +848,8 @@ class LazyKernels:
             self._ready = True
 
     def __getattr__(self, name):
-        """The compiled kernel `name` (compiling every kernel of the module on the first
-        access)."""
+        ("The compiled kernel `name` (compiling every kernel of the module on the "
+         "first access).")
         if name.startswith('_') and name not in self.__dict__.get('_options', {}):
             raise AttributeError(name)
         if name not in self._options:
@@ -845,6 +862,7 @@ class LazyKernels:
     @contextmanager
     def threads(self, n_jobs:int|None):
         """Run the kernels inside the block on `n_jobs` threads (joblib convention:
+
         None = 1, -1 = all cores)."""
         import numba
         nt = max(
@@ -858,8 +876,8 @@ class LazyKernels:
 # %% ../nbs/00_core.ipynb #c015
 @dataclass
 class TreeArrays:
-    """Parallel node arrays of one fitted tree (node means in `value`, shape `(n_nodes,
-    C)`)."""
+    ("Parallel node arrays of one fitted tree (node means in `value`, shape "
+     "`(n_nodes, C)`).")
     left: np.ndarray          # child id for x[feature] <= threshold, -1 at leaves
     right: np.ndarray         # child id for x[feature] > threshold, -1 at leaves
     parent: np.ndarray        # parent id, -1 at the root
@@ -879,8 +897,8 @@ class TreeArrays:
 
 # %% ../nbs/00_core.ipynb #c015c
 def tree_arrays(tree)->TreeArrays:
-    """Extract the node arrays of a fitted sklearn `DecisionTree*` (or a boosting
-    stage's regressor)."""
+    ("Extract the node arrays of a fitted sklearn `DecisionTree*` (or a boosting "
+     "stage's regressor).")
     if hasattr(tree, 'estimators_'):
         raise TypeError(
             "tree_arrays takes one fitted tree, got the ensemble"
@@ -942,8 +960,8 @@ class Ensemble:
 
     def __len__(self): return len(self.trees)
     def arrays(self, m:int)->TreeArrays:
-        """`TreeArrays` of tree `m` with `value` spread to all `n_outputs` columns
-        (zeros outside the tree's column)."""
+        ("`TreeArrays` of tree `m` with `value` spread to all `n_outputs` columns "
+         "(zeros outside the tree's column).")
         ta = tree_arrays(self.trees[m])
         if ta.value.shape[1] != self.n_outputs:
             v = np.zeros((ta.n_nodes, self.n_outputs))
@@ -953,8 +971,8 @@ class Ensemble:
 
 # %% ../nbs/00_core.ipynb #c018s
 def ensemble_trees(model)->Ensemble:
-    """Describe a supported fitted model as a weighted sum of trees (see the formula
-    above)."""
+    ("Describe a supported fitted model as a weighted sum of trees (see the formula "
+     "above).")
     check_model(model)
     clf = is_classifier(model)
     if isinstance(model, BOOSTING_TYPES):
@@ -985,16 +1003,18 @@ def ensemble_trees(model)->Ensemble:
     )
 
 def _boosting_offset(model, n_out):
-    """Raw-score offset of a gradient-boosting model: the init estimator's raw
-    prediction (constant)."""
+    """Raw-score offset of a gradient-boosting model:
+
+    the init estimator's raw prediction (constant)."""
     probe = np.zeros((1, model.n_features_in_))
     raw = np.asarray(model._raw_predict_init(probe), dtype=float).reshape(-1)
     return raw[:n_out]
 
 # %% ../nbs/00_core.ipynb #c019
 def model_output(model, X)->np.ndarray:
-    """The model output explanations reproduce: `predict_proba` (classifiers),
-    `decision_function` (boosting), `predict`."""
+    """The model output explanations reproduce:
+
+    `predict_proba` (classifiers), `decision_function` (boosting), `predict`."""
     names = getattr(model, 'feature_names_in_', None)
     # validated arrays lose their names: restore them
     if names is not None and not isinstance(X, pd.DataFrame):
@@ -1005,15 +1025,16 @@ def model_output(model, X)->np.ndarray:
 
 # %% ../nbs/00_core.ipynb #c020t
 def model_trees(model)->list:
-    """The fitted scikit-learn trees of a decision tree or a random forest / extra-trees
-    model (checked: supported and fitted)."""
+    ("The fitted scikit-learn trees of a decision tree or a random forest / "
+     "extra-trees model (checked: supported and fitted).")
     check_model(model, TREE_TYPES + FOREST_TYPES)
     return list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
 
 # %% ../nbs/00_core.ipynb #c020f
 def feature_names(model, n_features:int|None=None)->list:
-    """The model's fitted feature names (`feature_names_in_`), else `x0 .. x{p-1}` for
-    its `n_features_in_` (or `n_features`)."""
+    """The model's fitted feature names (`feature_names_in_`), else `x0 ..
+
+    x{p-1}` for its `n_features_in_` (or `n_features`)."""
     names = getattr(model, 'feature_names_in_', None)
     if names is not None: return [str(f) for f in names]
     p = getattr(model, 'n_features_in_', None) if n_features is None else n_features
@@ -1026,8 +1047,8 @@ def feature_names(model, n_features:int|None=None)->list:
 
 # %% ../nbs/00_core.ipynb #c020e
 def encode_target(model, y)->np.ndarray:
-    """One-hot matrix (n, C) for classifiers (columns in `model.classes_` order), (n,
-    n_outputs) floats for regressors."""
+    ("One-hot matrix (n, C) for classifiers (columns in `model.classes_` order), (n, "
+     "n_outputs) floats for regressors.")
     y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
     if y.dtype.kind == 'O' and pd.isna(y).any():
         raise ValueError("y contains missing values (None/NaN)")
@@ -1082,8 +1103,8 @@ def encode_target(model, y)->np.ndarray:
 
 # %% ../nbs/00_core.ipynb #c022
 def inbag_counts(forest, n_samples:int|None=None)->np.ndarray:
-    """Bootstrap multiplicity of every training row in every tree, shape `(n_trees,
-    n_samples)`."""
+    ("Bootstrap multiplicity of every training row in every tree, shape `(n_trees, "
+     "n_samples)`.")
     check_model(forest, FOREST_TYPES)
     n = getattr(forest, '_n_samples', None)
     if n is None:
@@ -1101,8 +1122,9 @@ def inbag_counts(forest, n_samples:int|None=None)->np.ndarray:
 
 # %% ../nbs/00_core.ipynb #c022c
 def oob_mask(forest, n_samples:int|None=None)->np.ndarray:
-    """`True` where row i is out of bag for tree m, shape `(n_trees, n_samples)`; needs
-    `bootstrap=True`."""
+    """`True` where row i is out of bag for tree m, shape `(n_trees, n_samples)`;
+
+    needs `bootstrap=True`."""
     check_model(forest, FOREST_TYPES)
     if not forest.bootstrap:
         raise ValueError(
@@ -1127,8 +1149,8 @@ _MEAN_CRITERIA = {
 _VARIANCE_CRITERIA = {'squared_error', 'friedman_mse', 'gini'}
 
 def _weight_candidates(model, y, sw):
-    """Row weights per tree as `fit` may have used them (scikit-learn changed how
-    bootstrap uses sample_weight)."""
+    ("Row weights per tree as `fit` may have used them (scikit-learn changed how "
+     "bootstrap uses sample_weight).")
     from sklearn.utils.class_weight import compute_sample_weight, compute_class_weight
     n, M = len(y), len(model_trees(model)); one = np.ones(n) if sw is None else sw
     cw = getattr(model, 'class_weight', None) if is_classifier(model) else None
@@ -1167,8 +1189,9 @@ def _weight_candidates(model, y, sw):
             yield np.broadcast_to(one * factor(with_sw), (M, n))
 
 def _up(ta, a:np.ndarray)->np.ndarray:
-    """Per-node totals from per-leaf totals: add every node's total into its parent,
-    deepest level first."""
+    """Per-node totals from per-leaf totals:
+
+    add every node's total into its parent, deepest level first."""
     a = a.copy()
     for d in range(int(ta.depth.max()), 0, -1):
         nodes = np.flatnonzero(ta.depth == d)
@@ -1176,8 +1199,8 @@ def _up(ta, a:np.ndarray)->np.ndarray:
     return a
 
 def _leaves_match(model, X32, Y, W, weights:bool)->bool:
-    """Do the rows (weights W, targets Y or None) reproduce every node's counts, weights
-    and values (or impurities)?"""
+    ("Do the rows (weights W, targets Y or None) reproduce every node's counts, "
+     "weights and values (or impurities)?")
     crit, mono = (
         getattr(model, 'criterion', None),
         getattr(model, 'monotonic_cst', None) is not None,
@@ -1232,8 +1255,8 @@ def check_training_rows(
     *,
     name:str='X', y_name:str='y',   # argument names for the messages
 )->np.ndarray:  # (n_trees, n_samples) weight of every row in every tree as fit used it
-    """Raise a `ValueError` unless `X` (and `y`, `sample_weight`) are the model's
-    training data in training order; return the row weights."""
+    ("Raise a `ValueError` unless `X` (and `y`, `sample_weight`) are the model's "
+     "training data in training order; return the row weights.")
     trees = model_trees(model)
     X, _ = check_X(X, model, name=name)
     n, what = X.shape[0], 'forest' if isinstance(model, FOREST_TYPES) else 'tree'

@@ -31,8 +31,9 @@ def inbag_rows(
     sample_weight:np.ndarray|None=None,
     # global row ids in the tree's resample, their weights (count x sample weight)
 )->tuple[np.ndarray, np.ndarray]:
-    """Global row ids and weights of tree `m`'s in-bag sample: the rows and weights
-    behind its node means (paper Eq. 15-16)."""
+    """Global row ids and weights of tree `m`'s in-bag sample:
+
+    the rows and weights behind its node means (paper Eq. 15-16)."""
     check_model(fold_forest, FOREST_TYPES)
     m = check_int(m, 'm', 0, len(fold_forest.estimators_) - 1)
     train_idx = np.asarray(train_idx)
@@ -69,8 +70,8 @@ def inbag_rows(
 
 # %% ../nbs/05_cascade_estimation.ipynb #c005n
 def node_sums(ta:TreeArrays, leaf:np.ndarray, w:np.ndarray, P:np.ndarray)->np.ndarray:
-    """Weighted sums of the rows' arrays `P` (n_rows, ...) over every node, from leaf
-    sums pushed up level by level."""
+    ("Weighted sums of the rows' arrays `P` (n_rows, ...) over every node, from leaf "
+     "sums pushed up level by level.")
     leaf, w, P = (
         np.asarray(leaf),
         np.asarray(w, dtype=float),
@@ -104,8 +105,8 @@ def estimated_increments(
     n_outputs:int,          # C (1 for regression)
     # (n_nodes, K, C): Δμ̂(t, k) for children of new-feature splits, 0 elsewhere
 )->np.ndarray:
-    """Estimated increments of every split on a new feature, attributed to the original
-    features (paper Eq. 16)."""
+    ("Estimated increments of every split on a new feature, attributed to the "
+     "original features (paper Eq. 16).")
     K, C = n_features, n_outputs
     S = np.asarray(S, dtype=float)
     if S.ndim != 4 or S.shape[0] != ta.n_nodes or S.shape[2:] != (K, C):
@@ -134,8 +135,9 @@ _K = LazyKernels(globals())
 
 @_K.register
 def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
-    """S[t] = sum of w_r * P2[rows[r]] over the in-bag rows r in node t; P2 is (n_train,
-    D) flat, S is (n_nodes, D)."""
+    """S[t] = sum of w_r * P2[rows[r]] over the in-bag rows r in node t;
+
+    P2 is (n_train, D) flat, S is (n_nodes, D)."""
     D = P2.shape[1]
     S = np.zeros((n_nodes, D))
     for r in range(leaf.shape[0]):  # rows into their leaves ...
@@ -149,8 +151,8 @@ def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
 
 @_K.register
 def _node_sums_blocks_nb(n_nodes, parent, leaf, rows, w, P2, blocks, width):
-    """As `_node_sums_nb` for the column blocks [g*width, (g+1)*width) of the forests g
-    in `blocks` only (0 elsewhere)."""
+    ("As `_node_sums_nb` for the column blocks [g*width, (g+1)*width) of the forests "
+     "g in `blocks` only (0 elsewhere).")
     S = np.zeros((n_nodes, P2.shape[1]))
     for r in range(leaf.shape[0]):
         lf, i, wr = leaf[r], rows[r], w[r]
@@ -172,8 +174,8 @@ def _gather_add(out2, leafpos, table2):
 
 @_K.register
 def _walk_add(out2, Z, left, right, feature, threshold, value, colmap, C):
-    """out2[r] += the increments along row Z[r]'s path in a tree that splits on own
-    columns only (Algorithm 1 line 7, as `apply` routes)."""
+    ("out2[r] += the increments along row Z[r]'s path in a tree that splits on own "
+     "columns only (Algorithm 1 line 7, as `apply` routes).")
     for r in range(Z.shape[0]):
         node = 0
         while left[node] >= 0:
@@ -188,8 +190,8 @@ def _walk_add(out2, Z, left, right, feature, threshold, value, colmap, C):
 # %% ../nbs/05_cascade_estimation.ipynb #c009n
 @dataclass
 class _Nodes:
-    """The node arrays Algorithm 1 reads from one fitted tree (the fields of
-    `core.TreeArrays` it needs)."""
+    ("The node arrays Algorithm 1 reads from one fitted tree (the fields of "
+     "`core.TreeArrays` it needs).")
     # child ids, -1 at leaves (a child's id is always larger than its parent's)
     left: np.ndarray
     right: np.ndarray
@@ -203,8 +205,8 @@ class _Nodes:
     def is_leaf(self): return self.left < 0
 
 def _tree_nodes(tree, C:int)->_Nodes:
-    """Node arrays of a fitted tree of a fold forest (public `tree_` and `classes_`
-    only); the values as `tree_arrays`."""
+    ("Node arrays of a fitted tree of a fold forest (public `tree_` and `classes_` "
+     "only); the values as `tree_arrays`.")
     t = tree.tree_
     left, right = t.children_left.astype(np.intp), t.children_right.astype(np.intp)
     inner = np.flatnonzero(left >= 0)
@@ -232,8 +234,9 @@ _CACHES = weakref.WeakKeyDictionary()
 _CACHE_LOCK = threading.Lock()
 
 def _model_cache(model, token)->dict:
-    """The store of Algorithm 1's results kept for a fitted `model`; emptied when
-    `token` (its fitted layers) changes."""
+    """The store of Algorithm 1's results kept for a fitted `model`;
+
+    emptied when `token` (its fitted layers) changes."""
     with _CACHE_LOCK:
         entry = _CACHES.get(model)
         if entry is None or entry[0] is not token:
@@ -248,8 +251,9 @@ def _read_only(*arrays):
 # %% ../nbs/05_cascade_estimation.ipynb #c009l
 @dataclass
 class Algorithm1Layer:
-    """One layer of a cascade as Algorithm 1 reads it: fold forests, folds, training
-    input, own columns, weights."""
+    """One layer of a cascade as Algorithm 1 reads it:
+
+    fold forests, folds, training input, own columns, weights."""
     # forests[f][j]: fold model j of forest f, fitted on rows folds[j][0] of train_input
     forests: list
     folds: list  # [(train_idx, val_idx)] * J, row ids of train_input
@@ -263,8 +267,8 @@ class Algorithm1Layer:
 
     @classmethod
     def from_cascade(cls, model, l:int)->'Algorithm1Layer':
-        """Layer `l` of a fitted CascadeForestClassifier / CascadeForestRegressor, from
-        its public attributes."""
+        ("Layer `l` of a fitted CascadeForestClassifier / CascadeForestRegressor, "
+         "from its public attributes.")
         return cls(
             model.layers_[l],
             model.folds_[l],
@@ -276,8 +280,8 @@ class Algorithm1Layer:
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009f
 def _keep_table(cache, key, hit, budget):
-    """Store a leaf table (read-only) in `cache` while the tables stay within `budget`
-    bytes."""
+    ("Store a leaf table (read-only) in `cache` while the tables stay within `budget` "
+     "bytes.")
     size = sum(a.nbytes for a in hit)
     with _CACHE_LOCK:
         if cache['table bytes'] + size <= budget:
@@ -300,8 +304,10 @@ def _forest_pass(
     bar,
     walk,
 ):
-    """Forest f of one layer: OOF contributions of the training rows (if `want_train`)
-    and those of the new rows `Znew`."""
+    """Forest f of one layer:
+
+    OOF contributions of the training rows (if `want_train`) and those of the new rows
+    `Znew`."""
     K, n, J = layer.n_features, len(Ztr), len(layer.folds)
     tr_v = np.zeros((n, K * C)) if want_train else None
     tr_b = np.zeros((n, C)) if want_train else None
@@ -412,8 +418,10 @@ def algorithm1_pass(
     # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays (n, F,
     # K_l, C)
 )->list:
-    """Algorithm 1 layer by layer: training rows out of fold, new rows by all fold
-    models (paper Algorithm 1, Eq. 15-17, 27-30)."""
+    """Algorithm 1 layer by layer:
+
+    training rows out of fold, new rows by all fold models (paper Algorithm 1, Eq.
+    15-17, 27-30)."""
     L, C = len(layers) - 1, int(n_outputs)
     if new_layers not in ('all', 'last'):
         raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
@@ -503,8 +511,9 @@ def algorithm1_pass(
 
 # %% ../nbs/05_cascade_estimation.ipynb #c011
 def _node_table(ta, K, C, S, node_map):
-    """Cumulative contributions of every node (n_nodes, K, C): Algorithm 1 with per-node
-    map g = `node_map`."""
+    """Cumulative contributions of every node (n_nodes, K, C):
+
+    Algorithm 1 with per-node map g = `node_map`."""
     table = np.zeros((ta.n_nodes, K, C))
     est = estimated_increments(ta, S, K, C) if S is not None else None
     # ids are depth-first: parents before children
@@ -524,8 +533,8 @@ def cascade_contributions_reference(
     # per layer a Bunch: 'train' (n, F, K, C) OOF, 'train_bias' (n, F, C), and 'new',
     # 'new_bias' when X
 )->list:
-    """Layer-by-layer deep-forest contributions with a pluggable per-node map (paper
-    Sec. 5; readable tables, no cache)."""
+    ("Layer-by-layer deep-forest contributions with a pluggable per-node map (paper "
+     "Sec. 5; readable tables, no cache).")
     if not isinstance(model, _BaseCascadeForest):
         raise TypeError(
             "model must be a fitted CascadeForestClassifier or CascadeForestRegressor,"

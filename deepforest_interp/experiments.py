@@ -33,8 +33,9 @@ def is_smoke()->bool:
 
 # %% ../nbs/09b_experiments.ipynb #c007
 def figures_dir()->Path:
-    """The folder figures and results are written to (created if missing); see the rules
-    above."""
+    """The folder figures and results are written to (created if missing);
+
+    see the rules above."""
     env = os.environ.get('DFI_FIGURES')
     if env: d = Path(env)
     elif is_smoke(): d = Path(tempfile.gettempdir()) / 'deepforest_interp_figures'
@@ -44,8 +45,9 @@ def figures_dir()->Path:
 
 # %% ../nbs/09b_experiments.ipynb #c007s
 def _check_file_part(value, name:str)->str:
-    """A name that becomes part of one file name: a non-empty string without path
-    separators."""
+    """A name that becomes part of one file name:
+
+    a non-empty string without path separators."""
     if not isinstance(value, str):
         raise TypeError(
             f"{name} must be a string, got {type(value).__name__} {value!r}"
@@ -69,8 +71,8 @@ def save_figure(fig, name:str, dpi:int=110)->Path:
 
 # %% ../nbs/09b_experiments.ipynb #c009
 def write_results(slug:str, markdown:str)->Path:
-    """Write one experiment's section of `results.md` as
-    `<figures_dir>/results_<slug>.md`."""
+    ("Write one experiment's section of `results.md` as "
+     "`<figures_dir>/results_<slug>.md`.")
     slug = _check_file_part(slug, 'slug')
     if not isinstance(markdown, str):
         raise TypeError(f"markdown must be a string, got {type(markdown).__name__}")
@@ -83,8 +85,8 @@ CLAIM_COLUMNS = ('seed', 'claim', 'where', 'paper', 'ours', 'statistic', 'verdic
 VERDICTS = ('reproduced', 'partly', 'not reproduced', 'not run')
 
 def write_claims(slug:str, rows:list[dict])->Path:
-    """Validate and write one experiment's claims rows as
-    `<figures_dir>/claims_<slug>.json`."""
+    ("Validate and write one experiment's claims rows as "
+     "`<figures_dir>/claims_<slug>.json`.")
     slug = _check_file_part(slug, 'slug')
     if not isinstance(rows, (list, tuple)):
         raise TypeError(f"rows must be a list of dicts, got {type(rows).__name__}")
@@ -115,16 +117,16 @@ REL_TOL = 0.1
 
 @dataclass
 class Verdict:
-    """A claim's verdict (one of `VERDICTS`), its one-sentence reason and the statistic
-    it rests on."""
+    ("A claim's verdict (one of `VERDICTS`), its one-sentence reason and the "
+     "statistic it rests on.")
     verdict: str       # 'reproduced' | 'partly' | 'not reproduced' | 'not run'
     reason: str        # one sentence ('' when simply reproduced)
     statistic: str     # the numbers the verdict rests on, as text
     p: float = float('nan')   # the test's p-value, where a test decided
     def __str__(self): return self.verdict + (f': {self.reason}' if self.reason else '')
     def row(self, **fields)->dict:
-        """A claims row: `fields` (seed, claim, where, paper, ours) plus this statistic
-        and verdict."""
+        ("A claims row: `fields` (seed, claim, where, paper, ours) plus this "
+         "statistic and verdict.")
         return {**fields, 'statistic': self.statistic, 'verdict': str(self)}
 
 # %% ../nbs/09b_experiments.ipynb #v002
@@ -145,8 +147,9 @@ def paired_verdict(
     fmt:str='.3f',                  # number format of the differences
     alpha:float=ALPHA,
 )->Verdict:
-    """Verdict on 'a beats b' (or a tie) from paired runs: two-sided paired t-test at
-    level alpha, with sign test and effect size."""
+    """Verdict on 'a beats b' (or a tie) from paired runs:
+
+    two-sided paired t-test at level alpha, with sign test and effect size."""
     from scipy.stats import ttest_rel, binomtest
     a, b = _finite(a, 'a'), _finite(b, 'b')
     if len(a) != len(b):
@@ -202,8 +205,9 @@ def threshold_verdict(
     fmt:str='.3f',
     alpha:float=ALPHA,
 )->Verdict:
-    """Verdict on 'the value is above/below a threshold': one-sided one-sample t-test of
-    the runs' mean (one run: pass or fail)."""
+    """Verdict on 'the value is above/below a threshold':
+
+    one-sided one-sample t-test of the runs' mean (one run: pass or fail)."""
     from scipy.stats import ttest_1samp
     x = _finite(values, 'values')
     parts = str(paper).split()
@@ -246,8 +250,9 @@ def threshold_verdict(
 
 # %% ../nbs/09b_experiments.ipynb #v007
 def reported_unit(paper)->float:
-    """One unit of the last digit of a reported number: '0.44' -> 0.01, '0.3' -> 0.1,
-    '1479' -> 1 (a float is read as printed)."""
+    """One unit of the last digit of a reported number:
+
+    '0.44' -> 0.01, '0.3' -> 0.1, '1479' -> 1 (a float is read as printed)."""
     s = str(paper).strip().lstrip('+-±')
     try:
         float(s)
@@ -264,8 +269,9 @@ def single_run_verdict(
     exact:bool=False,               # a rank or a count: reproduced only when equal
     fmt:str='.3f',
 )->Verdict:
-    """Verdict on 'ours equals the paper's number': tolerance max(one unit of the
-    paper's last digit, 10 % of it); 3x is partly."""
+    """Verdict on 'ours equals the paper's number':
+
+    tolerance max(one unit of the paper's last digit, 10 % of it); 3x is partly."""
     x = _finite(ours, 'ours'); n, m = len(x), x.mean()
     unit = reported_unit(paper)          # also checks that paper is a number
     p = float(str(paper).strip().lstrip('±'))
@@ -303,8 +309,9 @@ def combine_verdicts(
     # the row's statistic (default: the parts' statistics joined)
     statistic:str|None=None,
 )->Verdict:
-    """One verdict for a claim of several comparisons: all reproduced, none reproduced
-    (not reproduced), else partly."""
+    """One verdict for a claim of several comparisons:
+
+    all reproduced, none reproduced (not reproduced), else partly."""
     parts = list(parts)
     if not parts or not all(isinstance(v, Verdict) for v in parts):
         raise TypeError("parts must be a non-empty list of Verdicts")
@@ -322,8 +329,9 @@ def code_version(
     # module names of this package, e.g. ('cascade', 'importance'); None: all
     modules:list|tuple|None=None,
 )->str:
-    """Short hash of the package's source files (or of `modules`): stored with results,
-    so times name the code they measured."""
+    """Short hash of the package's source files (or of `modules`):
+
+    stored with results, so times name the code they measured."""
     import deepforest_interp
     root = Path(deepforest_interp.__file__).resolve().parent
     names = (
@@ -341,8 +349,9 @@ def code_version(
 
 # %% ../nbs/09b_experiments.ipynb #c014
 def md_table(df:pd.DataFrame, floatfmt:str='.3f')->str:
-    """Render a DataFrame as a GitHub markdown table (no `tabulate` dependency); `|`
-    inside a cell is escaped."""
+    """Render a DataFrame as a GitHub markdown table (no `tabulate` dependency);
+
+    `|` inside a cell is escaped."""
     if isinstance(df, pd.Series): df = df.to_frame()
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
@@ -360,8 +369,8 @@ def md_table(df:pd.DataFrame, floatfmt:str='.3f')->str:
 
 # %% ../nbs/09b_experiments.ipynb #s001
 def _markdown_for_page(text:str)->str:
-    """Generated markdown with its headings turned into bold lines and its links to
-    figure files dropped (the page shows the figures)."""
+    ("Generated markdown with its headings turned into bold lines and its links to "
+     "figure files dropped (the page shows the figures).")
     if not isinstance(text, str):
         raise TypeError(f"text must be a string, got {type(text).__name__}")
     # `![...](fig.png)` lines of results.md
@@ -369,15 +378,16 @@ def _markdown_for_page(text:str)->str:
     return re.sub(r'(?m)^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$', r'**\1**', text)
 
 def show_markdown(text:str):
-    """Display generated markdown (a results section, a `md_table`) as rendered markdown
-    in the notebook."""
+    ("Display generated markdown (a results section, a `md_table`) as rendered "
+     "markdown in the notebook.")
     from IPython.display import Markdown, display
     display(Markdown(_markdown_for_page(text)))
 
 # %% ../nbs/09b_experiments.ipynb #s003
 def claims_frame(rows:list[dict])->pd.DataFrame:
-    """The claims rows as `write_claims` stores them: one column per `CLAIM_COLUMNS`,
-    every value text, `—` where missing."""
+    """The claims rows as `write_claims` stores them:
+
+    one column per `CLAIM_COLUMNS`, every value text, `—` where missing."""
     if not isinstance(rows, (list, tuple)):
         raise TypeError(f"rows must be a list of dicts, got {type(rows).__name__}")
     for i, r in enumerate(rows):
@@ -389,16 +399,16 @@ def claims_frame(rows:list[dict])->pd.DataFrame:
     )
 
 def show_claims(rows:list[dict]):
-    """Display the claims rows (with their statistic and verdict) as a table in the
-    notebook."""
+    ("Display the claims rows (with their statistic and verdict) as a table in the "
+     "notebook.")
     show_markdown(
         md_table(claims_frame(rows)) if len(rows) else '*No claims rows in this run.*'
     )
 
 # %% ../nbs/09b_experiments.ipynb #c016
 def assemble_results(d:Path|None=None)->Path:
-    """Write `results.md`: the claims table of every `claims_*.json`, then the
-    `results_*.md` sections."""
+    ("Write `results.md`: the claims table of every `claims_*.json`, then the "
+     "`results_*.md` sections.")
     d = Path(d) if d is not None else figures_dir()
     claims = [
         r
@@ -428,14 +438,16 @@ def cache_dir()->Path:
 
 # %% ../nbs/09b_experiments.ipynb #c018b1
 def reps_dir()->Path:
-    """Committed per-repetition results, `<figures_dir>/reps`: they seed the cache of a
-    fresh checkout."""
+    """Committed per-repetition results, `<figures_dir>/reps`:
+
+    they seed the cache of a fresh checkout."""
     return figures_dir() / 'reps'
 
 # %% ../nbs/09b_experiments.ipynb #c018b2
 def _jsonable(v, where:str):
-    """A JSON-exact copy of a result value (numpy scalars to Python; lists of numbers
-    allowed)."""
+    """A JSON-exact copy of a result value (numpy scalars to Python;
+
+    lists of numbers allowed)."""
     if isinstance(v, (np.generic,)): v = v.item()
     if isinstance(v, (np.ndarray, list, tuple)):
         return [_jsonable(x, where) for x in list(v)]
@@ -446,8 +458,9 @@ def _jsonable(v, where:str):
     )
 
 def task_key(slug:str, task:dict, version:str='1')->str:
-    """File stem of one repetition: readable settings and a hash of (slug, version,
-    task)."""
+    """File stem of one repetition:
+
+    readable settings and a hash of (slug, version, task)."""
     slug = _check_file_part(slug, 'slug')
     if not isinstance(task, dict):
         raise TypeError(f"task must be a dict of settings, got {type(task).__name__}")
@@ -468,8 +481,10 @@ def task_key(slug:str, task:dict, version:str='1')->str:
 # %% ../nbs/09b_experiments.ipynb #c018c
 @contextmanager
 def execution_backend(scheduler:str|None=None, n_workers:int|None=None):
-    """joblib backend for repetitions: the default process pool, or dask (`scheduler`
-    'local' or an address; default `DASK_SCHEDULER`)."""
+    """joblib backend for repetitions:
+
+    the default process pool, or dask (`scheduler` 'local' or an address; default
+    `DASK_SCHEDULER`)."""
     scheduler = os.environ.get('DASK_SCHEDULER', '') if scheduler is None else scheduler
     if not scheduler:
         yield None; return
@@ -542,8 +557,8 @@ def run_repetitions(
     verbose:bool=False,
     # one row per task (stored or finished ones only when DFI_CACHED_ONLY=1)
 )->pd.DataFrame:
-    """Run the repetitions of an experiment as independent joblib tasks, cached per
-    repetition and resumable; dask scale-out."""
+    ("Run the repetitions of an experiment as independent joblib tasks, cached per "
+     "repetition and resumable; dask scale-out.")
     if not callable(fn):
         raise TypeError(f"fn must be callable, got {type(fn).__name__}")
     if (
@@ -620,8 +635,8 @@ def run_prefer_full(
     full_tasks,
     **kwargs,               # passed to run_repetitions (slug=, version=, n_jobs=, ...)
 )->tuple[pd.DataFrame, str]:  # (results, 'FULL' | 'quick' | 'smoke')
-    """Run the repetitions of this mode, but return a stored complete FULL run instead
-    when one exists (quick mode only)."""
+    ("Run the repetitions of this mode, but return a stored complete FULL run instead "
+     "when one exists (quick mode only).")
     # generators are read more than once below
     tasks, full_tasks = list(tasks), list(full_tasks)
     if is_full(): return run_repetitions(fn, full_tasks, **kwargs), 'FULL'
@@ -641,8 +656,9 @@ def run_prefer_full(
 
 # %% ../nbs/09b_experiments.ipynb #c017b
 def out_dir()->Path:
-    """Folder for run logs and timings (`DFI_OUT`, else `./_out`); git-ignored, never
-    committed."""
+    """Folder for run logs and timings (`DFI_OUT`, else `./_out`);
+
+    git-ignored, never committed."""
     d = Path(os.environ.get('DFI_OUT') or Path.cwd() / '_out')
     d.mkdir(parents=True, exist_ok=True)
     return d

@@ -38,8 +38,10 @@ def _check_fig(fig):
     return fig
 
 def _resolve_colors(e:Explanation, color, X:np.ndarray, default='#1f77b4'):
-    """`color` as scatter colours: None, a feature / list of features (gradient), an
-    (n,) / (n, 3|4) array, or a colour."""
+    """`color` as scatter colours:
+
+    None, a feature / list of features (gradient), an (n,) / (n, 3|4) array, or a
+    colour."""
     from matplotlib.colors import to_rgba_array
     n = len(e)
     if color is None: return default
@@ -75,16 +77,17 @@ def _resolve_colors(e:Explanation, color, X:np.ndarray, default='#1f77b4'):
     return to_rgba_array(arr)
 
 def _jitter(x:np.ndarray, amount:float, rng)->np.ndarray:
-    """Spread tied values by `amount` times the smallest gap between distinct values
-    (display only)."""
+    ("Spread tied values by `amount` times the smallest gap between distinct values "
+     "(display only).")
     if amount <= 0: return x
     u = np.unique(x)
     gap = np.diff(u).min() if len(u) > 1 else 1.0
     return x + rng.uniform(-0.5, 0.5, len(x)) * amount * gap
 
 def _check_test(e:Explanation, test, output):
-    """The new rows' explanation drawn beside `e`: same features and outputs; returns
-    its (n, K, C') values and data."""
+    """The new rows' explanation drawn beside `e`: same features and outputs;
+
+    returns its (n, K, C') values and data."""
     if test is None: return None, None
     _check_explanation(test, 'test')
     if test.feature_names != e.feature_names:
@@ -125,8 +128,10 @@ def plot_forest_floor(
     X=None,                  # feature values if e.data is None
     fig=None, figsize=None,  # an existing Figure to draw into / its size
 ):                           # the Figure
-    """One-way forest-floor plots: contribution vs feature value for each feature, with
-    fit and GOV (seed 003 Sec. Results)."""
+    """One-way forest-floor plots:
+
+    contribution vs feature value for each feature, with fit and GOV (seed 003 Sec.
+    Results)."""
     plt = _pyplot()
     _check_explanation(e); _check_fig(fig)
     ncols = check_int(ncols, 'ncols', 1)
@@ -198,15 +203,17 @@ def plot_forest_floor(
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p012
 def _axis_levels(z:np.ndarray, grid:int, max_levels:int)->tuple[np.ndarray, bool]:
-    """Where to evaluate the surface along one axis: the distinct values of a discrete
-    feature, else an even grid."""
+    """Where to evaluate the surface along one axis:
+
+    the distinct values of a discrete feature, else an even grid."""
     u = np.unique(z)
     if len(u) <= max_levels: return u, True
     return np.linspace(u[0], u[-1], grid), False
 
 def _strip_edges(g:np.ndarray, discrete:bool)->list[tuple[np.ndarray, slice]]:
-    """Cell edges along one axis, as blocks: one narrow block per level (discrete), one
-    block of the whole grid (else)."""
+    """Cell edges along one axis, as blocks:
+
+    one narrow block per level (discrete), one block of the whole grid (else)."""
     if discrete:
         h = 0.35 * (np.diff(g).min() if len(g) > 1 else 1.0)
         return [(np.array([v - h, v + h]), slice(i, i + 1)) for i, v in enumerate(g)]
@@ -236,8 +243,10 @@ def plot_two_way(
     s:float=4, alpha:float=0.6,
     X=None, ax=None,  # feature values if e.data is None; an Axes (3-D for kind='3d')
 ):                           # the Axes
-    """Two-way forest-floor view: summed contributions of two features over both
-    features, with two-way GOV (seed 003)."""
+    """Two-way forest-floor view:
+
+    summed contributions of two features over both features, with two-way GOV
+    (seed 003)."""
     plt = _pyplot()
     _check_explanation(e); _check_ax(ax)
     grid, max_levels = check_int(grid, 'grid', 2), check_int(
@@ -367,8 +376,9 @@ def plot_aligned(
     test:Explanation|None=None,
     X=None, fig=None, figsize=None,
 ):                           # the Figure
-    """Aligned multiclass forest floor: every class's contribution on one axis per
-    feature (seed 003 Fig. cmc.mainAlign)."""
+    """Aligned multiclass forest floor:
+
+    every class's contribution on one axis per feature (seed 003 Fig. cmc.mainAlign)."""
     plt = _pyplot()
     _check_explanation(e); _check_fig(fig)
     ncols = check_int(ncols, 'ncols', 1)
@@ -495,8 +505,8 @@ def plot_simplex(
     s:float=4, alpha:float=0.5,
     X=None, ax=None,
 ):                           # the Axes
-    """3-class simplex plot of predicted probabilities or of one feature's main effect
-    (seed 003 Fig. cmc.mainSimplex)."""
+    ("3-class simplex plot of predicted probabilities or of one feature's main effect "
+     "(seed 003 Fig. cmc.mainSimplex).")
     plt = _pyplot()
     _check_explanation(e); _check_ax(ax)
     if e.values.ndim != 3 or e.values.shape[2] != 3:
@@ -562,8 +572,10 @@ def plot_simplex_grid(
     ncols:int=2,             # pairs per row
     X=None, fig=None, figsize=None,
 ):                           # the Figure
-    """Bi-simplex pairs for every feature: coloured by true class (left) and by the
-    feature (right) (seed 003 Fig. cmc.mainSimplex)."""
+    """Bi-simplex pairs for every feature:
+
+    coloured by true class (left) and by the feature (right) (seed 003 Fig.
+    cmc.mainSimplex)."""
     plt = _pyplot()
     _check_explanation(e); _check_fig(fig)
     ncols = check_int(ncols, 'ncols', 1)
@@ -615,9 +627,10 @@ def forest_floor_data(
     # points drawn (a seeded sample of the rows when there are more), at most 1000
     max_rows:int=400,
 )->dict:                     # JSON-able numbers of `explore_forest_floor`
-    """The numbers of the forest-floor explorer: per panel feature values,
-    contributions, kNN fit and GOV (seed 003, Eq. 17), and row colours by every feature.
-    """
+    """The numbers of the forest-floor explorer:
+
+    per panel feature values, contributions, kNN fit and GOV (seed 003, Eq. 17), and row
+    colours by every feature."""
     from deepforest_interp.tree_contributions import contributions, _num
     if not isinstance(e, Explanation):
         if X is None: raise ValueError("pass X: the rows to explain with the model e")
@@ -784,8 +797,10 @@ def explore_forest_floor(
     # an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab
     # and on the site
 ):
-    """Forest-floor explorer: the one-way panels with linked box/lasso selection, colour
-    by any feature and each panel's GOV (seed 003)."""
+    """Forest-floor explorer:
+
+    the one-way panels with linked box/lasso selection, colour by any feature and each
+    panel's GOV (seed 003)."""
     from deepforest_interp.tree_contributions import Explorer
     data = forest_floor_data(e, X, output=output, features=features, max_rows=max_rows)
     return Explorer(

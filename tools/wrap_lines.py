@@ -412,8 +412,24 @@ def _wrap_long_doc_lines(lines: list, d):
         L -= 1
 
 
+ABBREV = re.compile(r'(?:^|\W)(?:Eqs?|Secs?|Figs?|Alg|Algs|Prop|Def|Tab|e\.g|i\.e|cf|vs|etc|al|No|approx|[A-Za-z0-9])\.$')
+
+
+def _summary_cut(body: str, width: int) -> int | None:
+    """Where a docstring splits into a summary line and a paragraph: after the last sentence end (else `;`, else `:`)
+    that keeps the summary within `width`. show_doc shows the first line of a docstring in italics as its summary, so
+    a long one is not wrapped mid-sentence."""
+    for marks in ('.!?', ';', ':'):
+        cuts = [i for i in range(len(body) - 1) if body[i] in marks and body[i + 1] == ' ' and 20 <= i + 1 <= width
+                and not (body[i] == '.' and ABBREV.search(body[:i + 1])) and body[i + 2:i + 3].strip()
+                and not MD_START.match(body[i + 2:])]
+        if cuts: return cuts[-1] + 1
+    return None
+
+
 def docstring_pass(src: str) -> str:
-    "A long one-line docstring becomes a wrapped triple-quoted paragraph with the same words."
+    """A long one-line docstring becomes a summary line, a blank line and a wrapped paragraph (the same words); with
+    no sentence end to cut at, an implicit concatenation of the same text (the docstring stays one line)."""
     tree = ast.parse(src)
     lines = src.split('\n')
     docs = list(_docstrings(tree)) + [a.value for a in ast.walk(tree) if _doc_template(a)]
@@ -421,20 +437,33 @@ def docstring_pass(src: str) -> str:
         if d.lineno != d.end_lineno:
             _wrap_long_doc_lines(lines, d)
             continue
-        if d.lineno != d.end_lineno or len(lines[d.lineno - 1]) <= WIDTH: continue
+        if len(lines[d.lineno - 1]) <= WIDTH: continue
         line = lines[d.lineno - 1]
         tok = line[d.col_offset:d.end_col_offset]
         if line[d.end_col_offset:].strip() or line[:d.col_offset].strip(): continue
         m = re.fullmatch(r'([rR]?)("""|\'\'\'|"|\')(.*)\2', tok, re.S)
         if not m: continue                       # implicit concatenation, b/f/u prefix: leave it
-        pre, body = m.group(1), m.group(3)
-        if '"""' in body or body.endswith('"') or body != body.strip() or '\\\n' in body: continue
+        pre, q, body = m.group(1), m.group(2), m.group(3)
+        if body != body.strip() or '\\\n' in body: continue
         ind = d.col_offset
-        wrapped = _wrap_doc(body.split(' '), WIDTH - ind - 3 - len(pre), WIDTH - ind)
-        if not wrapped: continue
-        if len(wrapped[-1]) + 3 + (ind if len(wrapped) > 1 else ind + 3 + len(pre)) > WIDTH: wrapped.append('')
-        new = [' ' * ind + pre + '"""' + wrapped[0]] + [' ' * ind + w if w else ' ' * ind for w in wrapped[1:]]
-        new[-1] = (new[-1] if new[-1].strip() else new[-1]) + '"""'
+        cut = _summary_cut(body, WIDTH - ind - 3 - len(pre))
+        if cut and '"""' not in body and not body.endswith('"'):
+            rest = _wrap_doc(body[cut:].split(), WIDTH - ind, WIDTH - ind)
+            if rest:
+                if len(rest[-1]) + 3 + ind > WIDTH: rest.append('')
+                new = [' ' * ind + pre + '"""' + body[:cut].rstrip(), ''] + [' ' * ind + r for r in rest]
+                new[-1] = (new[-1] if new[-1].strip() else ' ' * ind) + '"""'
+                lines[d.lineno - 1:d.lineno] = new
+                continue
+        # no summary to cut: ("part " "part") keeps the docstring one line, so show_doc renders it as before
+        parts, cur, w0 = [], '', WIDTH - ind - 2 - 2 * len(q) - len(pre)
+        for word in re.split(r'(?<= )', body):
+            if cur and len(cur) + len(word) > w0: parts.append(cur); cur = ''
+            cur += word
+        parts.append(cur)
+        if len(parts) < 2 or any(p.endswith('\\') for p in parts): continue
+        new = [' ' * ind + '(' + pre + q + parts[0] + q] + [' ' * (ind + 1) + pre + q + p + q for p in parts[1:]]
+        new[-1] += ')'
         lines[d.lineno - 1:d.lineno] = new
     return '\n'.join(lines)
 
