@@ -18,45 +18,64 @@ __all__ = ['BOOSTING_RTOL', 'BoostedTrees', 'hgb_trees', 'xgb_trees', 'lgbm_tree
            'boosted_trees', 'boosted_contributions']
 
 # %% ../nbs/01c_boosting.ipynb #b002k
-prange = range          # numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
+# numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
+prange = range
 _K = LazyKernels(globals())
 
 # %% ../nbs/01c_boosting.ipynb #b006
 @dataclass
 class BoostedTrees:
-    "All trees of a boosting model in global node arrays with every node's increment (Eq. B2-B3), as `walk_boosted` reads them."
+    ("All trees of a boosting model in global node arrays with every node's increment "
+     "(Eq. B2-B3), as `walk_boosted` reads them.")
     roots: np.ndarray          # (M,) first node of every tree
     column: np.ndarray         # (M,) output column (class) every tree adds to
     left: np.ndarray           # (N,) global id of the left child, -1 at leaves
     right: np.ndarray          # (N,) global id of the right child, -1 at leaves
-    feature: np.ndarray        # (N,) input column the node splits on (in the caller's column order), -1 at leaves
+    # (N,) input column the node splits on (in the caller's column order), -1 at leaves
+    feature: np.ndarray
     threshold: np.ndarray      # (N,) x <= threshold goes left (numeric splits)
-    missing_left: np.ndarray   # (N,) 1: a missing value (or an unknown category) goes left
-    zero_missing: np.ndarray   # (N,) 1: |x| <= 1e-35 counts as missing too (LightGBM missing_type 'Zero')
-    cat_row: np.ndarray        # (N,) row of `cat_bits` for a categorical split, -1 for a numeric one
+    # (N,) 1: a missing value (or an unknown category) goes left
+    missing_left: np.ndarray
+    # (N,) 1: |x| <= 1e-35 counts as missing too (LightGBM missing_type 'Zero')
+    zero_missing: np.ndarray
+    # (N,) row of `cat_bits` for a categorical split, -1 for a numeric one
+    cat_row: np.ndarray
     cat_bits: np.ndarray       # (R, W) uint32 bitsets: bit c set = category c goes left
-    value: np.ndarray          # (N,) node value mu(t) (leaves: the model's; internal: Eq. B3)
+    value: np.ndarray  # (N,) node value mu(t) (leaves: the model's; internal: Eq. B3)
     delta: np.ndarray          # (N,) mu(t) - mu(parent(t)), 0 at roots
     offset: np.ndarray         # (C,) intercept b of Eq. (B1)
     n_features: int            # K input columns
     output_names: list|None    # class labels (classifiers), None for a regressor
     source: str                # 'sklearn-hgb' | 'xgboost' | 'lightgbm'
-    raw_scale: float = 1.0     # the library's raw score times this is Eq. (B1) (LightGBM boosting='rf': 1 / n_iterations)
+    # the library's raw score times this is Eq. (B1) (LightGBM boosting='rf': 1 /
+    # n_iterations)
+    raw_scale: float = 1.0
 
     @property
     def n_outputs(self)->int: return len(self.offset)
     @property
     def root_value(self)->np.ndarray:
-        "Bias of Eq. (B2) without the intercept: the sum of the root values per output column, (C,)."
-        return np.bincount(self.column, weights=self.value[self.roots], minlength=self.n_outputs)
+        """Bias of Eq. (B2) without the intercept:
+
+        the sum of the root values per output column, (C,)."""
+        return np.bincount(
+            self.column, weights=self.value[self.roots], minlength=self.n_outputs
+        )
 
 # %% ../nbs/01c_boosting.ipynb #b008
-def _assemble(trees:list, offset, n_features:int, output_names, source:str, cat_width:int=8)->BoostedTrees:
-    "Concatenate per-tree dicts (left, right, feature, threshold, missing_left, zero_missing, cats, leaf_value, weight, column)."
+def _assemble(
+    trees: list, offset, n_features: int, output_names, source: str, cat_width: int = 8
+) -> BoostedTrees:
+    ("Concatenate per-tree dicts (left, right, feature, threshold, missing_left, "
+     "zero_missing, cats, leaf_value, weight, column).")
     sizes = np.array([len(t['left']) for t in trees], dtype=np.int64)
     roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     N = int(sizes.sum())
-    cat = lambda k, dt: np.concatenate([np.asarray(t[k], dtype=dt) for t in trees]) if trees else np.zeros(0, dt)
+    cat = lambda k, dt: (
+        np.concatenate([np.asarray(t[k], dtype=dt) for t in trees])
+        if trees
+        else np.zeros(0, dt)
+    )
     left, right = cat('left', np.int64), cat('right', np.int64)
     inner = left >= 0
     off = np.repeat(roots, sizes)
@@ -73,11 +92,16 @@ def _assemble(trees:list, offset, n_features:int, output_names, source:str, cat_
         if not p.size: continue
         wl, wr = weight[left[p]], weight[right[p]]
         tot = wl + wr
-        safe = tot > 0                                              # no training rows below: plain mean of the children
-        value[p] = np.where(safe, (wl * value[left[p]] + wr * value[right[p]]) / np.where(safe, tot, 1),
-                            0.5 * (value[left[p]] + value[right[p]]))
-    parent = np.arange(N); parent[left[inner]] = np.flatnonzero(inner); parent[right[inner]] = np.flatnonzero(inner)
-    delta = value - value[parent]                                   # 0 at the roots (their own parent here)
+        safe = tot > 0  # no training rows below: plain mean of the children
+        value[p] = np.where(
+            safe,
+            (wl * value[left[p]] + wr * value[right[p]]) / np.where(safe, tot, 1),
+            0.5 * (value[left[p]] + value[right[p]]),
+        )
+    parent = np.arange(N)
+    parent[left[inner]] = np.flatnonzero(inner)
+    parent[right[inner]] = np.flatnonzero(inner)
+    delta = value - value[parent]  # 0 at the roots (their own parent here)
     cat_row, bits = np.full(N, -1, np.int32), []
     for o, t in zip(roots, trees):
         for j, b in (t.get('cats') or {}).items():
@@ -85,44 +109,76 @@ def _assemble(trees:list, offset, n_features:int, output_names, source:str, cat_
     W = max([cat_width] + [len(b) for b in bits])
     cat_bits = np.zeros((len(bits), W), np.uint32)
     for r, b in enumerate(bits): cat_bits[r, :len(b)] = b
-    return BoostedTrees(roots, np.array([t['column'] for t in trees], np.int64), left.astype(np.int32),
-                        right.astype(np.int32), np.where(inner, cat('feature', np.int64), -1).astype(np.int32),
-                        cat('threshold', float), cat('missing_left', np.uint8), cat('zero_missing', np.uint8),
-                        cat_row, cat_bits, value, delta, np.asarray(offset, float).reshape(-1), int(n_features),
-                        None if output_names is None else list(output_names), source)
+    return BoostedTrees(
+        roots,
+        np.array([t['column'] for t in trees], np.int64),
+        left.astype(np.int32),
+        right.astype(np.int32),
+        np.where(inner, cat('feature', np.int64), -1).astype(np.int32),
+        cat('threshold', float),
+        cat('missing_left', np.uint8),
+        cat('zero_missing', np.uint8),
+        cat_row,
+        cat_bits,
+        value,
+        delta,
+        np.asarray(offset, float).reshape(-1),
+        int(n_features),
+        None if output_names is None else list(output_names),
+        source,
+    )
 
 # %% ../nbs/01c_boosting.ipynb #b011
-# scikit-learn version note (checked on 1.6-1.9): fitted trees in `model._predictors` (iterations x outputs of
-# TreePredictor: `.nodes`, a PREDICTOR_RECORD_DTYPE array with value, count, feature_idx, num_threshold,
-# missing_go_to_left, left, right, is_leaf, is_categorical, bitset_idx; `.raw_left_cat_bitsets`), the intercept in
-# `_baseline_prediction` (1, C), the categories seen in training in `_bin_mapper.make_known_categories_bitsets()`, the
-# categorical-first column order in `_preprocessor` (None without categorical features), model-space rows from
-# `_preprocess_X(X, reset=False)` and the raw score from `_raw_predict(X)`. Nothing else in the package reads them.
+# scikit-learn version note (checked on 1.6-1.9): fitted trees in `model._predictors`
+# (iterations x outputs of
+# TreePredictor: `.nodes`, a PREDICTOR_RECORD_DTYPE array with value, count,
+# feature_idx, num_threshold,
+# missing_go_to_left, left, right, is_leaf, is_categorical, bitset_idx;
+# `.raw_left_cat_bitsets`), the intercept in
+# `_baseline_prediction` (1, C), the categories seen in training in
+# `_bin_mapper.make_known_categories_bitsets()`, the
+# categorical-first column order in `_preprocessor` (None without categorical features),
+# model-space rows from
+# `_preprocess_X(X, reset=False)` and the raw score from `_raw_predict(X)`. Nothing else
+# in the package reads them.
 def _hgb_columns(model)->np.ndarray:
-    "Original column of every model-space column of a fitted HGB model (the identity without categorical features)."
+    ("Original column of every model-space column of a fitted HGB model (the identity "
+     "without categorical features).")
     pre, n = model._preprocessor, int(model.n_features_in_)
     if pre is None: return np.arange(n)
     perm = np.empty(n, np.int64)
     for name, _, cols in pre.transformers_:
-        if name in pre.output_indices_: perm[pre.output_indices_[name]] = np.arange(n)[cols]
+        if name in pre.output_indices_:
+            perm[pre.output_indices_[name]] = np.arange(n)[cols]
     return perm
 
 def _hgb_read(model)->tuple:
-    "The semi-private pieces of a fitted HGB model: (predictors, baseline (C,), known-category bitsets, f_idx_map, column order)."
+    """The semi-private pieces of a fitted HGB model:
+
+    (predictors, baseline (C,), known-category bitsets, f_idx_map, column order)."""
     known, f_idx_map = model._bin_mapper.make_known_categories_bitsets()
-    return model._predictors, np.asarray(model._baseline_prediction, float).reshape(-1), known, f_idx_map, _hgb_columns(model)
+    return (
+        model._predictors,
+        np.asarray(model._baseline_prediction, float).reshape(-1),
+        known,
+        f_idx_map,
+        _hgb_columns(model),
+    )
 
 def _hgb_rows(model, X)->np.ndarray:
-    "Model-space rows of `X` (float64, category codes, NaN for missing or unseen categories), in the model's column order."
+    ("Model-space rows of `X` (float64, category codes, NaN for missing or unseen "
+     "categories), in the model's column order.")
     return np.asarray(model._preprocess_X(X, reset=False), dtype=float)
 
 def _hgb_raw(model, X)->np.ndarray:
-    "Raw score `(n, C)` of a fitted HGB model (the sum of Eq. B1 before the inverse link)."
+    ("Raw score `(n, C)` of a fitted HGB model (the sum of Eq. B1 before the inverse "
+     "link).")
     return np.asarray(model._raw_predict(X), dtype=float)
 
 # %% ../nbs/01c_boosting.ipynb #b012
 def hgb_trees(model)->BoostedTrees:
-    "Read a fitted `HistGradientBoostingClassifier`/`Regressor` into `BoostedTrees` (Eq. B1-B3, node weights = `count`)."
+    ("Read a fitted `HistGradientBoostingClassifier`/`Regressor` into `BoostedTrees` "
+     "(Eq. B1-B3, node weights = `count`).")
     check_is_fitted(model)
     predictors, baseline, known, f_idx_map, perm = _hgb_read(model)
     trees = []
@@ -133,17 +189,30 @@ def hgb_trees(model)->BoostedTrees:
             cats = {}
             for j in np.flatnonzero(~leaf & (nd['is_categorical'] != 0)):
                 bits = pred.raw_left_cat_bitsets[nd['bitset_idx'][j]].astype(np.uint32)
-                if nd['missing_go_to_left'][j]:            # unseen categories go where missing values go
-                    bits = bits | ~np.asarray(known[f_idx_map[nd['feature_idx'][j]]], np.uint32)
+                # unseen categories go where missing values go
+                if nd['missing_go_to_left'][j]:
+                    bits = bits | ~np.asarray(
+                        known[f_idx_map[nd['feature_idx'][j]]], np.uint32
+                    )
                 cats[int(j)] = bits
-            trees.append(dict(left=np.where(leaf, -1, nd['left'].astype(np.int64)),
-                              right=np.where(leaf, -1, nd['right'].astype(np.int64)),
-                              feature=perm[nd['feature_idx']], threshold=nd['num_threshold'],
-                              missing_left=nd['missing_go_to_left'], zero_missing=np.zeros(len(nd), np.uint8),
-                              cats=cats, leaf_value=np.where(leaf, nd['value'], 0.0), weight=nd['count'], column=k))
+            trees.append(
+                dict(
+                    left=np.where(leaf, -1, nd['left'].astype(np.int64)),
+                    right=np.where(leaf, -1, nd['right'].astype(np.int64)),
+                    feature=perm[nd['feature_idx']],
+                    threshold=nd['num_threshold'],
+                    missing_left=nd['missing_go_to_left'],
+                    zero_missing=np.zeros(len(nd), np.uint8),
+                    cats=cats,
+                    leaf_value=np.where(leaf, nd['value'], 0.0),
+                    weight=nd['count'],
+                    column=k,
+                )
+            )
     names = None
     if is_classifier(model):
-        names = list(model.classes_); names = names[1:] if len(names) == 2 else names   # binary: log-odds of classes_[1]
+        # binary: log-odds of classes_[1]
+        names = list(model.classes_); names = names[1:] if len(names) == 2 else names
     return _assemble(trees, baseline, model.n_features_in_, names, 'sklearn-hgb')
 
 # %% ../nbs/01c_boosting.ipynb #b016
@@ -152,67 +221,112 @@ def _bases(model)->set: return {c.__name__ for c in type(model).__mro__}
 def _xgb_booster(model):
     "The `xgboost.Booster` of a fitted XGBoost sklearn model or the Booster itself."
     if 'XGBModel' in _bases(model):
-        try: return model.get_booster()
-        except Exception as err: raise NotFittedError(f"this {type(model).__name__} is not fitted yet: {err}") from None
+        try:
+            return model.get_booster()
+        except Exception as err:
+            raise NotFittedError(
+                f"this {type(model).__name__} is not fitted yet: {err}"
+            ) from None
     return model
 
 def _xgb_n_trees(model, booster, per_iter:int)->int|None:
-    "Number of trees the sklearn wrapper predicts with (all, unless early stopping chose a best iteration)."
+    ("Number of trees the sklearn wrapper predicts with (all, unless early stopping "
+     "chose a best iteration).")
     if 'XGBModel' not in _bases(model): return None
     try: best = model.best_iteration
     except AttributeError: return None
     return None if best is None else (int(best) + 1) * per_iter
 
 def _margin_link(objective:str, base:np.ndarray)->np.ndarray:
-    "XGBoost `base_score` in margin space: logit for logistic objectives, log for log-link ones, unchanged otherwise."
-    if objective in ('binary:logistic', 'reg:logistic', 'binary:logitraw'): return np.log(base / (1 - base))
-    if objective in ('count:poisson', 'reg:gamma', 'reg:tweedie', 'survival:cox', 'survival:aft'): return np.log(base)
+    """XGBoost `base_score` in margin space:
+
+    logit for logistic objectives, log for log-link ones, unchanged otherwise."""
+    if objective in ('binary:logistic', 'reg:logistic', 'binary:logitraw'):
+        return np.log(base / (1 - base))
+    if objective in (
+        'count:poisson',
+        'reg:gamma',
+        'reg:tweedie',
+        'survival:cox',
+        'survival:aft',
+    ):
+        return np.log(base)
     return base
 
 def _xgb_tree(node:dict, index:dict, column:int)->dict:
-    "One tree of `get_dump(dump_format='json', with_stats=True)` as node arrays (ids compacted in dump order)."
+    ("One tree of `get_dump(dump_format='json', with_stats=True)` as node arrays (ids "
+     "compacted in dump order).")
     stack, order = [node], []
     while stack:
         n = stack.pop(); order.append(n); stack.extend(reversed(n.get('children', [])))
     pos = {n['nodeid']: i for i, n in enumerate(order)}
     S = len(order)
-    t = dict(left=np.full(S, -1), right=np.full(S, -1), feature=np.zeros(S, np.int64), threshold=np.zeros(S),
-             missing_left=np.zeros(S, np.uint8), zero_missing=np.zeros(S, np.uint8), leaf_value=np.zeros(S),
-             weight=np.zeros(S), column=column)
+    t = dict(
+        left=np.full(S, -1),
+        right=np.full(S, -1),
+        feature=np.zeros(S, np.int64),
+        threshold=np.zeros(S),
+        missing_left=np.zeros(S, np.uint8),
+        zero_missing=np.zeros(S, np.uint8),
+        leaf_value=np.zeros(S),
+        weight=np.zeros(S),
+        column=column,
+    )
     for i, n in enumerate(order):
         t['weight'][i] = n.get('cover', 1.0)
         if 'leaf' in n: t['leaf_value'][i] = n['leaf']; continue
-        if not isinstance(n.get('split_condition'), (int, float)):      # categorical splits list their categories
-            raise ValueError("this XGBoost model has categorical splits, which are not supported: "
-                             "one-hot or ordinal-encode the categories before training")
+        # categorical splits list their categories
+        if not isinstance(n.get('split_condition'), (int, float)):
+            raise ValueError(
+                "this XGBoost model has categorical splits, which are not supported: "
+                "one-hot or ordinal-encode the categories before training"
+            )
         t['left'][i], t['right'][i] = pos[n['yes']], pos[n['no']]
         t['missing_left'][i] = n['missing'] == n['yes']
         f = n['split']
         t['feature'][i] = index[f] if f in index else int(f[1:])
-        c = np.float32(n['split_condition'])             # x < c  <=>  x <= the float32 just below c
-        t['threshold'][i] = float(np.nextafter(c, np.float32(-np.inf), dtype=np.float32))
+        # x < c <=> x <= the float32 just below c
+        c = np.float32(n['split_condition'])
+        t['threshold'][i] = float(
+            np.nextafter(c, np.float32(-np.inf), dtype=np.float32)
+        )
     return t
 
 # %% ../nbs/01c_boosting.ipynb #b017
 def xgb_trees(model)->BoostedTrees:
-    "Read a fitted XGBoost model (`XGBClassifier`/`XGBRegressor`/`Booster`) into `BoostedTrees` (Eq. B1-B3, weights = cover)."
+    ("Read a fitted XGBoost model (`XGBClassifier`/`XGBRegressor`/`Booster`) into "
+     "`BoostedTrees` (Eq. B1-B3, weights = cover).")
     booster = _xgb_booster(model)
     cfg = json.loads(booster.save_config())['learner']
     gb = cfg['gradient_booster']
     if gb.get('name') != 'gbtree':
-        raise TypeError(f"only tree boosters (booster='gbtree') are supported, got booster={gb.get('name')!r}")
-    if gb.get('gbtree_train_param', {}).get('multi_strategy', 'one_output_per_tree') != 'one_output_per_tree':
-        raise TypeError("XGBoost multi_strategy='multi_output_tree' (vector leaves) is not supported")
+        raise TypeError(
+            "only tree boosters (booster='gbtree') are supported, got"
+            f" booster={gb.get('name')!r}"
+        )
+    if (
+        gb.get('gbtree_train_param', {}).get('multi_strategy', 'one_output_per_tree')
+        != 'one_output_per_tree'
+    ):
+        raise TypeError(
+            "XGBoost multi_strategy='multi_output_tree' (vector leaves) is not"
+            " supported"
+        )
     mp = cfg['learner_model_param']
     n_groups = max(1, int(mp.get('num_class', 0)), int(mp.get('num_target', 1)))
     npt = int(gb['gbtree_model_param'].get('num_parallel_tree', 1))
     base = np.atleast_1d(np.asarray(json.loads(mp['base_score']), dtype=float))
-    offset = np.broadcast_to(_margin_link(cfg['objective']['name'], base), (n_groups,)).astype(float)
+    offset = np.broadcast_to(
+        _margin_link(cfg['objective']['name'], base), (n_groups,)
+    ).astype(float)
     dumps = booster.get_dump(dump_format='json', with_stats=True)
     limit = _xgb_n_trees(model, booster, n_groups * npt)
     if limit is not None: dumps = dumps[:limit]
     index = {f: j for j, f in enumerate(booster.feature_names or [])}
-    trees = [_xgb_tree(json.loads(d), index, (m // npt) % n_groups) for m, d in enumerate(dumps)]
+    trees = [
+        _xgb_tree(json.loads(d), index, (m // npt) % n_groups)
+        for m, d in enumerate(dumps)
+    ]
     names = None
     obj = cfg['objective']['name']
     if hasattr(model, 'classes_'):
@@ -226,8 +340,12 @@ def xgb_trees(model)->BoostedTrees:
 def _lgbm_booster(model):
     "The `lightgbm.Booster` of a fitted LightGBM sklearn model or the Booster itself."
     if 'LGBMModel' in _bases(model):
-        try: return model.booster_
-        except Exception as err: raise NotFittedError(f"this {type(model).__name__} is not fitted yet: {err}") from None
+        try:
+            return model.booster_
+        except Exception as err:
+            raise NotFittedError(
+                f"this {type(model).__name__} is not fitted yet: {err}"
+            ) from None
     return model
 
 def _bits(categories:list)->np.ndarray:
@@ -245,34 +363,58 @@ def _lgbm_tree(root:dict, column:int, scale:float)->dict:
         if 'left_child' in n: stack.extend([n['right_child'], n['left_child']])
     pos = {id(n): i for i, n in enumerate(order)}
     S = len(order)
-    t = dict(left=np.full(S, -1), right=np.full(S, -1), feature=np.zeros(S, np.int64), threshold=np.zeros(S),
-             missing_left=np.zeros(S, np.uint8), zero_missing=np.zeros(S, np.uint8), leaf_value=np.zeros(S),
-             weight=np.zeros(S), column=column, cats={})
+    t = dict(
+        left=np.full(S, -1),
+        right=np.full(S, -1),
+        feature=np.zeros(S, np.int64),
+        threshold=np.zeros(S),
+        missing_left=np.zeros(S, np.uint8),
+        zero_missing=np.zeros(S, np.uint8),
+        leaf_value=np.zeros(S),
+        weight=np.zeros(S),
+        column=column,
+        cats={},
+    )
     for i, n in enumerate(order):
         if 'leaf_value' in n:
-            if 'leaf_coeff' in n: raise TypeError("LightGBM linear trees (linear_tree=True) are not supported")
-            t['leaf_value'][i], t['weight'][i] = scale * n['leaf_value'], n.get('leaf_weight', 1.0); continue
+            if 'leaf_coeff' in n:
+                raise TypeError(
+                    "LightGBM linear trees (linear_tree=True) are not supported"
+                )
+            t['leaf_value'][i], t['weight'][i] = scale * n['leaf_value'], n.get(
+                'leaf_weight', 1.0
+            )
+            continue
         t['weight'][i] = n.get('internal_weight', 0.0)
-        t['left'][i], t['right'][i] = pos[id(n['left_child'])], pos[id(n['right_child'])]
+        t['left'][i], t['right'][i] = (
+            pos[id(n['left_child'])],
+            pos[id(n['right_child'])],
+        )
         t['feature'][i] = n['split_feature']
-        if n['decision_type'] == '==':                    # categorical: listed categories go left; NaN, negatives right
+        # categorical: listed categories go left; NaN, negatives right
+        if n['decision_type'] == '==':
             t['cats'][i] = _bits([int(c) for c in str(n['threshold']).split('||')])
             continue
         thr, mt = float(n['threshold']), n.get('missing_type', 'None')
         t['threshold'][i] = thr
         if mt == 'NaN': t['missing_left'][i] = n['default_left']
-        elif mt == 'Zero': t['missing_left'][i], t['zero_missing'][i] = n['default_left'], 1
-        else: t['missing_left'][i] = 0.0 <= thr           # 'None': NaN is read as 0
+        elif mt == 'Zero':
+            t['missing_left'][i], t['zero_missing'][i] = n['default_left'], 1
+        else:
+            t['missing_left'][i] = 0.0 <= thr  # 'None': NaN is read as 0
     return t
 
 # %% ../nbs/01c_boosting.ipynb #b019
 def lgbm_trees(model)->BoostedTrees:
-    "Read a fitted LightGBM model (`LGBMClassifier`/`LGBMRegressor`/`Booster`) into `BoostedTrees` (Eq. B1-B3, weights = hessian sums)."
+    ("Read a fitted LightGBM model (`LGBMClassifier`/`LGBMRegressor`/`Booster`) into "
+     "`BoostedTrees` (Eq. B1-B3, weights = hessian sums).")
     booster = _lgbm_booster(model)
-    dm = booster.dump_model()                             # the best iteration if early stopping set one, as predict
+    # the best iteration if early stopping set one, as predict
+    dm = booster.dump_model()
     C = int(dm['num_tree_per_iteration'])
     info = dm['tree_info']
-    scale = 1.0 / max(1, len(info) // C) if dm.get('average_output') else 1.0   # boosting='rf' averages its trees
+    # boosting='rf' averages its trees
+    scale = 1.0 / max(1, len(info) // C) if dm.get('average_output') else 1.0
     trees = [_lgbm_tree(t['tree_structure'], m % C, scale) for m, t in enumerate(info)]
     names = None
     obj = str(dm.get('objective', '')).split(' ')[0]
@@ -280,7 +422,9 @@ def lgbm_trees(model)->BoostedTrees:
         names = list(model.classes_); names = names[1:] if len(names) == 2 else names
     elif obj in ('binary', 'cross_entropy'): names = [1]
     elif obj.startswith('multiclass'): names = list(range(C))
-    bt = _assemble(trees, np.zeros(C), int(dm['max_feature_idx']) + 1, names, 'lightgbm')
+    bt = _assemble(
+        trees, np.zeros(C), int(dm['max_feature_idx']) + 1, names, 'lightgbm'
+    )
     bt.raw_scale = scale
     return bt
 
@@ -288,8 +432,22 @@ def lgbm_trees(model)->BoostedTrees:
 BLOCK_ROWS = 256   # rows per parallel block, as in notebook 02
 
 @_K.register(parallel=True)
-def _walk_boosted(X, roots, column, left, right, feature, threshold, missing_left, zero_missing, cat_row, cat_bits,
-                  delta, out, block):
+def _walk_boosted(
+    X,
+    roots,
+    column,
+    left,
+    right,
+    feature,
+    threshold,
+    missing_left,
+    zero_missing,
+    cat_row,
+    cat_bits,
+    delta,
+    out,
+    block,
+):
     "out[i, s(t), column[m]] += delta[child] along every path of every tree (Eq. B2)."
     n, M, nbits = X.shape[0], roots.shape[0], 32 * cat_bits.shape[1]
     for b in prange((n + block - 1) // block):
@@ -305,35 +463,68 @@ def _walk_boosted(X, roots, column, left, right, feature, threshold, missing_lef
                         if x < 0 or x >= nbits: go_left = missing_left[node] != 0
                         else:
                             k = np.int64(x)
-                            go_left = ((cat_bits[r, k >> 5] >> np.uint32(k & 31)) & np.uint32(1)) != 0
-                    elif zero_missing[node] != 0 and -1e-35 <= x <= 1e-35: go_left = missing_left[node] != 0
-                    else: go_left = x <= threshold[node]
+                            go_left = (
+                                (cat_bits[r, k >> 5] >> np.uint32(k & 31))
+                                & np.uint32(1)
+                            ) != 0
+                    elif zero_missing[node] != 0 and -1e-35 <= x <= 1e-35:
+                        go_left = missing_left[node] != 0
+                    else:
+                        go_left = x <= threshold[node]
                     node = left[node] if go_left else right[node]
                     out[i, f, c] += delta[node]
 
 # %% ../nbs/01c_boosting.ipynb #b022
 def walk_boosted(
     bt:BoostedTrees,          # the model's trees (`boosted_trees(model)`)
-    X:np.ndarray,             # (n, K) model-space rows in the caller's column order (float64; NaN = missing)
+    # (n, K) model-space rows in the caller's column order (float64; NaN = missing)
+    X:np.ndarray,
     n_jobs:int|None=None,     # threads (joblib convention)
 )->np.ndarray:                # (n, K, C) contributions, Eq. (B2)
-    "Sum the increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
-    if not isinstance(bt, BoostedTrees): raise TypeError(f"bt must be a BoostedTrees (boosted_trees(model)), got {type(bt).__name__}")
+    ("Sum the increments of every path into an `(n, K, C)` array (compiled, parallel "
+     "over rows).")
+    if not isinstance(bt, BoostedTrees):
+        raise TypeError(
+            f"bt must be a BoostedTrees (boosted_trees(model)), got {type(bt).__name__}"
+        )
     X = np.ascontiguousarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] != bt.n_features:
         raise ValueError(f"X must have shape (n_rows, {bt.n_features}), got {X.shape}")
     out = np.zeros((X.shape[0], X.shape[1], bt.n_outputs))
     with _K.threads(check_n_jobs(n_jobs)):
-        _K._walk_boosted(X, bt.roots, bt.column, bt.left, bt.right, bt.feature, bt.threshold, bt.missing_left,
-                         bt.zero_missing, bt.cat_row, bt.cat_bits, bt.delta, out, BLOCK_ROWS)
+        _K._walk_boosted(
+            X,
+            bt.roots,
+            bt.column,
+            bt.left,
+            bt.right,
+            bt.feature,
+            bt.threshold,
+            bt.missing_left,
+            bt.zero_missing,
+            bt.cat_row,
+            bt.cat_bits,
+            bt.delta,
+            out,
+            BLOCK_ROWS,
+        )
     return out
 
 # %% ../nbs/01c_boosting.ipynb #b024
 def boosting_library(model)->str|None:
-    "'sklearn-hgb', 'xgboost' or 'lightgbm' for a model `boosted_trees` reads, else None (never imports a library)."
-    from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
-    if isinstance(model, (HistGradientBoostingClassifier, HistGradientBoostingRegressor)): return 'sklearn-hgb'
-    mod, bases = type(model).__module__.split('.')[0], {c.__name__ for c in type(model).__mro__}
+    ("'sklearn-hgb', 'xgboost' or 'lightgbm' for a model `boosted_trees` reads, else "
+     "None (never imports a library).")
+    from sklearn.ensemble import (
+        HistGradientBoostingClassifier,
+        HistGradientBoostingRegressor,
+    )
+    if isinstance(
+        model, (HistGradientBoostingClassifier, HistGradientBoostingRegressor)
+    ):
+        return 'sklearn-hgb'
+    mod, bases = type(model).__module__.split('.')[0], {
+        c.__name__ for c in type(model).__mro__
+    }
     if mod == 'xgboost' and bases & {'XGBModel', 'Booster'}: return 'xgboost'
     if mod == 'lightgbm' and bases & {'LGBMModel', 'Booster'}: return 'lightgbm'
     return None
@@ -342,9 +533,15 @@ def boosting_library(model)->str|None:
 _CACHE = weakref.WeakKeyDictionary()      # model -> (fingerprint, BoostedTrees)
 
 def _fingerprint(model, lib:str)->tuple:
-    "What identifies the trees a model holds now (weak references to its tree objects, and their number)."
+    ("What identifies the trees a model holds now (weak references to its tree "
+     "objects, and their number).")
     ref = lambda o: weakref.ref(o) if o is not model else None
-    if lib == 'sklearn-hgb': return (ref(model._predictors[0][0]), ref(model._predictors[-1][-1]), len(model._predictors))
+    if lib == 'sklearn-hgb':
+        return (
+            ref(model._predictors[0][0]),
+            ref(model._predictors[-1][-1]),
+            len(model._predictors),
+        )
     if lib == 'xgboost':
         b = _xgb_booster(model)
         return (ref(b), b.num_boosted_rounds(), _xgb_n_trees(model, b, 1))
@@ -353,30 +550,53 @@ def _fingerprint(model, lib:str)->tuple:
 
 def _same(a:tuple, b:tuple)->bool:
     deref = lambda t: tuple(x() if isinstance(x, weakref.ref) else x for x in t)
-    return all(x is y if not isinstance(x, (int, type(None))) else x == y for x, y in zip(deref(a), deref(b)))
+    return all(
+        x is y if not isinstance(x, (int, type(None))) else x == y
+        for x, y in zip(deref(a), deref(b))
+    )
 
 # %% ../nbs/01c_boosting.ipynb #b026
 def boosted_trees(model)->BoostedTrees:
-    "The `BoostedTrees` of a fitted HGB / XGBoost / LightGBM model, cached while the model holds the same trees."
+    ("The `BoostedTrees` of a fitted HGB / XGBoost / LightGBM model, cached while the "
+     "model holds the same trees.")
     lib = boosting_library(model)
     if lib is None:
-        raise TypeError(f"unsupported model type {type(model).__name__}; expected HistGradientBoostingClassifier/"
-                        "Regressor, an XGBoost or a LightGBM model")
+        raise TypeError(
+            f"unsupported model type {type(model).__name__}; expected"
+            " HistGradientBoostingClassifier/Regressor, an XGBoost or a LightGBM model"
+        )
     if lib == 'sklearn-hgb': check_is_fitted(model)
     fp = _fingerprint(model, lib)
     try: hit = _CACHE.get(model)
     except TypeError: hit = None
     if hit is not None and _same(hit[0], fp): return hit[1]
-    bt = {'sklearn-hgb': hgb_trees, 'xgboost': xgb_trees, 'lightgbm': lgbm_trees}[lib](model)
-    for a in (bt.roots, bt.column, bt.left, bt.right, bt.feature, bt.threshold, bt.missing_left, bt.zero_missing,
-              bt.cat_row, bt.cat_bits, bt.value, bt.delta, bt.offset): a.flags.writeable = False
+    bt = {'sklearn-hgb': hgb_trees, 'xgboost': xgb_trees, 'lightgbm': lgbm_trees}[lib](
+        model
+    )
+    for a in (
+        bt.roots,
+        bt.column,
+        bt.left,
+        bt.right,
+        bt.feature,
+        bt.threshold,
+        bt.missing_left,
+        bt.zero_missing,
+        bt.cat_row,
+        bt.cat_bits,
+        bt.value,
+        bt.delta,
+        bt.offset,
+    ):
+        a.flags.writeable = False
     try: _CACHE[model] = (fp, bt)
     except TypeError: pass
     return bt
 
 # %% ../nbs/01c_boosting.ipynb #b027
 def _prepare_rows(model, lib:str, X)->tuple:
-    "(rows the kernel walks in the caller's column order, what to pass the model's own predict, feature names)."
+    ("(rows the kernel walks in the caller's column order, what to pass the model's "
+     "own predict, feature names).")
     if lib == 'sklearn-hgb':
         fitted = getattr(model, 'feature_names_in_', None)
         if isinstance(X, pd.DataFrame):
@@ -384,15 +604,23 @@ def _prepare_rows(model, lib:str, X)->tuple:
         else:
             Xa, names = check_X(X, model, allow_nan=True)
             Xm = pd.DataFrame(Xa, columns=fitted) if fitted is not None else Xa
-        try: rows = _hgb_rows(model, Xm)
-        except (ValueError, TypeError) as err: raise ValueError(f"X does not fit the model: {err}") from None
-        if rows.ndim != 2 or rows.shape[0] == 0: raise ValueError(f"X must be a non-empty 2-D array, got shape {rows.shape}")
+        try:
+            rows = _hgb_rows(model, Xm)
+        except (ValueError, TypeError) as err:
+            raise ValueError(f"X does not fit the model: {err}") from None
+        if rows.ndim != 2 or rows.shape[0] == 0:
+            raise ValueError(f"X must be a non-empty 2-D array, got shape {rows.shape}")
         if np.isinf(rows).any(): raise ValueError("X contains infinite values")
         walk = np.empty_like(rows); walk[:, _hgb_columns(model)] = rows
         return walk, Xm, names
-    Xa, names = check_X(X, model if hasattr(model, 'n_features_in_') else None, allow_nan=True)
+    Xa, names = check_X(
+        X, model if hasattr(model, 'n_features_in_') else None, allow_nan=True
+    )
     n_feat = boosted_trees(model).n_features
-    if Xa.shape[1] != n_feat: raise ValueError(f"X has {Xa.shape[1]} features, but the model was fitted with {n_feat}")
+    if Xa.shape[1] != n_feat:
+        raise ValueError(
+            f"X has {Xa.shape[1]} features, but the model was fitted with {n_feat}"
+        )
     fitted = getattr(model, 'feature_names_in_', None)
     if fitted is None and lib == 'xgboost': fitted = _xgb_booster(model).feature_names
     if fitted is not None: names = [str(f) for f in fitted]
@@ -404,35 +632,57 @@ def _raw_output(model, lib:str, Xm)->np.ndarray:
     "The model's own raw score `(n, C)` (Eq. B1)."
     if lib == 'sklearn-hgb': out = _hgb_raw(model, Xm)
     elif lib == 'xgboost':
-        out = model.predict(Xm, output_margin=True) if hasattr(model, 'get_booster') else model.inplace_predict(Xm, predict_type='margin')
+        out = (
+            model.predict(Xm, output_margin=True)
+            if hasattr(model, 'get_booster')
+            else model.inplace_predict(Xm, predict_type='margin')
+        )
     else: out = model.predict(Xm, raw_score=True)
     out = np.asarray(out, dtype=float) * boosted_trees(model).raw_scale
     return out.reshape(out.shape[0], -1)
 
 # %% ../nbs/01c_boosting.ipynb #b029
-BOOSTING_RTOL = {'sklearn-hgb': 1e-9, 'lightgbm': 1e-9, 'xgboost': 1e-6}   # additivity tolerance (x output scale), see above
+# additivity tolerance (x output scale), see above
+BOOSTING_RTOL = {'sklearn-hgb': 1e-9, 'lightgbm': 1e-9, 'xgboost': 1e-6}
 
 def boosted_contributions(
-    model,                       # fitted HistGradientBoosting*, XGBoost or LightGBM model
-    X,                           # (n_samples, n_features) array or DataFrame (HGB: pandas category columns allowed)
+    model,  # fitted HistGradientBoosting*, XGBoost or LightGBM model
+    # (n_samples, n_features) array or DataFrame (HGB: pandas category columns allowed)
+    X,
     *,
-    check_additivity:bool=True,  # raise if bias + sum(values) differs from the model's raw score (see BOOSTING_RTOL)
+    # raise if bias + sum(values) differs from the model's raw score (see BOOSTING_RTOL)
+    check_additivity:bool=True,
     n_jobs:int|None=-1,          # threads for the row loop (joblib convention)
-)->Explanation:                  # values (n, K) regressors, (n, K, C) classifiers; raw-score space
-    "Saabas path contributions of a boosting model in raw-score space: `bias + values.sum(1) == raw score` (Eq. B1-B2)."
+)->Explanation:  # values (n, K) regressors, (n, K, C) classifiers; raw-score space
+    """Saabas path contributions of a boosting model in raw-score space:
+
+    `bias + values.sum(1) == raw score` (Eq. B1-B2)."""
     lib = boosting_library(model)
     bt = boosted_trees(model)
     walk, Xm, names = _prepare_rows(model, lib, X)
     values = walk_boosted(bt, walk, n_jobs=n_jobs)
     bias = np.tile(bt.offset + bt.root_value, (len(walk), 1))
     names_out = bt.output_names
-    if names_out is None and bt.n_outputs == 1: values, bias = values[..., 0], bias[:, 0]   # a single-output regressor
-    e = Explanation(values, bias, names, walk, names_out, info={'output': 'raw score', 'library': lib})
+    if names_out is None and bt.n_outputs == 1:
+        values, bias = values[..., 0], bias[:, 0]  # a single-output regressor
+    e = Explanation(
+        values,
+        bias,
+        names,
+        walk,
+        names_out,
+        info={'output': 'raw score', 'library': lib},
+    )
     if check_additivity:
         out = _raw_output(model, lib, Xm).reshape(e.output.shape)
         err, scale = np.abs(e.output - out).max(), max(1.0, float(np.abs(out).max()))
-        tol = BOOSTING_RTOL[lib] * scale + (1e-7 * len(bt.roots) * scale if lib == 'xgboost' else 0.0)
+        tol = BOOSTING_RTOL[lib] * scale + (
+            1e-7 * len(bt.roots) * scale if lib == 'xgboost' else 0.0
+        )
         if not err <= tol:
-            raise ValueError(f"contributions do not add up to the model's raw score (max error {err:.3g}, output scale "
-                             f"{scale:.3g}); pass check_additivity=False to inspect them")
+            raise ValueError(
+                "contributions do not add up to the model's raw score (max error"
+                f" {err:.3g}, output scale {scale:.3g}); pass check_additivity=False to"
+                " inspect them"
+            )
     return e

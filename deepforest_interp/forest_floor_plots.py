@@ -6,9 +6,11 @@
 from __future__ import annotations
 import numpy as np
 from .core import Explanation, check_int, label_codes
-from .forest_floor import (goodness_of_visualization, knn_smooth, feature_colors,
-                                            contribution_importance, _check_explanation, _feature_index,
-                                            _feature_group, _feature_list, _context_data, _output_values)
+from .forest_floor import goodness_of_visualization, knn_smooth
+from .forest_floor import feature_colors, contribution_importance
+from .forest_floor import _check_explanation, _feature_index
+from .forest_floor import _feature_group, _feature_list, _context_data
+from .forest_floor import _output_values
 
 # %% auto #0
 __all__ = ['CLASS_COLORS', 'MAX_FLOOR_ROWS', 'MAX_FLOOR_PANELS', 'plot_forest_floor', 'plot_two_way', 'plot_aligned',
@@ -21,47 +23,87 @@ def _pyplot():
     return plt
 
 def _check_ax(ax, name:str='ax'):
-    if ax is not None and not hasattr(ax, 'scatter'): raise TypeError(f"{name} must be a matplotlib Axes or None, got {type(ax).__name__}")
+    if ax is not None and not hasattr(ax, 'scatter'):
+        raise TypeError(
+            f"{name} must be a matplotlib Axes or None, got {type(ax).__name__}"
+        )
     return ax
 
 def _check_fig(fig):
-    if fig is not None and not hasattr(fig, 'subplots'): raise TypeError(f"fig must be a matplotlib Figure or None, got {type(fig).__name__}")
+    if fig is not None and not hasattr(fig, 'subplots'):
+        raise TypeError(
+            f"fig must be a matplotlib Figure or None, got {type(fig).__name__}"
+        )
     return fig
 
 def _resolve_colors(e:Explanation, color, X:np.ndarray, default='#1f77b4'):
-    "`color` as scatter colours: None, a feature / list of features (gradient), an (n,) / (n, 3|4) array, or a colour."
+    """`color` as scatter colours:
+
+    None, a feature / list of features (gradient), an (n,) / (n, 3|4) array, or a
+    colour."""
     from matplotlib.colors import to_rgba_array
     n = len(e)
     if color is None: return default
     names = e.feature_names
-    if isinstance(color, str) and color in names or isinstance(color, (int, np.integer)) and not isinstance(color, bool):
+    if (
+        isinstance(color, str)
+        and color in names
+        or isinstance(color, (int, np.integer))
+        and not isinstance(color, bool)
+    ):
         return feature_colors(X, [_feature_index(names, color)])
-    if isinstance(color, (list, tuple)) and len(color) and all(isinstance(c, (str, int, np.integer)) for c in color) \
-            and all(c in names if isinstance(c, str) else True for c in color) and len(color) != n:
+    if (
+        isinstance(color, (list, tuple))
+        and len(color)
+        and all(isinstance(c, (str, int, np.integer)) for c in color)
+        and all(c in names if isinstance(c, str) else True for c in color)
+        and len(color) != n
+    ):
         return feature_colors(X, [_feature_index(names, c) for c in color])
     if isinstance(color, str):
-        try: return to_rgba_array(color)[0]
-        except ValueError: raise ValueError(f"color {color!r} is neither a feature name nor a matplotlib colour") from None
+        try:
+            return to_rgba_array(color)[0]
+        except ValueError:
+            raise ValueError(
+                f"color {color!r} is neither a feature name nor a matplotlib colour"
+            ) from None
     arr = np.asarray(color)
-    if arr.ndim == 0 or arr.shape[0] != n: raise ValueError(f"color has {arr.shape[0] if arr.ndim else 1} entries but there are {n} rows")
+    if arr.ndim == 0 or arr.shape[0] != n:
+        raise ValueError(
+            f"color has {arr.shape[0] if arr.ndim else 1} entries but there are {n}"
+            " rows"
+        )
     return to_rgba_array(arr)
 
 def _jitter(x:np.ndarray, amount:float, rng)->np.ndarray:
-    "Spread tied values by `amount` times the smallest gap between distinct values (display only)."
+    ("Spread tied values by `amount` times the smallest gap between distinct values "
+     "(display only).")
     if amount <= 0: return x
     u = np.unique(x)
     gap = np.diff(u).min() if len(u) > 1 else 1.0
     return x + rng.uniform(-0.5, 0.5, len(x)) * amount * gap
 
 def _check_test(e:Explanation, test, output):
-    "The new rows' explanation drawn beside `e`: same features and outputs; returns its (n, K, C') values and data."
+    """The new rows' explanation drawn beside `e`: same features and outputs;
+
+    returns its (n, K, C') values and data."""
     if test is None: return None, None
     _check_explanation(test, 'test')
     if test.feature_names != e.feature_names:
-        raise ValueError(f"test explains the features {test.feature_names[:5]}... but e explains {e.feature_names[:5]}...")
+        raise ValueError(
+            f"test explains the features {test.feature_names[:5]}... but e explains"
+            f" {e.feature_names[:5]}..."
+        )
     if test.values.shape[2:] != e.values.shape[2:]:
-        raise ValueError(f"test has outputs of shape {test.values.shape[2:]} but e has {e.values.shape[2:]}")
-    if test.data is None: raise ValueError("test has no data: explain the new rows with heldout_contributions(forest, X_new)")
+        raise ValueError(
+            f"test has outputs of shape {test.values.shape[2:]} but e has"
+            f" {e.values.shape[2:]}"
+        )
+    if test.data is None:
+        raise ValueError(
+            "test has no data: explain the new rows with heldout_contributions(forest,"
+            " X_new)"
+        )
     return _output_values(test, output)[0], np.asarray(test.data, dtype=float)
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p006
@@ -70,28 +112,38 @@ def plot_forest_floor(
     features=None,           # features to draw (names/indices); default all
     *,
     output=None,             # class / output to draw for a multi-output explanation
-    color=None,              # None, a feature or list of features (colour gradient), or colours per row
+    # None, a feature or list of features (colour gradient), or colours per row
+    color=None,
     order:bool=True,         # sort panels by contribution_importance
     fit:bool=True,           # draw the kNN fit line
     gov:bool=True,           # GOV (Eq. 17) in each panel title
     ncols:int=3,             # panels per row
-    jitter:float=0.0,        # spread tied feature values (fraction of the smallest gap), display only
+    # spread tied feature values (fraction of the smallest gap), display only
+    jitter:float=0.0,
     s:float=4, alpha:float=0.6,   # marker size and opacity
-    test:Explanation|None=None,   # contributions of new rows (heldout_contributions), drawn beside the OOB ones
+    # contributions of new rows (heldout_contributions), drawn beside the OOB ones
+    test:Explanation|None=None,
     test_color='#ff7f0e',    # their colour
     X=None,                  # feature values if e.data is None
     fig=None, figsize=None,  # an existing Figure to draw into / its size
 ):                           # the Figure
-    "One-way forest-floor plots: contribution vs feature value for each feature, with fit and GOV (seed 003 Sec. Results)."
+    """One-way forest-floor plots:
+
+    contribution vs feature value for each feature, with fit and GOV (seed 003 Sec.
+    Results)."""
     plt = _pyplot()
     _check_explanation(e); _check_fig(fig)
     ncols = check_int(ncols, 'ncols', 1)
     V, labels = _output_values(e, output)
-    if V.shape[2] != 1: raise ValueError("this explanation has several outputs: pass output=<class or index>, or use plot_aligned")
+    if V.shape[2] != 1:
+        raise ValueError(
+            "this explanation has several outputs: pass output=<class or index>, or use"
+            " plot_aligned"
+        )
     V = V[..., 0]
     T, XT = _check_test(e, test, output)
     Xc = _context_data(e, X)
-    labs = label_codes(e.data)[1] if X is None else {}                           # {column: its category labels}
+    labs = label_codes(e.data)[1] if X is None else {}  # {column: its category labels}
     names = e.feature_names
     ks = _feature_list(names, features)
     if order:
@@ -105,19 +157,42 @@ def plot_forest_floor(
     rng = np.random.default_rng(0)
     for ax, j in zip(axs, ks):
         x, f = Xc[:, j], V[:, j]
-        ax.scatter(_jitter(x, jitter, rng), f, c=colors, s=s, alpha=alpha, linewidths=0, label='out of bag')
+        ax.scatter(
+            _jitter(x, jitter, rng),
+            f,
+            c=colors,
+            s=s,
+            alpha=alpha,
+            linewidths=0,
+            label='out of bag',
+        )
         if T is not None:
-            ax.scatter(_jitter(XT[:, j], jitter, rng), T[:, j, 0], s=s * 4, facecolors='none', edgecolors=test_color,
-                       linewidths=0.7, label='new rows')
+            ax.scatter(
+                _jitter(XT[:, j], jitter, rng),
+                T[:, j, 0],
+                s=s * 4,
+                facecolors='none',
+                edgecolors=test_color,
+                linewidths=0.7,
+                label='new rows',
+            )
         if fit:
             u = np.unique(x)
             xs = u if len(u) <= 200 else np.linspace(u[0], u[-1], 200)
             ax.plot(xs, knn_smooth(x, f, xs[:, None]), color='k', lw=1.3)
         ax.axhline(0, color='0.6', lw=0.6, zorder=0)
         ax.set_xlabel(names[j])
-        if j in labs:                                                           # a label column: name its positions
-            ax.set_xticks(range(len(labs[j])), labs[j], rotation=90 if len(labs[j]) > 4 else 0, fontsize=7)
-        ax.set_title(names[j] + (f"  GOV R²={govs.iloc[ks.index(j)]:.2f}" if gov else ''), fontsize=9)
+        if j in labs:  # a label column: name its positions
+            ax.set_xticks(
+                range(len(labs[j])),
+                labs[j],
+                rotation=90 if len(labs[j]) > 4 else 0,
+                fontsize=7,
+            )
+        ax.set_title(
+            names[j] + (f"  GOV R²={govs.iloc[ks.index(j)]:.2f}" if gov else ''),
+            fontsize=9,
+        )
     for ax in axs[len(ks):]: ax.set_visible(False)
     ylab = 'contribution' + ('' if labels[0] is None else f' to {labels[0]}')
     for ax in axs[::nc]: ax.set_ylabel(ylab)
@@ -127,13 +202,17 @@ def plot_forest_floor(
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p012
 def _axis_levels(z:np.ndarray, grid:int, max_levels:int)->tuple[np.ndarray, bool]:
-    "Where to evaluate the surface along one axis: the distinct values of a discrete feature, else an even grid."
+    """Where to evaluate the surface along one axis:
+
+    the distinct values of a discrete feature, else an even grid."""
     u = np.unique(z)
     if len(u) <= max_levels: return u, True
     return np.linspace(u[0], u[-1], grid), False
 
 def _strip_edges(g:np.ndarray, discrete:bool)->list[tuple[np.ndarray, slice]]:
-    "Cell edges along one axis, as blocks: one narrow block per level (discrete), one block of the whole grid (else)."
+    """Cell edges along one axis, as blocks:
+
+    one narrow block per level (discrete), one block of the whole grid (else)."""
     if discrete:
         h = 0.35 * (np.diff(g).min() if len(g) > 1 else 1.0)
         return [(np.array([v - h, v + h]), slice(i, i + 1)) for i, v in enumerate(g)]
@@ -150,70 +229,134 @@ def plot_two_way(
     e:Explanation,           # contributions with data
     features,                # the two context features (i, j)
     *,
-    contributions=None,      # which features' contributions to sum (default: the same two)
+    contributions=None,  # which features' contributions to sum (default: the same two)
     output=None,             # class / output for a multi-output explanation
     kind:str='3d',           # '3d' (scatter + kNN surface) or 'contour'
-    color=None,              # point colours (see plot_forest_floor); default grey (3d) / the contribution (contour)
+    # point colours (see plot_forest_floor); default grey (3d) / the contribution
+    # (contour)
+    color=None,
     grid:int=30,             # surface resolution per continuous axis
-    max_levels:int=10,       # a feature with at most this many distinct values is drawn level by level
+    # a feature with at most this many distinct values is drawn level by level
+    max_levels:int=10,
     gov:bool=True,           # two-way GOV in the title
     s:float=4, alpha:float=0.6,
-    X=None, ax=None,         # feature values if e.data is None; an Axes (3-D for kind='3d')
+    X=None, ax=None,  # feature values if e.data is None; an Axes (3-D for kind='3d')
 ):                           # the Axes
-    "Two-way forest-floor view: summed contributions of two features over both features, with two-way GOV (seed 003)."
+    """Two-way forest-floor view:
+
+    summed contributions of two features over both features, with two-way GOV
+    (seed 003)."""
     plt = _pyplot()
     _check_explanation(e); _check_ax(ax)
-    grid, max_levels = check_int(grid, 'grid', 2), check_int(max_levels, 'max_levels', 1)
+    grid, max_levels = check_int(grid, 'grid', 2), check_int(
+        max_levels, 'max_levels', 1
+    )
     names = e.feature_names
     ctx = _feature_group(names, features, 'two-way view')
-    if len(ctx) != 2: raise ValueError(f"a two-way view needs exactly 2 features, got {len(ctx)}")
-    if kind not in ('3d', 'contour'): raise ValueError(f"kind must be '3d' or 'contour', got {kind!r}")
+    if len(ctx) != 2:
+        raise ValueError(f"a two-way view needs exactly 2 features, got {len(ctx)}")
+    if kind not in ('3d', 'contour'):
+        raise ValueError(f"kind must be '3d' or 'contour', got {kind!r}")
     fc = ctx if contributions is None else _feature_group(names, contributions)
     V, labels = _output_values(e, output)
-    if V.shape[2] != 1: raise ValueError("this explanation has several outputs: pass output=<class or index>")
+    if V.shape[2] != 1:
+        raise ValueError(
+            "this explanation has several outputs: pass output=<class or index>"
+        )
     Xc = _context_data(e, X)
     f = V[:, list(fc), 0].sum(1)
     Z = Xc[:, list(ctx)]
     (g1, d1), (g2, d2) = (_axis_levels(Z[:, c], grid, max_levels) for c in (0, 1))
     G1, G2 = np.meshgrid(g1, g2)
-    S = knn_smooth(Z, f, np.c_[G1.ravel(), G2.ravel()]).reshape(G1.shape)       # S[b, a]: level b of axis 2, a of axis 1
+    # S[b, a]: level b of axis 2, a of axis 1
+    S = knn_smooth(Z, f, np.c_[G1.ravel(), G2.ravel()]).reshape(G1.shape)
     zlab = ' + '.join(f'f({names[j]})' for j in fc)
     if kind == '3d':
         if ax is None: ax = plt.figure(figsize=(6, 5)).add_subplot(projection='3d')
-        elif getattr(ax, 'name', '') != '3d': raise ValueError("kind='3d' needs an Axes made with projection='3d'")
-        if not (d1 or d2): ax.plot_surface(G1, G2, S, color='0.55', alpha=0.35, linewidth=0)
-        elif d1 and d2: ax.scatter(G1.ravel(), G2.ravel(), S.ravel(), color='0.35', marker='s', s=30)
-        elif d2:                                                                 # one fitted curve per level
-            for b in range(len(g2)): ax.plot(g1, np.full(len(g1), g2[b]), S[b], color='0.35', lw=2)
+        elif getattr(ax, 'name', '') != '3d':
+            raise ValueError("kind='3d' needs an Axes made with projection='3d'")
+        if not (d1 or d2):
+            ax.plot_surface(G1, G2, S, color='0.55', alpha=0.35, linewidth=0)
+        elif d1 and d2:
+            ax.scatter(
+                G1.ravel(), G2.ravel(), S.ravel(), color='0.35', marker='s', s=30
+            )
+        elif d2:  # one fitted curve per level
+            for b in range(len(g2)):
+                ax.plot(g1, np.full(len(g1), g2[b]), S[b], color='0.35', lw=2)
         else:
-            for a in range(len(g1)): ax.plot(np.full(len(g2), g1[a]), g2, S[:, a], color='0.35', lw=2)
-        ax.scatter(Z[:, 0], Z[:, 1], f, c=_resolve_colors(e, color, Xc, default='#333333'), s=s, alpha=alpha, linewidths=0)
+            for a in range(len(g1)):
+                ax.plot(np.full(len(g2), g1[a]), g2, S[:, a], color='0.35', lw=2)
+        ax.scatter(
+            Z[:, 0],
+            Z[:, 1],
+            f,
+            c=_resolve_colors(e, color, Xc, default='#333333'),
+            s=s,
+            alpha=alpha,
+            linewidths=0,
+        )
         ax.set_zlabel(zlab)
     else:
         from matplotlib.colors import Normalize
         if ax is None: _, ax = plt.subplots(figsize=(5.5, 4.5))
         lim = max(np.abs(f).max(), np.abs(S).max(), 1e-12)
-        if not (d1 or d2): cs = ax.contourf(G1, G2, S, levels=np.linspace(-lim, lim, 17), cmap='RdBu_r')
-        else:                                                                    # strips: nothing drawn between levels
+        if not (d1 or d2):
+            cs = ax.contourf(
+                G1, G2, S, levels=np.linspace(-lim, lim, 17), cmap='RdBu_r'
+            )
+        else:  # strips: nothing drawn between levels
             norm = Normalize(-lim, lim)
             for e1, s1 in _strip_edges(g1, d1):
                 for e2, s2 in _strip_edges(g2, d2):
-                    cs = ax.pcolormesh(e1, e2, S[s2, s1], cmap='RdBu_r', norm=norm, shading='flat')
-        if color is None: ax.scatter(Z[:, 0], Z[:, 1], c=f, cmap='RdBu_r', vmin=-lim, vmax=lim, s=s + 4, edgecolors='k', linewidths=0.2)
-        else: ax.scatter(Z[:, 0], Z[:, 1], c=_resolve_colors(e, color, Xc), s=s, alpha=alpha, linewidths=0)
+                    cs = ax.pcolormesh(
+                        e1, e2, S[s2, s1], cmap='RdBu_r', norm=norm, shading='flat'
+                    )
+        if color is None:
+            ax.scatter(
+                Z[:, 0],
+                Z[:, 1],
+                c=f,
+                cmap='RdBu_r',
+                vmin=-lim,
+                vmax=lim,
+                s=s + 4,
+                edgecolors='k',
+                linewidths=0.2,
+            )
+        else:
+            ax.scatter(
+                Z[:, 0],
+                Z[:, 1],
+                c=_resolve_colors(e, color, Xc),
+                s=s,
+                alpha=alpha,
+                linewidths=0,
+            )
         ax.figure.colorbar(cs, ax=ax, label=zlab)
     if d1: _set_level_ticks(ax, 'x', g1)
     if d2: _set_level_ticks(ax, 'y', g2)
     ax.set_xlabel(names[ctx[0]]); ax.set_ylabel(names[ctx[1]])
     title = zlab if labels[0] is None else f'{zlab} [{labels[0]}]'
     if gov:
-        r2 = goodness_of_visualization(e, Xc, features=[fc], context=ctx, output=output).iloc[0]
+        r2 = goodness_of_visualization(
+            e, Xc, features=[fc], context=ctx, output=output
+        ).iloc[0]
         title += f'\ntwo-way GOV R²={r2:.2f}'
     ax.set_title(title, fontsize=9)
     return ax
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p019
-CLASS_COLORS = ('#000000', '#d62728', '#2ca02c', '#1f77b4', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2')
+CLASS_COLORS = (
+    '#000000',
+    '#d62728',
+    '#2ca02c',
+    '#1f77b4',
+    '#ff7f0e',
+    '#9467bd',
+    '#8c564b',
+    '#e377c2',
+)
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p020
 def plot_aligned(
@@ -224,29 +367,46 @@ def plot_aligned(
     order:bool=True,         # sort panels by importance
     fit:bool=False,          # draw each class's kNN fit line
     gov:bool=True,           # GOV in the titles
-    multiclass:str='mean',   # how the title's GOV combines the classes: 'mean' (forestFloor) or 'pooled'
+    # how the title's GOV combines the classes: 'mean' (forestFloor) or 'pooled'
+    multiclass:str='mean',
     ncols:int=3, jitter:float=0.0, s:float=3, alpha:float=0.3,
-    test:Explanation|None=None,   # contributions of new rows (heldout_contributions): hollow markers in the class colours
+    # contributions of new rows (heldout_contributions): hollow markers in the class
+    # colours
+    test:Explanation|None=None,
     X=None, fig=None, figsize=None,
 ):                           # the Figure
-    "Aligned multiclass forest floor: every class's contribution on one axis per feature (seed 003 Fig. cmc.mainAlign)."
+    """Aligned multiclass forest floor:
+
+    every class's contribution on one axis per feature (seed 003 Fig. cmc.mainAlign)."""
     plt = _pyplot()
     _check_explanation(e); _check_fig(fig)
     ncols = check_int(ncols, 'ncols', 1)
-    if e.values.ndim != 3: raise ValueError("plot_aligned needs a multi-output (classification) explanation; use plot_forest_floor")
-    if multiclass not in ('mean', 'pooled'): raise ValueError(f"multiclass must be 'mean' or 'pooled' for a title, got {multiclass!r}")
+    if e.values.ndim != 3:
+        raise ValueError(
+            "plot_aligned needs a multi-output (classification) explanation; use"
+            " plot_forest_floor"
+        )
+    if multiclass not in ('mean', 'pooled'):
+        raise ValueError(
+            f"multiclass must be 'mean' or 'pooled' for a title, got {multiclass!r}"
+        )
     V, labels = _output_values(e)
     T, XT = _check_test(e, test, None)
     C = V.shape[2]
     cols = list(class_colors or CLASS_COLORS)
-    if len(cols) < C: raise ValueError(f"class_colors has {len(cols)} colours for {C} classes")
+    if len(cols) < C:
+        raise ValueError(f"class_colors has {len(cols)} colours for {C} classes")
     Xc = _context_data(e, X)
     names = e.feature_names
     ks = _feature_list(names, features)
     if order:
         imp = contribution_importance(e)
         ks = sorted(ks, key=lambda j: -imp[names[j]])
-    govs = goodness_of_visualization(e, Xc, features=ks, multiclass=multiclass) if gov else None
+    govs = (
+        goodness_of_visualization(e, Xc, features=ks, multiclass=multiclass)
+        if gov
+        else None
+    )
     nc = min(ncols, len(ks)); nrows = -(-len(ks) // nc)
     if fig is None: fig = plt.figure(figsize=figsize or (3.3 * nc, 2.8 * nrows))
     axs = np.atleast_1d(fig.subplots(nrows, nc, sharey=True, squeeze=False)).ravel()
@@ -254,16 +414,40 @@ def plot_aligned(
     for ax, j in zip(axs, ks):
         x = _jitter(Xc[:, j], jitter, rng)
         for c in range(C):
-            ax.scatter(x, V[:, j, c], color=cols[c], s=s, alpha=alpha, linewidths=0, label=str(labels[c]))
+            ax.scatter(
+                x,
+                V[:, j, c],
+                color=cols[c],
+                s=s,
+                alpha=alpha,
+                linewidths=0,
+                label=str(labels[c]),
+            )
             if T is not None:
-                ax.scatter(_jitter(XT[:, j], jitter, rng), T[:, j, c], s=s * 4, facecolors='none', edgecolors=cols[c],
-                           linewidths=0.6, label='new rows' if c == C - 1 else None)
+                ax.scatter(
+                    _jitter(XT[:, j], jitter, rng),
+                    T[:, j, c],
+                    s=s * 4,
+                    facecolors='none',
+                    edgecolors=cols[c],
+                    linewidths=0.6,
+                    label='new rows' if c == C - 1 else None,
+                )
             if fit:
-                u = np.unique(Xc[:, j]); xs = u if len(u) <= 200 else np.linspace(u[0], u[-1], 200)
-                ax.plot(xs, knn_smooth(Xc[:, j], V[:, j, c], xs[:, None]), color=cols[c], lw=1.3)
+                u = np.unique(Xc[:, j])
+                xs = u if len(u) <= 200 else np.linspace(u[0], u[-1], 200)
+                ax.plot(
+                    xs,
+                    knn_smooth(Xc[:, j], V[:, j, c], xs[:, None]),
+                    color=cols[c],
+                    lw=1.3,
+                )
         ax.axhline(0, color='0.6', lw=0.6, zorder=0)
         ax.set_xlabel(names[j])
-        ax.set_title(names[j] + (f"  GOV R²={govs.iloc[ks.index(j)]:.2f}" if gov else ''), fontsize=9)
+        ax.set_title(
+            names[j] + (f"  GOV R²={govs.iloc[ks.index(j)]:.2f}" if gov else ''),
+            fontsize=9,
+        )
     for ax in axs[len(ks):]: ax.set_visible(False)
     for ax in axs[::nc]: ax.set_ylabel('change of probability')
     leg = axs[0].legend(markerscale=3, fontsize=7, loc='best')
@@ -272,46 +456,62 @@ def plot_aligned(
     return fig
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p024
-_SIMPLEX = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, np.sqrt(3) / 2]])     # vertices of classes 0, 1, 2
+# vertices of classes 0, 1, 2
+_SIMPLEX = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, np.sqrt(3) / 2]])
 
 def simplex_coordinates(P)->np.ndarray:
     "Map 3-class probability rows (n, 3) to 2-D points in the triangle (barycentric)."
     P = np.asarray(P, dtype=float)
-    if P.ndim != 2 or P.shape[1] != 3: raise ValueError(f"simplex plots need 3 classes, got shape {P.shape}")
+    if P.ndim != 2 or P.shape[1] != 3:
+        raise ValueError(f"simplex plots need 3 classes, got shape {P.shape}")
     return P @ _SIMPLEX
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p026
 def _class_labels(e:Explanation)->list:
     "The explanation's class labels, or 0, 1, 2, ... when it carries no output_names."
-    return list(e.output_names) if e.output_names is not None else list(range(e.values.shape[2]))
+    return (
+        list(e.output_names)
+        if e.output_names is not None
+        else list(range(e.values.shape[2]))
+    )
 
 def _class_colors_for(e:Explanation, y, class_colors=None):
     from matplotlib.colors import to_rgba_array
     y = np.asarray(y)
-    if len(y) != len(e): raise ValueError(f"y has {len(y)} labels but the explanation has {len(e)} rows")
+    if len(y) != len(e):
+        raise ValueError(f"y has {len(y)} labels but the explanation has {len(e)} rows")
     labels = _class_labels(e)
     bad = [v for v in np.unique(y) if v not in labels]
-    if bad: raise ValueError(f"y contains labels {bad[:5]} that are not the explanation's classes {labels}")
+    if bad:
+        raise ValueError(
+            f"y contains labels {bad[:5]} that are not the explanation's classes"
+            f" {labels}"
+        )
     cols = to_rgba_array(list(class_colors or CLASS_COLORS)[:len(labels)])
     return cols[[labels.index(v) for v in y]]
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p027
 def plot_simplex(
     e:Explanation,           # 3-class contributions (values (n, K, 3))
-    feature=None,            # a feature (or tuple of features) to show prior + F_l; None = the predictions e.output
+    # a feature (or tuple of features) to show prior + F_l; None = the predictions
+    # e.output
+    feature=None,
     *,
     y=None,                  # true labels: colour by class (when color is None)
     color=None,              # or: a feature / features (gradient) / colours per row
     class_colors=None,       # colours of the classes (points and vertices)
-    prior:bool=True,         # mark the prior (average root distribution) with a blue cross
+    prior:bool=True,  # mark the prior (average root distribution) with a blue cross
     s:float=4, alpha:float=0.5,
     X=None, ax=None,
 ):                           # the Axes
-    "3-class simplex plot of predicted probabilities or of one feature's main effect (seed 003 Fig. cmc.mainSimplex)."
+    ("3-class simplex plot of predicted probabilities or of one feature's main effect "
+     "(seed 003 Fig. cmc.mainSimplex).")
     plt = _pyplot()
     _check_explanation(e); _check_ax(ax)
     if e.values.ndim != 3 or e.values.shape[2] != 3:
-        raise ValueError("simplex plots need a 3-class explanation (values of shape (n, K, 3))")
+        raise ValueError(
+            "simplex plots need a 3-class explanation (values of shape (n, K, 3))"
+        )
     names = e.feature_names
     base = e.bias + (0 if e.bootstrap is None else e.bootstrap)
     p0 = base.mean(0)
@@ -320,8 +520,15 @@ def plot_simplex(
         grp = _feature_group(names, feature)
         P, title = p0 + e.values[:, list(grp)].sum(1), '+'.join(names[j] for j in grp)
     if ax is None: _, ax = plt.subplots(figsize=(4, 3.6))
-    if color is None and y is not None: cols = _class_colors_for(e, y, class_colors)
-    else: cols = _resolve_colors(e, color, _context_data(e, X) if color is not None else None, default='#555555')
+    if color is None and y is not None:
+        cols = _class_colors_for(e, y, class_colors)
+    else:
+        cols = _resolve_colors(
+            e,
+            color,
+            _context_data(e, X) if color is not None else None,
+            default='#555555',
+        )
     vcols = list(class_colors or CLASS_COLORS)[:3]
     tri = np.vstack([_SIMPLEX, _SIMPLEX[:1]])
     ax.plot(tri[:, 0], tri[:, 1], color='0.3', lw=0.8)
@@ -332,9 +539,18 @@ def plot_simplex(
     xy = simplex_coordinates(P)
     ax.scatter(xy[:, 0], xy[:, 1], c=cols, s=s, alpha=alpha, linewidths=0)
     for c, (vx, vy) in enumerate(_SIMPLEX):
-        ax.scatter([vx], [vy], s=60, facecolors='none', edgecolors=vcols[c], linewidths=1.5)
-        ax.annotate(str(_class_labels(e)[c]), (vx, vy), xytext=(0, -12 if vy == 0 else 6), textcoords='offset points',
-                    ha='center', fontsize=8, color=vcols[c])
+        ax.scatter(
+            [vx], [vy], s=60, facecolors='none', edgecolors=vcols[c], linewidths=1.5
+        )
+        ax.annotate(
+            str(_class_labels(e)[c]),
+            (vx, vy),
+            xytext=(0, -12 if vy == 0 else 6),
+            textcoords='offset points',
+            ha='center',
+            fontsize=8,
+            color=vcols[c],
+        )
     if prior:
         pxy = simplex_coordinates(p0[None])[0]
         ax.plot(pxy[0], pxy[1], 'x', color='#0033cc', ms=11, mew=2.2, label='prior')
@@ -349,11 +565,16 @@ def plot_simplex_grid(
     y,                       # true labels (left simplex of each pair)
     features=None,           # features to draw (default all, by importance)
     *,
-    total:bool=True,         # add the pair for all features (the predictions; right one coloured by PCA of all features)
+    # add the pair for all features (the predictions; right one coloured by PCA of all
+    # features)
+    total:bool=True,
     ncols:int=2,             # pairs per row
     X=None, fig=None, figsize=None,
 ):                           # the Figure
-    "Bi-simplex pairs for every feature: coloured by true class (left) and by the feature (right) (seed 003 Fig. cmc.mainSimplex)."
+    """Bi-simplex pairs for every feature:
+
+    coloured by true class (left) and by the feature (right) (seed 003 Fig.
+    cmc.mainSimplex)."""
     plt = _pyplot()
     _check_explanation(e); _check_fig(fig)
     ncols = check_int(ncols, 'ncols', 1)
@@ -368,51 +589,93 @@ def plot_simplex_grid(
     axs = np.atleast_1d(fig.subplots(nrows, 2 * ncols, squeeze=False)).ravel()
     for p, it in enumerate(items):
         plot_simplex(e, it, y=y, X=X, ax=axs[2 * p])
-        plot_simplex(e, it, color=list(range(len(names))) if it is None else it, X=X, ax=axs[2 * p + 1])
-        axs[2 * p + 1].set_title('colour: ' + ('PCA of all features' if it is None else names[it]), fontsize=8)
+        plot_simplex(
+            e,
+            it,
+            color=list(range(len(names))) if it is None else it,
+            X=X,
+            ax=axs[2 * p + 1],
+        )
+        axs[2 * p + 1].set_title(
+            'colour: ' + ('PCA of all features' if it is None else names[it]),
+            fontsize=8,
+        )
     for ax in axs[2 * len(items):]: ax.set_visible(False)
     fig.tight_layout()
     return fig
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #gx01
-MAX_FLOOR_ROWS, MAX_FLOOR_PANELS = 1000, 12   # points and panels a forest-floor explorer page carries
+# points and panels a forest-floor explorer page carries
+MAX_FLOOR_ROWS, MAX_FLOOR_PANELS = 1000, 12
 
 def _hex_colors(rgba:np.ndarray)->list:
-    return ['#%02x%02x%02x' % tuple(int(round(255 * c)) for c in row[:3]) for row in rgba]
+    return [
+        '#%02x%02x%02x' % tuple(int(round(255 * c)) for c in row[:3]) for row in rgba
+    ]
 
 def forest_floor_data(
-    e,                       # an Explanation with data (e.g. oob_contributions), or a fitted tree model (explained on X)
-    X=None,                  # feature values: the rows of `e` if it has no data, the rows to explain if `e` is a model
+    # an Explanation with data (e.g. oob_contributions), or a fitted tree model
+    # (explained on X)
+    e,
+    # feature values: the rows of `e` if it has no data, the rows to explain if `e` is a
+    # model
+    X=None,
     *,
     output=None,             # class / output to show for a multi-output explanation
-    features=None,           # features to draw as panels (default: the 12 most important)
-    max_rows:int=400,        # points drawn (a seeded sample of the rows when there are more), at most 1000
+    features=None,  # features to draw as panels (default: the 12 most important)
+    # points drawn (a seeded sample of the rows when there are more), at most 1000
+    max_rows:int=400,
 )->dict:                     # JSON-able numbers of `explore_forest_floor`
-    "The numbers of the forest-floor explorer: per panel feature values, contributions, kNN fit and GOV (seed 003, Eq. 17), and row colours by every feature."
+    """The numbers of the forest-floor explorer:
+
+    per panel feature values, contributions, kNN fit and GOV (seed 003, Eq. 17), and row
+    colours by every feature."""
     from deepforest_interp.tree_contributions import contributions, _num
     if not isinstance(e, Explanation):
         if X is None: raise ValueError("pass X: the rows to explain with the model e")
         e = contributions(e, X, n_jobs=1); X = None
     Xc = _context_data(e, X)
     V, labels = _output_values(e, output)
-    if V.shape[2] != 1: raise ValueError("this explanation has several outputs: pass output=<class or index>")
+    if V.shape[2] != 1:
+        raise ValueError(
+            "this explanation has several outputs: pass output=<class or index>"
+        )
     V = V[..., 0]; names = e.feature_names
     max_rows = check_int(max_rows, 'max_rows', 1, MAX_FLOOR_ROWS)
     imp = contribution_importance(e, output)
     ks = ([names.index(f) for f in imp.index[:MAX_FLOOR_PANELS]] if features is None
           else [_feature_index(names, f) for f in features])
-    if not ks or len(ks) > MAX_FLOOR_PANELS: raise ValueError(f"features must name 1 to {MAX_FLOOR_PANELS} features, got {len(ks)}")
+    if not ks or len(ks) > MAX_FLOOR_PANELS:
+        raise ValueError(
+            f"features must name 1 to {MAX_FLOOR_PANELS} features, got {len(ks)}"
+        )
     govs = goodness_of_visualization(e, Xc, features=ks, output=output)
     n = len(e)
-    sel = np.arange(n) if n <= max_rows else np.sort(np.random.default_rng(0).choice(n, max_rows, replace=False))
+    sel = (
+        np.arange(n)
+        if n <= max_rows
+        else np.sort(np.random.default_rng(0).choice(n, max_rows, replace=False))
+    )
     fits = []
     for j in ks:
-        u = np.unique(Xc[:, j]); xs = u if len(u) <= 40 else np.linspace(u[0], u[-1], 40)
+        u = np.unique(Xc[:, j])
+        xs = u if len(u) <= 40 else np.linspace(u[0], u[-1], 40)
         fits.append([_num(xs, 6), _num(knn_smooth(Xc[:, j], V[:, j], xs[:, None]), 6)])
-    return {'features': names, 'panels': ks, 'output': None if labels[0] is None else str(labels[0]),
-            'gov': _num(govs.to_numpy(), 4), 'fit': fits, 'row_ids': sel.tolist(), 'n_rows': int(n),
-            'x': _num(Xc[sel], 8), 'y': _num(V[sel], 8),
-            'colors': [_hex_colors(feature_colors(Xc, [j], max_components=1)[sel]) for j in range(len(names))]}
+    return {
+        'features': names,
+        'panels': ks,
+        'output': None if labels[0] is None else str(labels[0]),
+        'gov': _num(govs.to_numpy(), 4),
+        'fit': fits,
+        'row_ids': sel.tolist(),
+        'n_rows': int(n),
+        'x': _num(Xc[sel], 8),
+        'y': _num(V[sel], 8),
+        'colors': [
+            _hex_colors(feature_colors(Xc, [j], max_components=1)[sel])
+            for j in range(len(names))
+        ],
+    }
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #gx02
 _FLOOR_JS = r"""
@@ -519,14 +782,29 @@ function render(body, D, root) {
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #gx03
 def explore_forest_floor(
-    e,                       # an Explanation with data (e.g. oob_contributions), or a fitted tree model (explained on X)
-    X=None,                  # feature values: the rows of `e` if it has no data, the rows to explain if `e` is a model
+    # an Explanation with data (e.g. oob_contributions), or a fitted tree model
+    # (explained on X)
+    e,
+    # feature values: the rows of `e` if it has no data, the rows to explain if `e` is a
+    # model
+    X=None,
     *,
     output=None,             # class / output to show for a multi-output explanation
-    features=None,           # features to draw as panels (default: the 12 most important)
-    max_rows:int=400,        # points drawn (a seeded sample of the rows when there are more), at most 1000
-):                           # an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab and on the site
-    "Forest-floor explorer: the one-way panels with linked box/lasso selection, colour by any feature and each panel's GOV (seed 003)."
+    features=None,  # features to draw as panels (default: the 12 most important)
+    # points drawn (a seeded sample of the rows when there are more), at most 1000
+    max_rows:int=400,
+    # an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab
+    # and on the site
+):
+    """Forest-floor explorer:
+
+    the one-way panels with linked box/lasso selection, colour by any feature and each
+    panel's GOV (seed 003)."""
     from deepforest_interp.tree_contributions import Explorer
     data = forest_floor_data(e, X, output=output, features=features, max_rows=max_rows)
-    return Explorer('forest-floor', data, _FLOOR_JS, 'Forest-floor explorer: select points in one panel, see the same rows in all')
+    return Explorer(
+        'forest-floor',
+        data,
+        _FLOOR_JS,
+        'Forest-floor explorer: select points in one panel, see the same rows in all',
+    )

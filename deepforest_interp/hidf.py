@@ -15,9 +15,14 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data, _check_sample_weight
+from sklearn.utils.validation import (
+    check_is_fitted,
+    validate_data,
+    _check_sample_weight,
+)
 from .core import Explanation, check_X, check_y, check_n_jobs, MAX_SEED
-from .intersection_trees import Interaction, stability_scores, MAX_INTERSECTION_DEPTH, MAX_N_CHILD
+from .intersection_trees import Interaction, stability_scores
+from .intersection_trees import MAX_INTERSECTION_DEPTH, MAX_N_CHILD
 from .cascade import CascadeForestClassifier
 from .tree_contributions import contributions
 from .importance import encode_target
@@ -29,25 +34,38 @@ __all__ = ['ALC_SHARE_TOL', 'PAPER_SETTINGS', 'alc_features', 'alc_shares', 'cre
 # %% ../nbs/07b_alc_hidf.ipynb #c040
 def alc_features(
     X,                      # (n, p) the current features
-    interactions,           # list of Interaction (signed indices refer to the columns of X)
-    weights,                # (p,) non-negative weights w, e.g. the Gini importances of the layer's forest
-)->np.ndarray:              # (n, len(interactions)), sigma(sum of ±w_j (x_j - t_j)) >= 0
+    interactions,  # list of Interaction (signed indices refer to the columns of X)
+    # (p,) non-negative weights w, e.g. the Gini importances of the layer's forest
+    weights,
+)->np.ndarray:  # (n, len(interactions)), sigma(sum of ±w_j (x_j - t_j)) >= 0
     "Activated Linear Combination features of interactions (seed 001 Eq. 3)."
     X, _ = check_X(X)
     w = np.asarray(weights, dtype=float).reshape(-1)
-    if w.shape != (X.shape[1],): raise ValueError(f"weights has {w.size} entries, but X has {X.shape[1]} features")
-    if not np.isfinite(w).all() or (w < 0).any(): raise ValueError("weights must be finite and non-negative")
+    if w.shape != (X.shape[1],):
+        raise ValueError(
+            f"weights has {w.size} entries, but X has {X.shape[1]} features"
+        )
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise ValueError("weights must be finite and non-negative")
     interactions = list(interactions)
     A, c = np.zeros((X.shape[1], len(interactions))), np.zeros(len(interactions))
-    with np.errstate(over='ignore', invalid='ignore'):                 # overflow is detected below, not warned
+    # overflow is detected below, not warned
+    with np.errstate(over='ignore', invalid='ignore'):
         for k, I in enumerate(interactions):
-            if not isinstance(I, Interaction): raise TypeError(f"interactions[{k}] is a {type(I).__name__}, not an Interaction")
+            if not isinstance(I, Interaction):
+                raise TypeError(
+                    f"interactions[{k}] is a {type(I).__name__}, not an Interaction"
+                )
             if I.signed and max(I.features) >= X.shape[1]:
-                raise ValueError(f"interactions[{k}] uses column {max(I.features)} but X has {X.shape[1]} columns")
+                raise ValueError(
+                    f"interactions[{k}] uses column {max(I.features)} but X has"
+                    f" {X.shape[1]} columns"
+                )
             for j, s, t in zip(I.features, I.signs, I.thresholds):
                 A[j, k] += s * w[j]; c[k] += s * w[j] * t
         R = np.maximum(X @ A - c, 0.0)
-    if not (np.isfinite(R).all() and np.isfinite(c).all()): raise ValueError("ALC features overflowed: rescale X")
+    if not (np.isfinite(R).all() and np.isfinite(c).all()):
+        raise ValueError("ALC features overflowed: rescale X")
     return R
 
 # %% ../nbs/07b_alc_hidf.ipynb #c041b
@@ -57,42 +75,64 @@ def alc_shares(
     X,                      # (n, p) the columns the interaction refers to
     interaction:Interaction,# one interaction I (an ALC feature)
     weights,                # (p,) the ALC weights w
-)->tuple[np.ndarray, list]: # shares (n, m) summing to 1 per row, and the m distinct columns of I
-    "Credit shares of an ALC feature's components: u_j / sum(u) when the ReLU is on, 1/m otherwise (extends seed 001 Eq. 3)."
+    # shares (n, m) summing to 1 per row, and the m distinct columns of I
+)->tuple[np.ndarray, list]:
+    """Credit shares of an ALC feature's components:
+
+    u_j / sum(u) when the ReLU is on, 1/m otherwise (extends seed 001 Eq. 3)."""
     X, _ = check_X(X)
-    if not isinstance(interaction, Interaction): raise TypeError(f"interaction must be an Interaction, got {type(interaction).__name__}")
-    if not interaction.signed: raise ValueError("the interaction is empty: an ALC feature needs at least one condition")
+    if not isinstance(interaction, Interaction):
+        raise TypeError(
+            f"interaction must be an Interaction, got {type(interaction).__name__}"
+        )
+    if not interaction.signed:
+        raise ValueError(
+            "the interaction is empty: an ALC feature needs at least one condition"
+        )
     w = np.asarray(weights, dtype=float).reshape(-1)
-    if w.shape != (X.shape[1],): raise ValueError(f"weights has {w.size} entries, but X has {X.shape[1]} features")
+    if w.shape != (X.shape[1],):
+        raise ValueError(
+            f"weights has {w.size} entries, but X has {X.shape[1]} features"
+        )
     cols = sorted(set(interaction.features))
-    if cols[-1] >= X.shape[1]: raise ValueError(f"the interaction uses column {cols[-1]} but X has {X.shape[1]} columns")
+    if cols[-1] >= X.shape[1]:
+        raise ValueError(
+            f"the interaction uses column {cols[-1]} but X has {X.shape[1]} columns"
+        )
     pos = {j: k for k, j in enumerate(cols)}
     U = np.zeros((len(X), len(cols)))
     for j, s, t in zip(interaction.features, interaction.signs, interaction.thresholds):
-        U[:, pos[j]] += s * w[j] * (X[:, j] - t)          # the terms u_j = w_j s_j (x_j - t_j)
+        U[:, pos[j]] += s * w[j] * (X[:, j] - t)  # the terms u_j = w_j s_j (x_j - t_j)
     tot, mag = U.sum(1), np.abs(U).sum(1)
-    on = tot > ALC_SHARE_TOL * mag                       # ReLU on (and not a cancellation to rounding error)
+    on = tot > ALC_SHARE_TOL * mag  # ReLU on (and not a cancellation to rounding error)
     P = np.full(U.shape, 1.0 / len(cols))
     P[on] = U[on] / tot[on, None]
     return P, cols
 
 # %% ../nbs/07b_alc_hidf.ipynb #c041e
 def credit_alc(
-    values:np.ndarray,      # (n, G[, C]) contributions over the G columns of a representation [X, ALC features]
-    Z:np.ndarray,           # (n, G) the representation (original columns first, ALC columns in creation order)
+    # (n, G[, C]) contributions over the G columns of a representation [X, ALC features]
+    values:np.ndarray,
+    # (n, G) the representation (original columns first, ALC columns in creation order)
+    Z:np.ndarray,
     specs:list,             # one (Interaction, weights) per ALC column, in column order
     n_features:int,         # K: the first K columns are the original features
 )->np.ndarray:              # (n, K[, C]) contributions of the original features
-    "Hand every ALC column's contribution to its components by `alc_shares`, last column first (extends seed 001 Eq. 3)."
+    ("Hand every ALC column's contribution to its components by `alc_shares`, last "
+     "column first (extends seed 001 Eq. 3).")
     V = np.array(values, dtype=float, copy=True); flat = V.ndim == 2
     if flat: V = V[..., None]
     K, G = int(n_features), V.shape[1]
-    if Z.shape != V.shape[:2]: raise ValueError(f"Z has shape {Z.shape}, but values cover {V.shape[:2]}")
-    if len(specs) != G - K: raise ValueError(f"{G - K} ALC columns but {len(specs)} specs")
-    for q in range(G - 1, K - 1, -1):                    # components always precede the ALC column built from them
+    if Z.shape != V.shape[:2]:
+        raise ValueError(f"Z has shape {Z.shape}, but values cover {V.shape[:2]}")
+    if len(specs) != G - K:
+        raise ValueError(f"{G - K} ALC columns but {len(specs)} specs")
+    # components always precede the ALC column built from them
+    for q in range(G - 1, K - 1, -1):
         I, w = specs[q - K]
         w = np.asarray(w, dtype=float)
-        P, cols = alc_shares(Z[:, :len(w)], I, w)        # w spans the columns the layer that built it saw
+        # w spans the columns the layer that built it saw
+        P, cols = alc_shares(Z[:, :len(w)], I, w)
         V[:, cols, :] += P[:, :, None] * V[:, q, None, :]
     V = V[:, :K]
     return V[..., 0] if flat else V
@@ -100,29 +140,53 @@ def credit_alc(
 # %% ../nbs/07b_alc_hidf.ipynb #c044
 @dataclass
 class HiDFLayer:
-    "One fitted hiDF layer: the stable interactions it turned into ALC features (seed 001 Algorithm 2)."
-    interactions: list          # the selected Interactions (columns refer to the layer's input [X, earlier ALC])
-    weights: np.ndarray         # w^(k): Gini importances of the layer's forest(s) over those columns
+    """One fitted hiDF layer:
+
+    the stable interactions it turned into ALC features (seed 001 Algorithm 2)."""
+    # the selected Interactions (columns refer to the layer's input [X, earlier ALC])
+    interactions: list
+    # w^(k): Gini importances of the layer's forest(s) over those columns
+    weights: np.ndarray
     n_features_in: int          # width of that input
     feature_names: list         # names of the new columns
     orders: list                # order of each new feature counted in original features
-    validation_score: float     # held-out (paper) / out-of-fold (cascade) accuracy of the structure that uses them
-    stability: list = field(default_factory=list)   # every interaction found (Eq. 2), most stable first
-    cascade: object = None      # pipeline='cascade': the layer's fitted one-layer CascadeForestClassifier
+    # held-out (paper) / out-of-fold (cascade) accuracy of the structure that uses them
+    validation_score: float
+    # every interaction found (Eq. 2), most stable first
+    stability: list = field(default_factory=list)
+    # pipeline='cascade': the layer's fitted one-layer CascadeForestClassifier
+    cascade: object = None
 
     def transform(self, Z:np.ndarray)->np.ndarray:
         "Append the layer's ALC features (seed 001 Eq. 3) to its input Z."
         return np.hstack([Z, alc_features(Z, self.interactions, self.weights)])
 
 # %% ../nbs/07b_alc_hidf.ipynb #c044p
-PAPER_SETTINGS = dict(pipeline='paper', n_forests=1, n_estimators=500, n_bootstrap=10, n_estimators_bootstrap=500,
-                      n_intersection_trees=20, intersection_depth=5, n_child=2, collect='leaves',
-                      stability_threshold=0.5, max_new_features=None, max_layers=10, n_tolerant_rounds=2)
-"Seed 001 Sec. III-B: one 500-tree random forest per structure, at most 10 layers, patience 2, B = 10, 20 intersection trees of depth 5 with 2 children (depth-D nodes collected, Algorithm 1), stability > 0.5."
+PAPER_SETTINGS = dict(
+    pipeline='paper',
+    n_forests=1,
+    n_estimators=500,
+    n_bootstrap=10,
+    n_estimators_bootstrap=500,
+    n_intersection_trees=20,
+    intersection_depth=5,
+    n_child=2,
+    collect='leaves',
+    stability_threshold=0.5,
+    max_new_features=None,
+    max_layers=10,
+    n_tolerant_rounds=2,
+)
+"""Seed 001 Sec. III-B:
+
+one 500-tree random forest per structure, at most 10 layers, patience 2, B = 10, 20
+intersection trees of depth 5 with 2 children (depth-D nodes collected, Algorithm 1),
+stability > 0.5."""
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045a
 def _forests_proba(forests:list, Z:np.ndarray, C:int, n_jobs=None)->np.ndarray:
-    "Mean class probabilities (n, C) of the trees of fitted forests (equal sizes), summed in tree order for every `n_jobs`."
+    ("Mean class probabilities (n, C) of the trees of fitted forests (equal sizes), "
+     "summed in tree order for every `n_jobs`.")
     Z32 = np.ascontiguousarray(Z, dtype=np.float32)
     def one(t):
         p = t.predict_proba(Z32, check_input=False)
@@ -138,137 +202,250 @@ def _forests_proba(forests:list, Z:np.ndarray, C:int, n_jobs=None)->np.ndarray:
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045b
 def _hidf_search(model, Z, y, w, sw, seed:int, used:set)->tuple[list, list]:
-    "Stable interactions of Z (Eq. 2), and the selected ones: the `max_new_features` most stable new ones above the floor, non-constant and distinct."
+    """Stable interactions of Z (Eq. 2), and the selected ones:
+
+    the `max_new_features` most stable new ones above the floor, non-constant and
+    distinct."""
     stab = stability_scores(
-        Z, y, n_bootstrap=model.n_bootstrap, feature_weights=w, n_estimators=model.n_estimators_bootstrap or model.n_estimators,
-        max_features=model.max_features, max_depth=model.max_depth, min_samples_leaf=model.min_samples_leaf,
-        n_trees=model.n_intersection_trees, depth=model.intersection_depth, n_child=model.n_child,
-        conditions=model.conditions, threshold_agg=model.threshold_agg, collect=model.collect,
-        feature_sampling=model.feature_sampling, random_state=int(seed), n_jobs=model.n_jobs, sample_weight=sw)
+        Z,
+        y,
+        n_bootstrap=model.n_bootstrap,
+        feature_weights=w,
+        n_estimators=model.n_estimators_bootstrap or model.n_estimators,
+        max_features=model.max_features,
+        max_depth=model.max_depth,
+        min_samples_leaf=model.min_samples_leaf,
+        n_trees=model.n_intersection_trees,
+        depth=model.intersection_depth,
+        n_child=model.n_child,
+        conditions=model.conditions,
+        threshold_agg=model.threshold_agg,
+        collect=model.collect,
+        feature_sampling=model.feature_sampling,
+        random_state=int(seed),
+        n_jobs=model.n_jobs,
+        sample_weight=sw,
+    )
     k_max = np.inf if model.max_new_features is None else model.max_new_features
     chosen, seen = [], set()
-    for I in stab:                                   # most stable first: top-k above the floor
+    for I in stab:  # most stable first: top-k above the floor
         if len(chosen) >= k_max or not I.stability > model.stability_threshold: break
         if I.order < model.min_order or I.signed in used: continue
         col = alc_features(Z, [I], w)[:, 0]
-        if np.ptp(col) == 0 or col.tobytes() in seen: continue   # constant or duplicate column
+        # constant or duplicate column
+        if np.ptp(col) == 0 or col.tobytes() in seen: continue
         seen.add(col.tobytes()); chosen.append(I)
     return stab, chosen
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045c
 def _hidf_new_layer(k:int, chosen:list, w, Z, orders:list, stab:list)->HiDFLayer:
-    "The HiDFLayer of search `k`: ALC names `alc{k+1}_i`, orders counted in original features."
+    """The HiDFLayer of search `k`:
+
+    ALC names `alc{k+1}_i`, orders counted in original features."""
     names = [f'alc{k + 1}_{i}' for i in range(len(chosen))]
     new_orders = [sum(orders[j] for j in set(I.features)) for I in chosen]
-    return HiDFLayer(chosen, np.asarray(w, dtype=float), Z.shape[1], names, new_orders, np.nan, stab)
+    return HiDFLayer(
+        chosen, np.asarray(w, dtype=float), Z.shape[1], names, new_orders, np.nan, stab
+    )
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045d
 class _ALCCascade(CascadeForestClassifier):
-    "`CascadeForestClassifier`'s fit loop with hiDF's hooks: layer l sees [X, ALC features of layers < l], no class vectors; `grow` searches after each layer."
-    alc_layers, grow = (), None                      # set by `_hidf_fit_paper` before `fit`
+    """`CascadeForestClassifier`'s fit loop with hiDF's hooks:
+
+    layer l sees [X, ALC features of layers < l], no class vectors; `grow` searches
+    after each layer."""
+    alc_layers, grow = (), None  # set by `_hidf_fit_paper` before `fit`
 
     def _layer_input(self, X, l:int, outputs):
         for lay in self.alc_layers[:l]: X = lay.transform(X)
         return X
 
-    def _layer_grown(self, l:int, Z, y, sample_weight)->bool: return self.grow(l, Z, y, sample_weight)
+
+    def _layer_grown(self, l: int, Z, y, sample_weight) -> bool:
+        return self.grow(l, Z, y, sample_weight)
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045e
 def _hidf_fit_paper(model, X, y, sw):
-    "Algorithm 2 on the cascade's fit loop: out-of-fold scored structures of [X, ALC], a search after each, final forests on the best one."
-    rng = check_random_state(model.random_state)
-    casc_seed = int(rng.randint(MAX_SEED)); search_seeds = rng.randint(MAX_SEED, size=model.max_layers + 1)
-    final_seeds = rng.randint(MAX_SEED, size=model.n_forests)
-    casc = _ALCCascade(n_forests=model.n_forests, n_estimators=model.n_estimators, max_depth=model.max_depth,
-                       min_samples_leaf=model.min_samples_leaf, max_features=model.max_features, n_folds=model.n_folds,
-                       max_layers=model.max_layers + 1, n_tolerant_rounds=model.n_tolerant_rounds,
-                       random_state=casc_seed, n_jobs=model.n_jobs, verbose=model.verbose)
-    layers, stab_all, used, orders, stop = [], [], set(), [1] * X.shape[1], ['max_layers']
+    """Algorithm 2 on the cascade's fit loop:
 
-    def grow(l, Z, y_, sw_)->bool:                   # after structure l: read w^(l), search, append ALC layer l+1
+    out-of-fold scored structures of [X, ALC], a search after each, final forests on the
+    best one."""
+    rng = check_random_state(model.random_state)
+    casc_seed = int(rng.randint(MAX_SEED))
+    search_seeds = rng.randint(MAX_SEED, size=model.max_layers + 1)
+    final_seeds = rng.randint(MAX_SEED, size=model.n_forests)
+    casc = _ALCCascade(
+        n_forests=model.n_forests,
+        n_estimators=model.n_estimators,
+        max_depth=model.max_depth,
+        min_samples_leaf=model.min_samples_leaf,
+        max_features=model.max_features,
+        n_folds=model.n_folds,
+        max_layers=model.max_layers + 1,
+        n_tolerant_rounds=model.n_tolerant_rounds,
+        random_state=casc_seed,
+        n_jobs=model.n_jobs,
+        verbose=model.verbose,
+    )
+    layers, stab_all, used, orders, stop = (
+        [],
+        [],
+        set(),
+        [1] * X.shape[1],
+        ['max_layers'],
+    )
+
+    def grow(l, Z, y_, sw_
+        # after structure l: read w^(l), search, append ALC layer l+1
+    )->bool:
         nonlocal orders
-        w = np.mean([m.feature_importances_ for ms in casc.layers_[l] for m in ms], axis=0)
-        if not w.sum() > 0: stop[0] = 'no split'; return False          # single-leaf trees only: nothing to read
+        w = np.mean(
+            [m.feature_importances_ for ms in casc.layers_[l] for m in ms], axis=0
+        )
+        # single-leaf trees only: nothing to read
+        if not w.sum() > 0: stop[0] = 'no split'; return False
         w = w / w.sum()
         stab, chosen = _hidf_search(model, Z, y_, w, sw_, search_seeds[l], used)
         stab_all.append(stab)
         if not chosen: stop[0] = 'no stable interaction'; return False
         used.update(I.signed for I in chosen)
-        layers.append(_hidf_new_layer(l, chosen, w, Z, orders, stab)); orders = orders + layers[-1].orders
-        for ms in casc.layers_[l]: ms.clear()        # structure l's forests are no longer needed
+        layers.append(_hidf_new_layer(l, chosen, w, Z, orders, stab))
+        orders = orders + layers[-1].orders
+        # structure l's forests are no longer needed
+        for ms in casc.layers_[l]: ms.clear()
         return True
 
     casc.alc_layers, casc.grow = layers, grow
     casc.fit(X, y, sample_weight=sw)
     scores, best = [float(s) for s in casc.validation_scores_], int(casc.best_layer_)
-    if stop[0] == 'max_layers' and len(scores) < model.max_layers + 1: stop[0] = 'no improvement'
+    if stop[0] == 'max_layers' and len(scores) < model.max_layers + 1:
+        stop[0] = 'no improvement'
     for k, lay in enumerate(layers): lay.validation_score = scores[k + 1]
     Z = X
     for lay in layers[:best]: Z = lay.transform(Z)
-    model.forests_ = [casc._make_forest(f, s).fit(Z, y, sample_weight=sw) for f, s in enumerate(final_seeds)]  # line 24
+    model.forests_ = [
+        casc._make_forest(f, s).fit(Z, y, sample_weight=sw)
+        for f, s in enumerate(final_seeds)
+    ]  # line 24
     model.validation_scores_, model.best_layer_, model.n_layers_ = scores, best, best
     model.stability_, model.layers_, model.stop_reason_ = stab_all, layers, stop[0]
     model._finish_names(X.shape[1], sum(len(L.interactions) for L in layers[:best]))
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045f
 def _hidf_fit_cascade(model, X, y, sw):
-    "The authors' code: gcForest layers on [X, ALC features so far, previous class vectors]; out-of-fold accuracy decides."
+    ("The authors' code: gcForest layers on [X, ALC features so far, previous class "
+     "vectors]; out-of-fold accuracy decides.")
     rng = check_random_state(model.random_state)
     n_max = max(model.max_layers, 1)
     seeds = rng.randint(MAX_SEED, size=(n_max, 2))
     A, prev, orders = X, None, [1] * X.shape[1]
     layers, scores, stab_all, used = [], [], [], set()
     best, model.stop_reason_ = 0, 'max_layers'
-    with tqdm(total=n_max, desc='HiDFClassifier (cascade)', unit='layer', disable=not model.verbose) as bar:
+    with tqdm(
+        total=n_max,
+        desc='HiDFClassifier (cascade)',
+        unit='layer',
+        disable=not model.verbose,
+    ) as bar:
         for k in range(n_max):
             Z = A if prev is None else np.hstack([A, prev.reshape(len(A), -1)])
-            casc = CascadeForestClassifier(n_forests=model.n_forests, n_estimators=model.n_estimators,
-                                           max_depth=model.max_depth, min_samples_leaf=model.min_samples_leaf,
-                                           max_features=model.max_features, n_folds=model.n_folds, max_layers=1,
-                                           random_state=int(seeds[k, 0]), n_jobs=model.n_jobs)
+            casc = CascadeForestClassifier(
+                n_forests=model.n_forests,
+                n_estimators=model.n_estimators,
+                max_depth=model.max_depth,
+                min_samples_leaf=model.min_samples_leaf,
+                max_features=model.max_features,
+                n_folds=model.n_folds,
+                max_layers=1,
+                random_state=int(seeds[k, 0]),
+                n_jobs=model.n_jobs,
+            )
             casc.fit(Z, y, **({} if sw is None else {'sample_weight': sw}))
             prev = casc.oof_outputs_[0]
             scores.append(float(casc.validation_scores_[0]))
             if scores[-1] > scores[best]: best = k
-            w = np.mean([m.feature_importances_[:A.shape[1]] for ms in casc.layers_[0] for m in ms], axis=0)
+            w = np.mean(
+                [
+                    m.feature_importances_[: A.shape[1]]
+                    for ms in casc.layers_[0]
+                    for m in ms
+                ],
+                axis=0,
+            )
             lay = _hidf_new_layer(k, [], w, A, orders, [])
             lay.cascade, lay.validation_score = casc, scores[-1]
             layers.append(lay)
-            bar.update(1); bar.set_postfix(score=f'{scores[-1]:.4g}', best_layer=best, columns=A.shape[1])
+            bar.update(1)
+            bar.set_postfix(
+                score=f'{scores[-1]:.4g}', best_layer=best, columns=A.shape[1]
+            )
             if k + 1 >= n_max: break
-            if k - best >= model.n_tolerant_rounds: model.stop_reason_ = 'no improvement'; break
-            if w.sum() > 0: stab, chosen = _hidf_search(model, A, y, w / w.sum(), sw, seeds[k, 1], used)
-            else: stab, chosen = [], []
+            if k - best >= model.n_tolerant_rounds:
+                model.stop_reason_ = 'no improvement'
+                break
+            if w.sum() > 0:
+                stab, chosen = _hidf_search(
+                    model, A, y, w / w.sum(), sw, seeds[k, 1], used
+                )
+            else:
+                stab, chosen = [], []
             stab_all.append(stab)
-            nxt = _hidf_new_layer(k, chosen, w / w.sum() if w.sum() > 0 else w, A, orders, stab)
-            lay.interactions, lay.feature_names, lay.orders, lay.stability = nxt.interactions, nxt.feature_names, nxt.orders, stab
+            nxt = _hidf_new_layer(
+                k, chosen, w / w.sum() if w.sum() > 0 else w, A, orders, stab
+            )
+            lay.interactions, lay.feature_names, lay.orders, lay.stability = (
+                nxt.interactions,
+                nxt.feature_names,
+                nxt.orders,
+                stab,
+            )
             used |= {I.signed for I in chosen}
             A, orders = lay.transform(A), orders + lay.orders
     if not any(L.interactions for L in layers) and model.stop_reason_ == 'max_layers':
         model.stop_reason_ = 'max_layers (no stable interaction: a plain cascade)'
-    model.validation_scores_, model.best_layer_, model.stability_ = scores, best, stab_all
+    model.validation_scores_, model.best_layer_, model.stability_ = (
+        scores,
+        best,
+        stab_all,
+    )
     model.layers_, model.n_layers_ = layers[:best + 1], best + 1
     last = model.layers_[-1]
-    model.layers_[-1] = HiDFLayer([], last.weights, last.n_features_in, [], [], last.validation_score, last.stability, last.cascade)
-    model._grown_layers, model._fit_X = layers, X      # the training rows: for out-of-fold explanations
+    model.layers_[-1] = HiDFLayer(
+        [],
+        last.weights,
+        last.n_features_in,
+        [],
+        [],
+        last.validation_score,
+        last.stability,
+        last.cascade,
+    )
+    # the training rows: for out-of-fold explanations
+    model._grown_layers, model._fit_X = layers, X
     model._finish_names(X.shape[1], sum(len(L.interactions) for L in model.layers_))
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045
 class HiDFClassifier(ClassifierMixin, BaseEstimator):
-    """High-order interaction deep forest (seed 001 Algorithm 2): layers of gRIT-stable interactions turned into ALC features.
+    """High-order interaction deep forest (seed 001 Algorithm 2): layers of gRIT-stable
+    interactions turned into ALC features.
 
-    `pipeline='paper'` (default) is the paper's architecture: structure k is a gcForest-style layer (`n_forests` random
-    forests / extra-trees, `n_folds`-fold out-of-fold accuracy) on [X, ALC features of layers 1..k]; the front layers keep
-    only their interactions and weights; the final forests are refitted on all rows on the best structure.
-    `pipeline='cascade'` is the authors' code: a gcForest cascade whose layers also append their stable ALC features
-    (every layer's forests kept). Interactions: the `max_new_features` most stable ones above `stability_threshold`.
-    `HiDFClassifier.paper()` (or `HiDFClassifier(**PAPER_SETTINGS)`) uses the paper's settings (Sec. III-B).
+    `pipeline='paper'` (default) is the paper's architecture: structure k is a
+    gcForest-style layer (`n_forests` random forests / extra-trees, `n_folds`-fold
+    out-of-fold accuracy) on [X, ALC features of layers 1..k]; the front layers keep
+    only their interactions and weights; the final forests are refitted on all rows on
+    the best structure. `pipeline='cascade'` is the authors' code: a gcForest cascade
+    whose layers also append their stable ALC features (every layer's forests kept).
+    Interactions: the `max_new_features` most stable ones above `stability_threshold`.
+    `HiDFClassifier.paper()` (or `HiDFClassifier(**PAPER_SETTINGS)`) uses the paper's
+    settings (Sec. III-B).
 
-    Fitted attributes: `layers_` (every grown `HiDFLayer`; pipeline 'paper': the first `best_layer_` are used),
-    `validation_scores_` (out-of-fold accuracy of every structure grown), `best_layer_`, `n_layers_`,
-    `feature_names_out_` / `feature_orders_` (the representation's columns: X, then the kept ALC features),
-    `stability_` (Eq. 2 output of every search), `n_interactions_` (ALC features added per search),
-    `stable_interactions_found_`, `stop_reason_`; pipeline 'paper': `forests_` (the final forests).
+    Fitted attributes: `layers_` (every grown `HiDFLayer`; pipeline 'paper': the first
+    `best_layer_` are used), `validation_scores_` (out-of-fold accuracy of every
+    structure grown), `best_layer_`, `n_layers_`, `feature_names_out_` /
+    `feature_orders_` (the representation's columns: X, then the kept ALC features),
+    `stability_` (Eq. 2 output of every search), `n_interactions_` (ALC features added
+    per search), `stable_interactions_found_`, `stop_reason_`; pipeline 'paper':
+    `forests_` (the final forests).
     """
     _parameter_constraints = {
         'pipeline': [StrOptions({'paper', 'cascade'})],
@@ -276,9 +453,14 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         'n_forests': [Interval(numbers.Integral, 1, None, closed='left')],
         'n_folds': [Interval(numbers.Integral, 2, None, closed='left')],
         'n_bootstrap': [Interval(numbers.Integral, 1, None, closed='left')],
-        'n_estimators_bootstrap': [Interval(numbers.Integral, 1, None, closed='left'), None],
+        'n_estimators_bootstrap': [
+            Interval(numbers.Integral, 1, None, closed='left'),
+            None,
+        ],
         'n_intersection_trees': [Interval(numbers.Integral, 1, 10_000, closed='both')],
-        'intersection_depth': [Interval(numbers.Integral, 1, MAX_INTERSECTION_DEPTH, closed='both')],
+        'intersection_depth': [
+            Interval(numbers.Integral, 1, MAX_INTERSECTION_DEPTH, closed='both')
+        ],
         'n_child': [Interval(numbers.Integral, 1, MAX_N_CHILD, closed='both')],
         'stability_threshold': [Interval(numbers.Real, 0.0, 1.0, closed='left')],
         'max_new_features': [Interval(numbers.Integral, 1, None, closed='left'), None],
@@ -289,8 +471,12 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         'feature_sampling': [StrOptions({'duplicate', 'subsets'})],
         'max_layers': [Interval(numbers.Integral, 0, None, closed='left')],
         'n_tolerant_rounds': [Interval(numbers.Integral, 1, None, closed='left')],
-        'max_features': [Interval(numbers.Integral, 1, None, closed='left'),
-                         Interval(numbers.Real, 0.0, 1.0, closed='right'), StrOptions({'sqrt', 'log2'}), None],
+        'max_features': [
+            Interval(numbers.Integral, 1, None, closed='left'),
+            Interval(numbers.Real, 0.0, 1.0, closed='right'),
+            StrOptions({'sqrt', 'log2'}),
+            None,
+        ],
         'max_depth': [Interval(numbers.Integral, 1, None, closed='left'), None],
         'min_samples_leaf': [Interval(numbers.Integral, 1, None, closed='left')],
         'random_state': ['random_state'],
@@ -298,11 +484,34 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         'verbose': ['verbose'],
     }
 
-    def __init__(self, pipeline='paper', n_estimators=50, n_forests=4, n_folds=3, n_bootstrap=5,
-                 n_estimators_bootstrap=20, n_intersection_trees=20, intersection_depth=4, n_child=2,
-                 stability_threshold=0.2, max_new_features=6, min_order=2, conditions='first', threshold_agg='loosest',
-                 collect='all', feature_sampling='duplicate', max_layers=6, n_tolerant_rounds=2, max_features='sqrt',
-                 max_depth=None, min_samples_leaf=1, random_state=None, n_jobs=None, verbose=0):
+
+    def __init__(
+        self,
+        pipeline='paper',
+        n_estimators=50,
+        n_forests=4,
+        n_folds=3,
+        n_bootstrap=5,
+        n_estimators_bootstrap=20,
+        n_intersection_trees=20,
+        intersection_depth=4,
+        n_child=2,
+        stability_threshold=0.2,
+        max_new_features=6,
+        min_order=2,
+        conditions='first',
+        threshold_agg='loosest',
+        collect='all',
+        feature_sampling='duplicate',
+        max_layers=6,
+        n_tolerant_rounds=2,
+        max_features='sqrt',
+        max_depth=None,
+        min_samples_leaf=1,
+        random_state=None,
+        n_jobs=None,
+        verbose=0,
+    ):
         self.pipeline = pipeline
         self.n_estimators = n_estimators
         self.n_forests = n_forests
@@ -330,11 +539,14 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
 
     @classmethod
     def paper(cls, **kwargs)->HiDFClassifier:
-        "The paper's settings (`PAPER_SETTINGS`, seed 001 Sec. III-B), overridden by `kwargs`."
+        ("The paper's settings (`PAPER_SETTINGS`, seed 001 Sec. III-B), overridden by "
+         "`kwargs`.")
         return cls(**{**PAPER_SETTINGS, **kwargs})
 
     def fit(self, X, y, sample_weight=None):
-        "Grow structures of stable ALC features (pipeline 'cascade': also class vectors) while the out-of-fold accuracy improves."
+        """Grow structures of stable ALC features (pipeline 'cascade':
+
+        also class vectors) while the out-of-fold accuracy improves."""
         self._validate_params()
         check_n_jobs(self.n_jobs)
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -342,11 +554,25 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
             c = self.classes_[0]; c = c.item() if isinstance(c, np.generic) else c
-            raise ValueError(f"y has only one class ({c!r}): a classifier needs at least 2 classes")
-        sw = None if sample_weight is None else _check_sample_weight(sample_weight, X, ensure_non_negative=True)
-        if sw is not None and not sw.sum() > 0: raise ValueError("sample_weight must not be all zero")
-        self._names_in = [str(c) for c in getattr(self, 'feature_names_in_', [f'x{j}' for j in range(X.shape[1])])]
-        (_hidf_fit_paper if self.pipeline == 'paper' else _hidf_fit_cascade)(self, X, y_enc, sw)
+            raise ValueError(
+                f"y has only one class ({c!r}): a classifier needs at least 2 classes"
+            )
+        sw = (
+            None
+            if sample_weight is None
+            else _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+        )
+        if sw is not None and not sw.sum() > 0:
+            raise ValueError("sample_weight must not be all zero")
+        self._names_in = [
+            str(c)
+            for c in getattr(
+                self, 'feature_names_in_', [f'x{j}' for j in range(X.shape[1])]
+            )
+        ]
+        (_hidf_fit_paper if self.pipeline == 'paper' else _hidf_fit_cascade)(
+            self, X, y_enc, sw
+        )
         self.n_interactions_ = [len(L.interactions) for L in self.layers_]
         self.stable_interactions_found_ = any(self.n_interactions_)
         return self
@@ -358,21 +584,33 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         self.feature_orders_ = np.asarray(orders[:K + n_alc])
 
     def representation(self, X, layer:int|None=None)->np.ndarray:
-        "X with the ALC features of the first `layer` layers appended (default: all kept); cascade: without class vectors."
+        """X with the ALC features of the first `layer` layers appended (default:
+
+        all kept); cascade: without class vectors."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         n_max = len(self.layers_)
-        L = (self.best_layer_ if self.pipeline == 'paper' else n_max) if layer is None else layer
-        if isinstance(L, (bool, np.bool_)) or not isinstance(L, numbers.Integral) or not 0 <= L <= n_max:
+        L = (
+            (self.best_layer_ if self.pipeline == 'paper' else n_max)
+            if layer is None
+            else layer
+        )
+        if (
+            isinstance(L, (bool, np.bool_))
+            or not isinstance(L, numbers.Integral)
+            or not 0 <= L <= n_max
+        ):
             raise ValueError(f"layer must be an integer in [0, {n_max}], got {layer!r}")
         Z = X
         for lay in self.layers_[:L]: Z = lay.transform(Z)
         return Z
 
     def layer_inputs(self, X)->list:
-        "pipeline='cascade': the input matrix [X, ALC features, previous class vectors] of every kept layer."
+        ("pipeline='cascade': the input matrix [X, ALC features, previous class "
+         "vectors] of every kept layer.")
         check_is_fitted(self)
-        if self.pipeline != 'cascade': raise ValueError("layer_inputs needs pipeline='cascade'")
+        if self.pipeline != 'cascade':
+            raise ValueError("layer_inputs needs pipeline='cascade'")
         A = validate_data(self, X, dtype=np.float64, reset=False)
         out, prev = [], None
         for lay in self.layers_:
@@ -383,7 +621,8 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         return out
 
     def _train_inputs(self)->list:
-        "pipeline='cascade': the training input of every kept layer, with the out-of-fold class vectors."
+        ("pipeline='cascade': the training input of every kept layer, with the "
+         "out-of-fold class vectors.")
         A, prev, out = self._fit_X, None, []
         for lay in self.layers_:
             Z = A if prev is None else np.hstack([A, prev.reshape(len(A), -1)])
@@ -391,9 +630,12 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         return out
 
     def predict_proba(self, X)->np.ndarray:
-        "Class probabilities, (n, n_classes): the mean of the final forests (paper) or of the best layer's forests (cascade)."
+        """Class probabilities, (n, n_classes):
+
+        the mean of the final forests (paper) or of the best layer's forests (cascade).
+        """
         if self.pipeline == 'paper':
-            Z = self.representation(X)                   # checks that the model is fitted first
+            Z = self.representation(X)  # checks that the model is fitted first
             return _forests_proba(self.forests_, Z, len(self.classes_), self.n_jobs)
         Zs = self.layer_inputs(X)
         return self.layers_[-1].cascade.predict_proba(Zs[-1])
@@ -404,7 +646,9 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(P, axis=1)]
 
     def interactions_frame(self)->pd.DataFrame:
-        "One row per ALC feature of every grown layer: layer, new column, interaction, rule, order, stability, used."
+        """One row per ALC feature of every grown layer:
+
+        layer, new column, interaction, rule, order, stability, used."""
         check_is_fitted(self)
         grown = self.layers_ if self.pipeline == 'paper' else self._grown_layers
         names = list(self._names_in) + [nm for L in grown for nm in L.feature_names]
@@ -412,84 +656,144 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         rows, i = [], 0
         for k, lay in enumerate(grown):
             for nm, I, o in zip(lay.feature_names, lay.interactions, lay.orders):
-                rows.append(dict(layer=k + 1, feature=nm, interaction=I.label(names), rule=I.describe(names), order=int(o),
-                                 stability=I.stability, prevalence=I.prevalence, used=i < used)); i += 1
-        cols = ['layer', 'feature', 'interaction', 'rule', 'order', 'stability', 'prevalence', 'used']
+                rows.append(
+                    dict(
+                        layer=k + 1,
+                        feature=nm,
+                        interaction=I.label(names),
+                        rule=I.describe(names),
+                        order=int(o),
+                        stability=I.stability,
+                        prevalence=I.prevalence,
+                        used=i < used,
+                    )
+                )
+                i += 1
+        cols = [
+            'layer',
+            'feature',
+            'interaction',
+            'rule',
+            'order',
+            'stability',
+            'prevalence',
+            'used',
+        ]
         return pd.DataFrame(rows, columns=cols)
 
 # %% ../nbs/07b_alc_hidf.ipynb #c070
 _HIDF_CALIBRATIONS = ('partial', 'additive', 'multiplicative')
 
 def _hidf_layers(model)->list:
-    "Kept layers of a cascade-pipeline hiDF as Algorithm 1 reads them (each layer's one-layer cascade, public attributes only)."
+    ("Kept layers of a cascade-pipeline hiDF as Algorithm 1 reads them (each layer's "
+     "one-layer cascade, public attributes only).")
     out = []
     for lay in model.layers_:
-        c = lay.cascade                       # fitted on [X, ALC so far, previous class vectors] with the fit's weights
-        out.append(Algorithm1Layer(c.layers_[0], c.folds_[0], c.training_input(0), lay.n_features_in,
-                                   c.training_data().sample_weight))
+        # fitted on [X, ALC so far, previous class vectors] with the fit's weights
+        c = lay.cascade
+        out.append(
+            Algorithm1Layer(
+                c.layers_[0],
+                c.folds_[0],
+                c.training_input(0),
+                lay.n_features_in,
+                c.training_data().sample_weight,
+            )
+        )
     return out
 
 
 # %% ../nbs/07b_alc_hidf.ipynb #c069i
-from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache   # notebook 05's Algorithm 1 engine
-from .calibration import CALIBRATIONS, _compiled_table                    # its compiled, calibrated tables
+# notebook 05's Algorithm 1 engine
+from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
+# its compiled, calibrated tables
+from .calibration import CALIBRATIONS, _compiled_table
 
 
 # %% ../nbs/07b_alc_hidf.ipynb #c071
 def _check_hidf(model):
-    if not isinstance(model, HiDFClassifier): raise TypeError(f"model must be a HiDFClassifier, got {type(model).__name__}")
+    if not isinstance(model, HiDFClassifier):
+        raise TypeError(f"model must be a HiDFClassifier, got {type(model).__name__}")
     check_is_fitted(model)
     return model
 
 def _specs(model)->list:
     "(Interaction, weights) of every kept ALC column, in column order."
-    kept = model.layers_[:model.best_layer_] if model.pipeline == 'paper' else model.layers_
+    kept = (
+        model.layers_[: model.best_layer_]
+        if model.pipeline == 'paper'
+        else model.layers_
+    )
     return [(I, L.weights) for L in kept for I in L.interactions]
 
 def hidf_contributions(
     model,                          # fitted HiDFClassifier (either pipeline)
     X,                              # rows to explain (n, K)
     *,
-    calibration:str='partial',      # pipeline 'cascade': class-vector splits, 'partial' (seed 000 Eq. 26), 'additive', 'multiplicative'
+    # pipeline 'cascade': class-vector splits, 'partial' (seed 000 Eq. 26), 'additive',
+    # 'multiplicative'
+    calibration:str='partial',
     all_layers:bool=False,          # pipeline 'cascade': one Explanation per kept layer
-    verbose:int=0,                  # pipeline 'cascade': tqdm progress over the trees when > 0
+    verbose:int=0,  # pipeline 'cascade': tqdm progress over the trees when > 0
 ):
-    "Contributions of the original features to a hiDF's class probabilities: ALC splits credited by Definition 1, class vectors calibrated (seed 001 Eq. 3, seed 000 Algorithm 1)."
+    """Contributions of the original features to a hiDF's class probabilities:
+
+    ALC splits credited by Definition 1, class vectors calibrated (seed 001 Eq. 3, seed
+    000 Algorithm 1)."""
     _check_hidf(model)
     if calibration not in _HIDF_CALIBRATIONS:
-        raise ValueError(f"calibration must be one of {sorted(_HIDF_CALIBRATIONS)}, got {calibration!r}")
+        raise ValueError(
+            f"calibration must be one of {sorted(_HIDF_CALIBRATIONS)}, got"
+            f" {calibration!r}"
+        )
     Xv, names = check_X(X, model)
     K, C = model.n_features_in_, len(model.classes_)
     names = list(model.feature_names_out_[:K])
     if model.pipeline == 'paper':
         Z = model.representation(X)
-        es = [contributions(f, Z, check_additivity=False) for f in model.forests_]   # the output is their mean
-        vals, bias = sum(e.values for e in es) / len(es), sum(e.bias for e in es) / len(es)
+        # the output is their mean
+        es = [contributions(f, Z, check_additivity=False) for f in model.forests_]
+        vals, bias = sum(e.values for e in es) / len(es), sum(e.bias for e in es) / len(
+            es
+        )
         V = credit_alc(vals, Z, _specs(model), K)
         out = [Explanation(V, bias, names, Xv, list(model.classes_))]
-    else:                                                        # notebook 05's engine on the hiDF layers
-        res = algorithm1_pass(_hidf_layers(model), _compiled_table(CALIBRATIONS[calibration]), C, model.layer_inputs(X),
-                              new_layers='all' if all_layers else 'last', cache=_model_cache(model, model.layers_),
-                              tag=calibration, verbose=verbose)
+    else:  # notebook 05's engine on the hiDF layers
+        res = algorithm1_pass(
+            _hidf_layers(model),
+            _compiled_table(CALIBRATIONS[calibration]),
+            C,
+            model.layer_inputs(X),
+            new_layers='all' if all_layers else 'last',
+            cache=_model_cache(model, model.layers_),
+            tag=calibration,
+            verbose=verbose,
+        )
         A_new, specs, out = model.representation(X), _specs(model), []
         for lay, r in zip(model.layers_, res):
             if r.get('new') is None: continue
-            Kp = lay.n_features_in                               # X and the ALC columns this layer sees
+            Kp = lay.n_features_in  # X and the ALC columns this layer sees
             V = credit_alc(r.new.mean(1), A_new[:, :Kp], specs[:Kp - K], K)
-            out.append(Explanation(V, r.new_bias.mean(1), names, Xv, list(model.classes_)))
+            out.append(
+                Explanation(V, r.new_bias.mean(1), names, Xv, list(model.classes_))
+            )
     return out if all_layers else out[-1]
 
 
 # %% ../nbs/07b_alc_hidf.ipynb #c075
 def hidf_mdi(
     model,                          # fitted HiDFClassifier
-    X,                              # labelled rows (held-out rows give an unbiased picture)
+    X,  # labelled rows (held-out rows give an unbiased picture)
     y,                              # their labels
     *,
     calibration:str='partial',      # see `hidf_contributions`
-    verbose:int=0,                  # pipeline 'cascade': tqdm progress over the trees when > 0
-)->pd.Series:                       # one importance per original feature, indexed by name
-    "MDI of the original features: covariance of their hiDF contributions with the one-hot label (seed 000 Eq. 31)."
+    verbose:int=0,  # pipeline 'cascade': tqdm progress over the trees when > 0
+)->pd.Series:  # one importance per original feature, indexed by name
+    """MDI of the original features:
+
+    covariance of their hiDF contributions with the one-hot label (seed 000 Eq. 31)."""
     e = hidf_contributions(model, X, calibration=calibration, verbose=verbose)
     Y = encode_target(model, check_y(y, len(e)))
-    return pd.Series(np.einsum('ikc,ic->k', e.values, Y - Y.mean(0)) / len(Y), index=e.feature_names)
+    return pd.Series(
+        np.einsum('ikc,ic->k', e.values, Y - Y.mean(0)) / len(Y), index=e.feature_names
+    )

@@ -9,13 +9,17 @@ import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.utils import Bunch, check_random_state
 from sklearn.inspection import permutation_importance
-from .core import (check_model, check_X, check_y, check_int, check_n_jobs, tree_arrays, ensemble_trees,
-                                    oob_mask, model_trees, encode_target, check_training_rows, check_array,
-                                    TREE_TYPES, FOREST_TYPES)
-from .core import feature_names as model_feature_names   # `feature_names` is also an argument name here
-from .tree_contributions import (FlatForest, walk_tree_sums, contributions,
-                                                 _is_dask, _dask_rows, _tree_reduce)
-from .pipelines import is_pipeline, explain_pipeline, check_level, unwrap_pipeline, to_raw
+from .core import check_model, check_X, check_y, check_int
+from .core import check_n_jobs, tree_arrays, ensemble_trees, oob_mask
+from .core import model_trees, encode_target, check_training_rows
+from .core import check_array, TREE_TYPES, FOREST_TYPES
+# `feature_names` is also an argument name here
+from .core import feature_names as model_feature_names
+from .tree_contributions import FlatForest, walk_tree_sums
+from .tree_contributions import contributions, _is_dask, _dask_rows
+from .tree_contributions import _tree_reduce
+from .pipelines import is_pipeline, explain_pipeline, check_level
+from .pipelines import unwrap_pipeline, to_raw
 
 # %% auto #0
 __all__ = ['mdi_tree', 'mdi', 'impurity_reductions', 'fit_weights', 'mdi_covariance', 'mdi_oob', 'local_mdi_from_contributions',
@@ -27,37 +31,58 @@ def mdi_tree(tree)->np.ndarray:
     ta = tree_arrays(tree)
     inner = np.flatnonzero(~ta.is_leaf)
     l, r = ta.left[inner], ta.right[inner]
-    dec = ta.weight[inner] * ta.impurity[inner] - ta.weight[l] * ta.impurity[l] - ta.weight[r] * ta.impurity[r]
+    dec = (
+        ta.weight[inner] * ta.impurity[inner]
+        - ta.weight[l] * ta.impurity[l]
+        - ta.weight[r] * ta.impurity[r]
+    )
     out = np.zeros(tree.n_features_in_)
-    np.add.at(out, ta.feature[inner], dec / ta.weight[0])     # n(t)/n * Delta(t), summed per split feature
+    # n(t)/n * Delta(t), summed per split feature
+    np.add.at(out, ta.feature[inner], dec / ta.weight[0])
     return out
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005e
 def _spread(per_tree:np.ndarray, names, name:str, mean=None)->Bunch:
-    "scikit-learn's importance shape from per-tree values (n_trees, K): mean, sd over the trees (ddof=0), per tree (K x trees)."
+    """scikit-learn's importance shape from per-tree values (n_trees, K):
+
+    mean, sd over the trees (ddof=0), per tree (K x trees)."""
     idx = pd.Index(names, name='feature')
     mean = per_tree.mean(0) if mean is None else mean
-    return Bunch(importances_mean=pd.Series(mean, index=idx, name=name),
-                 importances_std=pd.Series(per_tree.std(0), index=idx, name=f'{name} sd'),
-                 importances=pd.DataFrame(per_tree.T, index=idx, columns=pd.RangeIndex(len(per_tree), name='tree')))
+    return Bunch(
+        importances_mean=pd.Series(mean, index=idx, name=name),
+        importances_std=pd.Series(per_tree.std(0), index=idx, name=f'{name} sd'),
+        importances=pd.DataFrame(
+            per_tree.T, index=idx, columns=pd.RangeIndex(len(per_tree), name='tree')
+        ),
+    )
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005b
 def _check_bool(value, name:str)->bool:
     "`value` if it is a bool, else a TypeError naming `name`."
-    if not isinstance(value, (bool, np.bool_)): raise TypeError(f"{name} must be a bool, got {type(value).__name__} {value!r}")
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, got {type(value).__name__} {value!r}")
     return bool(value)
 
 def mdi(
     model,                   # fitted DecisionTree* / RandomForest* / ExtraTrees*
-    normalize:bool=False,    # True: scikit-learn's `feature_importances_` (per-tree normalised, then averaged)
-    level:str='raw',         # a Pipeline: 'raw' = sums over the columns made from each input column, 'transformed' = the model's
-    return_std:bool=False,   # True: a Bunch(importances_mean, importances_std, importances) over the trees
-)->pd.Series:                # one value per feature, indexed by feature name (a Bunch with return_std=True)
-    "Mean Decrease Impurity of a tree or forest, unnormalised by default (paper Eq. 7-10)."
-    if is_pipeline(model): parts = unwrap_pipeline(model, level); return to_raw(parts, mdi(parts.model, normalize))
+    # True: scikit-learn's `feature_importances_` (per-tree normalised, then averaged)
+    normalize:bool=False,
+    # a Pipeline: 'raw' = sums over the columns made from each input column,
+    # 'transformed' = the model's
+    level:str='raw',
+    # True: a Bunch(importances_mean, importances_std, importances) over the trees
+    return_std:bool=False,
+    # one value per feature, indexed by feature name (a Bunch with return_std=True)
+)->pd.Series:
+    ("Mean Decrease Impurity of a tree or forest, unnormalised by default (paper Eq. "
+     "7-10).")
+    if is_pipeline(model):
+        parts = unwrap_pipeline(model, level)
+        return to_raw(parts, mdi(parts.model, normalize))
     check_model(model, TREE_TYPES + FOREST_TYPES)
-    if not isinstance(normalize, (bool, np.bool_)): raise TypeError(f"normalize must be a bool, got {type(normalize).__name__}")
+    if not isinstance(normalize, (bool, np.bool_)):
+        raise TypeError(f"normalize must be a bool, got {type(normalize).__name__}")
     per_tree = np.array([mdi_tree(t) for t in model_trees(model)])
     if not normalize: m = per_tree.mean(0)                       # Eq. (10)
     else:
@@ -65,21 +90,36 @@ def mdi(
         per_tree = np.divide(per_tree, tot, out=np.zeros_like(per_tree), where=tot > 0)
         m = per_tree.mean(0)
         m = m / m.sum() if m.sum() > 0 else m
-    if _check_bool(return_std, 'return_std'): return _spread(per_tree, model_feature_names(model), 'MDI', mean=m)
+    if _check_bool(return_std, 'return_std'):
+        return _spread(per_tree, model_feature_names(model), 'MDI', mean=m)
     return pd.Series(m, index=model_feature_names(model), name='MDI')
 
 # %% ../nbs/03_mdi_covariance.ipynb #c009
 def impurity_reductions(tree, feature_names=None)->pd.DataFrame:
-    "Per-node weighted impurity reduction of a fitted tree (seed 002's `RI`), one row per internal node."
+    ("Per-node weighted impurity reduction of a fitted tree (seed 002's `RI`), one "
+     "row per internal node.")
     check_model(tree, TREE_TYPES)
     ta = tree_arrays(tree); inner = np.flatnonzero(~ta.is_leaf)
-    names = list(feature_names) if feature_names is not None else model_feature_names(tree)
+    names = (
+        list(feature_names) if feature_names is not None else model_feature_names(tree)
+    )
     if len(names) != tree.n_features_in_:
-        raise ValueError(f"feature_names has {len(names)} names, but the tree was fitted with {tree.n_features_in_} features")
+        raise ValueError(
+            f"feature_names has {len(names)} names, but the tree was fitted with"
+            f" {tree.n_features_in_} features"
+        )
     w = ta.weight / ta.weight[0]; l, r = ta.left[inner], ta.right[inner]
-    return pd.DataFrame({'node': inner, 'feature': [names[f] for f in ta.feature[inner]],
-                         'n(t)': ta.n_samples[inner], 'impurity': ta.impurity[inner],
-                         'RI': w[inner] * ta.impurity[inner] - w[l] * ta.impurity[l] - w[r] * ta.impurity[r]})
+    return pd.DataFrame(
+        {
+            'node': inner,
+            'feature': [names[f] for f in ta.feature[inner]],
+            'n(t)': ta.n_samples[inner],
+            'impurity': ta.impurity[inner],
+            'RI': w[inner] * ta.impurity[inner]
+            - w[l] * ta.impurity[l]
+            - w[r] * ta.impurity[r],
+        }
+    )
 
 # %% ../nbs/03_mdi_covariance.ipynb #c015a
 def fit_weights(
@@ -88,72 +128,123 @@ def fit_weights(
     y,                       # the training labels / targets
     sample_weight=None,      # the `sample_weight` passed to `fit`, if any
 )->np.ndarray:               # (n_trees, n_samples)
-    "Weight of every training row in every tree as `fit` used it (bootstrap count, sample and class weights), checked against the trees."
+    ("Weight of every training row in every tree as `fit` used it (bootstrap count, "
+     "sample and class weights), checked against the trees.")
     check_model(model, TREE_TYPES + FOREST_TYPES)
     return check_training_rows(model, X, y, sample_weight)
 
 # %% ../nbs/03_mdi_covariance.ipynb #c015c
 def _per_tree_covariance(model, X, Y, W)->np.ndarray:
-    "(n_trees, K): each tree's own sum_i W[T,i] f_{T,k}(x_i) . Y_i with the compiled per-tree kernel, scaled as sklearn's impurity."
+    """(n_trees, K): each tree's own sum_i W[T,i] f_{T,k}(x_i) .
+
+    Y_i with the compiled per-tree kernel, scaled as sklearn's impurity."""
     S = walk_tree_sums(FlatForest.of(model), X.astype(np.float32), Y, W)
     return S.sum(2) * _mdi_scale(model)
 
 def _mdi_scale(model)->float:
-    "sklearn's multi-output squared error averages the outputs' variances; Gini sums the classes' variances."
+    """sklearn's multi-output squared error averages the outputs' variances;
+
+    Gini sums the classes' variances."""
     return 1.0 if is_classifier(model) else 1.0 / getattr(model, 'n_outputs_', 1)
 
-_COVARIANCE_CRITERIA = {'gini', 'squared_error', 'friedman_mse'}   # impurity = variance of the (one-hot) response
+# impurity = variance of the (one-hot) response
+_COVARIANCE_CRITERIA = {'gini', 'squared_error', 'friedman_mse'}
 
 def _check_criterion(model, who:str):
-    "The covariance identity (Eq. 13) holds only for variance impurities: Gini and squared error."
+    """The covariance identity (Eq. 13) holds only for variance impurities:
+
+    Gini and squared error."""
     crit = getattr(model, 'criterion', None)
     if crit not in _COVARIANCE_CRITERIA:
-        raise ValueError(f"{who} needs a variance impurity (criterion 'gini', 'squared_error' or 'friedman_mse'); "
-                         f"the model uses criterion={crit!r}, whose MDI is not a covariance of contributions with "
-                         "the label: use mdi(model) for its impurity-based importance")
+        raise ValueError(
+            f"{who} needs a variance impurity (criterion 'gini', 'squared_error' or"
+            f" 'friedman_mse'); the model uses criterion={crit!r}, whose MDI is not a"
+            " covariance of contributions with the label: use mdi(model) for its"
+            " impurity-based importance"
+        )
 
 def _covariance(per_tree, model, names, name:str, return_std:bool):
-    "The model's importance `tree_weights @ per_tree` as a Series by feature, or with its spread over the trees as a Bunch."
-    mean = FlatForest.of(model).weights @ per_tree                    # 1/M each for a forest: the mean over the trees
-    return _spread(per_tree, names, name, mean=mean) if return_std else pd.Series(mean, index=names, name=name)
+    ("The model's importance `tree_weights @ per_tree` as a Series by feature, or "
+     "with its spread over the trees as a Bunch.")
+    # 1/M each for a forest: the mean over the trees
+    mean = FlatForest.of(model).weights @ per_tree
+    return (
+        _spread(per_tree, names, name, mean=mean)
+        if return_std
+        else pd.Series(mean, index=names, name=name)
+    )
 
 # %% ../nbs/03_mdi_covariance.ipynb #c016
 def mdi_covariance(
-    model,                 # fitted DecisionTree* / RandomForest* / ExtraTrees* (criterion gini / squared_error)
-    X,                     # with inbag=True: the training data, in training order; else any labelled rows
+    # fitted DecisionTree* / RandomForest* / ExtraTrees* (criterion gini /
+    # squared_error)
+    model,
+    X,  # with inbag=True: the training data, in training order; else any labelled rows
     y,                     # labels / targets of X
-    inbag:bool=True,       # True: each tree uses its in-bag rows weighted as in fit (== mdi(model))
-    sample_weight=None,    # inbag=True: the fit's sample_weight; inbag=False: optional row weights
-    level:str='raw',       # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the model's columns
-    return_std:bool=False, # True: a Bunch(importances_mean, importances_std, importances) over the trees
-)->pd.Series:              # one value per feature, indexed by feature name (a Bunch with return_std=True)
-    "MDI as the covariance of feature contributions with the (one-hot) label (paper Eq. 13-14)."
-    if is_pipeline(model): return explain_pipeline(mdi_covariance, model, X, y, inbag, sample_weight, level=level)
+    # True: each tree uses its in-bag rows weighted as in fit (== mdi(model))
+    inbag:bool=True,
+    # inbag=True: the fit's sample_weight; inbag=False: optional row weights
+    sample_weight=None,
+    # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the
+    # model's columns
+    level:str='raw',
+    # True: a Bunch(importances_mean, importances_std, importances) over the trees
+    return_std:bool=False,
+    # one value per feature, indexed by feature name (a Bunch with return_std=True)
+)->pd.Series:
+    ("MDI as the covariance of feature contributions with the (one-hot) label (paper "
+     "Eq. 13-14).")
+    if is_pipeline(model):
+        return explain_pipeline(
+            mdi_covariance, model, X, y, inbag, sample_weight, level=level
+        )
     check_level(level); check_model(model, TREE_TYPES + FOREST_TYPES)
-    if not isinstance(inbag, (bool, np.bool_)): raise TypeError(f"inbag must be a bool, got {type(inbag).__name__} {inbag!r}")
+    if not isinstance(inbag, (bool, np.bool_)):
+        raise TypeError(f"inbag must be a bool, got {type(inbag).__name__} {inbag!r}")
     _check_bool(return_std, 'return_std')
     _check_criterion(model, 'mdi_covariance')
     if _is_dask(X):
-        if inbag: raise ValueError("mdi_covariance of a dask array needs inbag=False (held-out rows): inbag=True checks "
-                                   "the training rows against every tree, in memory")
+        if inbag:
+            raise ValueError(
+                "mdi_covariance of a dask array needs inbag=False (held-out rows):"
+                " inbag=True checks the training rows against every tree, in memory"
+            )
         return _dask_mdi_covariance(model, X, y, sample_weight, return_std)
     X, names = check_X(X, model); Y = encode_target(model, check_y(y, X.shape[0]))
     if inbag:
         if getattr(model, 'monotonic_cst', None) is not None:
-            raise ValueError("mdi_covariance(inbag=True) does not support models fitted with monotonic_cst: scikit-learn "
-                             "clips their node values to the monotonicity bounds, so a node value is no longer the mean of "
-                             "its rows and Eq. (13) (MDI = covariance of contributions with y) does not hold; use mdi(model), "
-                             "or inbag=False for the covariance on labelled rows")
-        W = fit_weights(model, X, y, sample_weight)                   # checked against every tree
-        W = W / W.sum(1, keepdims=True)                               # in-bag weighted mean per tree
+            raise ValueError(
+                "mdi_covariance(inbag=True) does not support models fitted with"
+                " monotonic_cst: scikit-learn clips their node values to the"
+                " monotonicity bounds, so a node value is no longer the mean of its"
+                " rows and Eq. (13) (MDI = covariance of contributions with y) does not"
+                " hold; use mdi(model), or inbag=False for the covariance on labelled"
+                " rows"
+            )
+        W = fit_weights(model, X, y, sample_weight)  # checked against every tree
+        W = W / W.sum(1, keepdims=True)  # in-bag weighted mean per tree
     else:
-        w = np.ones(X.shape[0]) if sample_weight is None else check_array(sample_weight, 'sample_weight', finite=False)
-        if w.shape != (X.shape[0],) or not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
-            raise ValueError(f"sample_weight must be {X.shape[0]} finite non-negative weights with a positive sum")
+        w = (
+            np.ones(X.shape[0])
+            if sample_weight is None
+            else check_array(sample_weight, 'sample_weight', finite=False)
+        )
+        if (
+            w.shape != (X.shape[0],)
+            or not np.isfinite(w).all()
+            or (w < 0).any()
+            or w.sum() <= 0
+        ):
+            raise ValueError(
+                f"sample_weight must be {X.shape[0]} finite non-negative weights with a"
+                " positive sum"
+            )
         w = w / w.sum()
-        W = w                                                         # one row of weights, shared by the trees
-        Y = Y - w @ Y                                                 # a covariance needs one centred factor
-    return _covariance(_per_tree_covariance(model, X, Y, W), model, names, 'MDI', return_std)
+        W = w  # one row of weights, shared by the trees
+        Y = Y - w @ Y  # a covariance needs one centred factor
+    return _covariance(
+        _per_tree_covariance(model, X, Y, W), model, names, 'MDI', return_std
+    )
 
 # %% ../nbs/03_mdi_covariance.ipynb #c016d
 def _sum_parts(parts):
@@ -165,107 +256,215 @@ def _cov_label_block(model, yb, wb):
     Y = encode_target(model, check_y(yb, len(yb)))
     w = np.ones(len(Y)) if wb is None else np.asarray(wb, dtype=float)
     if w.shape != (len(Y),) or not np.isfinite(w).all() or (w < 0).any():
-        raise ValueError("sample_weight must be finite non-negative weights, one per row of X")
+        raise ValueError(
+            "sample_weight must be finite non-negative weights, one per row of X"
+        )
     return w.sum(), w @ Y
 
 def _cov_tree_block(model, xb, yb, wb, ybar, wtot):
-    "Pass 2 on one block: per-tree sums of w_i f_{T,k,c}(x_i) (y_ic - ybar_c) / sum(w), (n_trees, K, C)."
+    """Pass 2 on one block:
+
+    per-tree sums of w_i f_{T,k,c}(x_i) (y_ic - ybar_c) / sum(w), (n_trees, K, C)."""
     xb = check_X(xb, model, keep_float32=True)[0]
     Y = encode_target(model, check_y(yb, xb.shape[0])) - ybar
     w = np.ones(xb.shape[0]) if wb is None else np.asarray(wb, dtype=float)
-    return (walk_tree_sums(FlatForest.of(model), xb.astype(np.float32, copy=False), Y, w / wtot, n_jobs=1),)
+    return (
+        walk_tree_sums(
+            FlatForest.of(model),
+            xb.astype(np.float32, copy=False),
+            Y,
+            w / wtot,
+            n_jobs=1,
+        ),
+    )
 
 def _dask_mdi_covariance(model, X, y, sample_weight, return_std:bool):
-    "mdi_covariance(inbag=False) of a dask array: two reductions on the cluster (label mean, then per-tree sums)."
+    """mdi_covariance(inbag=False) of a dask array:
+
+    two reductions on the cluster (label mean, then per-tree sums)."""
     import dask, dask.array as da
     X = _dask_rows(model, X); chunks = X.chunks[0]
     def rows_like_X(a, name):
         if a is None: return [None] * len(chunks)
-        a = a if _is_dask(a) else da.from_array(np.asarray(a.to_numpy() if isinstance(a, (pd.Series, pd.DataFrame)) else a))
+        a = (
+            a
+            if _is_dask(a)
+            else da.from_array(
+                np.asarray(
+                    a.to_numpy() if isinstance(a, (pd.Series, pd.DataFrame)) else a
+                )
+            )
+        )
         if a.ndim not in (1, 2) or a.shape[0] != X.shape[0]:
-            raise ValueError(f"{name} must have one entry per row of X ({X.shape[0]}), got shape {a.shape}")
+            raise ValueError(
+                f"{name} must have one entry per row of X ({X.shape[0]}), got shape"
+                f" {a.shape}"
+            )
         a = a.rechunk({0: chunks, **({1: -1} if a.ndim == 2 else {})})
         return list(a.to_delayed().ravel())
     ys, ws = rows_like_X(y, 'y'), rows_like_X(sample_weight, 'sample_weight')
     dm = dask.delayed(model, pure=True)
-    wtot, wy = dask.compute(_tree_reduce([dask.delayed(_cov_label_block)(dm, yb, wb) for yb, wb in zip(ys, ws)], _sum_parts))[0]
+    wtot, wy = dask.compute(
+        _tree_reduce(
+            [dask.delayed(_cov_label_block)(dm, yb, wb) for yb, wb in zip(ys, ws)],
+            _sum_parts,
+        )
+    )[0]
     if not wtot > 0: raise ValueError("sample_weight must have a positive sum")
     parts = [dask.delayed(_cov_tree_block)(dm, xb, yb, wb, wy / wtot, wtot)
              for xb, yb, wb in zip(X.to_delayed().ravel(), ys, ws)]
     S = dask.compute(_tree_reduce(parts, _sum_parts))[0][0]
-    return _covariance(S.sum(2) * _mdi_scale(model), model, model_feature_names(model), 'MDI', return_std)
+    return _covariance(
+        S.sum(2) * _mdi_scale(model),
+        model,
+        model_feature_names(model),
+        'MDI',
+        return_std,
+    )
 
 # %% ../nbs/03_mdi_covariance.ipynb #c022
 def mdi_oob(
-    forest,                # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True), gini / squared_error
+    # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True), gini /
+    # squared_error
+    forest,
     X,                     # the training data, in training order
     y,                     # its labels / targets
-    sample_weight=None,    # the fit's sample_weight, if any (used only to check that X, y are the training rows)
-    level:str='raw',       # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the model's columns
-    return_std:bool=False, # True: a Bunch(importances_mean, importances_std, importances) over the trees
-)->pd.Series:              # one value per feature, indexed by feature name (a Bunch with return_std=True)
-    "Li et al.'s debiased MDI: Eq. 13 evaluated on each tree's out-of-bag rows (seed 000 [Li+19])."
+    # the fit's sample_weight, if any (used only to check that X, y are the training
+    # rows)
+    sample_weight=None,
+    # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the
+    # model's columns
+    level:str='raw',
+    # True: a Bunch(importances_mean, importances_std, importances) over the trees
+    return_std:bool=False,
+    # one value per feature, indexed by feature name (a Bunch with return_std=True)
+)->pd.Series:
+    """Li et al.'s debiased MDI:
+
+    Eq. 13 evaluated on each tree's out-of-bag rows (seed 000 [Li+19])."""
     if is_pipeline(forest):
-        if return_std: raise ValueError("return_std=True is not available for a Pipeline: use the unwrapped model")
+        if return_std:
+            raise ValueError(
+                "return_std=True is not available for a Pipeline: use the unwrapped"
+                " model"
+            )
         return explain_pipeline(mdi_oob, forest, X, y, sample_weight, level=level)
-    check_level(level); check_model(forest, FOREST_TYPES); _check_bool(return_std, 'return_std')
+    check_level(level)
+    check_model(forest, FOREST_TYPES)
+    _check_bool(return_std, 'return_std')
     _check_criterion(forest, 'mdi_oob')
     X, names = check_X(X, forest); Y = encode_target(forest, check_y(y, X.shape[0]))
     oob = oob_mask(forest, X.shape[0]).astype(float)
-    fit_weights(forest, X, y, sample_weight)                         # raises unless X, y are the training rows
+    fit_weights(forest, X, y, sample_weight)  # raises unless X, y are the training rows
     n_oob = oob.sum(1, keepdims=True)
-    if (n_oob == 0).any(): raise ValueError("some trees have no out-of-bag rows (too few rows or max_samples too large)")
-    return _covariance(_per_tree_covariance(forest, X, Y, oob / n_oob), forest, names, 'MDI-oob', return_std)
+    if (n_oob == 0).any():
+        raise ValueError(
+            "some trees have no out-of-bag rows (too few rows or max_samples too large)"
+        )
+    return _covariance(
+        _per_tree_covariance(forest, X, Y, oob / n_oob),
+        forest,
+        names,
+        'MDI-oob',
+        return_std,
+    )
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027
 def local_mdi_from_contributions(values:np.ndarray, Y:np.ndarray)->np.ndarray:
-    "Per-class local MDI (C, K) from contributions (n, K, C) and a one-hot label matrix (n, C) (seed 000 Sec. 7.2)."
+    ("Per-class local MDI (C, K) from contributions (n, K, C) and a one-hot label "
+     "matrix (n, C) (seed 000 Sec. 7.2).")
     counts = Y.sum(0)
-    if (counts == 0).any(): raise ValueError("every class needs at least one row to compute its local MDI")
+    if (counts == 0).any():
+        raise ValueError("every class needs at least one row to compute its local MDI")
     return np.einsum('ikc,ic->ck', values, Y) / counts[:, None]
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027s
 def _local_mdi_spread(model, X, y)->Bunch:
-    "local_mdi with its spread over the trees: each tree's own per-class local MDI, then mean and sd (ddof=0)."
+    """local_mdi with its spread over the trees:
+
+    each tree's own per-class local MDI, then mean and sd (ddof=0)."""
     ens = ensemble_trees(model)
-    if ens.kind == 'raw': raise ValueError("local_mdi with return_std=True needs a tree or a forest classifier, not boosting")
+    if ens.kind == 'raw':
+        raise ValueError(
+            "local_mdi with return_std=True needs a tree or a forest classifier, not"
+            " boosting"
+        )
     X, names = check_X(X, model); Y = encode_target(model, check_y(y, X.shape[0]))
     counts = Y.sum(0)
-    if (counts == 0).any(): raise ValueError("every class needs at least one row to compute its local MDI")
+    if (counts == 0).any():
+        raise ValueError("every class needs at least one row to compute its local MDI")
     flat = FlatForest.of(model)
-    per_tree = walk_tree_sums(flat, X.astype(np.float32), Y / counts, np.ones(X.shape[0]))   # (M, K, C)
-    idx, cols = pd.Index(names, name='feature'), pd.Index(list(model.classes_), name='class')
-    return Bunch(importances_mean=pd.DataFrame(np.tensordot(flat.weights, per_tree, 1), index=idx, columns=cols),
-                 importances_std=pd.DataFrame(per_tree.std(0), index=idx, columns=cols),
-                 importances=np.moveaxis(per_tree, 0, -1))                            # (K, C, n_trees)
+    per_tree = walk_tree_sums(
+        flat, X.astype(np.float32), Y / counts, np.ones(X.shape[0])
+    )  # (M, K, C)
+    idx, cols = pd.Index(names, name='feature'), pd.Index(
+        list(model.classes_), name='class'
+    )
+    return Bunch(
+        importances_mean=pd.DataFrame(
+            np.tensordot(flat.weights, per_tree, 1), index=idx, columns=cols
+        ),
+        importances_std=pd.DataFrame(per_tree.std(0), index=idx, columns=cols),
+        importances=np.moveaxis(per_tree, 0, -1),
+    )  # (K, C, n_trees)
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027c
 def local_mdi(
     model,                 # fitted classifier (tree / forest / boosting)
     X,                     # labelled rows to explain (e.g. training or held-out data)
     y,                     # their class labels
-    return_std:bool=False, # True: a Bunch of features x classes frames (mean, sd over the trees) and per-tree values
+    # True: a Bunch of features x classes frames (mean, sd over the trees) and per-tree
+    # values
+    return_std:bool=False,
 )->pd.DataFrame:           # features x classes (a Bunch with return_std=True)
     "Per-class local MDI of a classifier on labelled rows (seed 000 Sec. 7.2)."
-    if not is_classifier(model): raise TypeError("local_mdi needs a classifier (one local MDI per class)")
+    if not is_classifier(model):
+        raise TypeError("local_mdi needs a classifier (one local MDI per class)")
     check_model(model); _check_bool(return_std, 'return_std')
     if len(np.atleast_1d(model.classes_)) < 2:
-        raise ValueError("local_mdi needs a classifier fitted on at least two classes; this one saw a single class")
+        raise ValueError(
+            "local_mdi needs a classifier fitted on at least two classes; this one saw"
+            " a single class"
+        )
     if return_std: return _local_mdi_spread(model, X, y)
     e = contributions(model, X)
     Y = encode_target(model, check_y(y, len(e)))
-    if e.values.ndim != 3: raise TypeError("local_mdi needs per-class contributions (binary gradient boosting has one raw score)")
-    return pd.DataFrame(local_mdi_from_contributions(e.values, Y).T, index=e.feature_names, columns=list(model.classes_))
+    if e.values.ndim != 3:
+        raise TypeError(
+            "local_mdi needs per-class contributions (binary gradient boosting has one"
+            " raw score)"
+        )
+    return pd.DataFrame(
+        local_mdi_from_contributions(e.values, Y).T,
+        index=e.feature_names,
+        columns=list(model.classes_),
+    )
 
 # %% ../nbs/03_mdi_covariance.ipynb #c030
-def mda(model, X, y, *, n_repeats:int=5, scoring=None, random_state=None, n_jobs=None)->pd.Series:
-    "Permutation importance (MDA) on held-out data via scikit-learn's `permutation_importance`: mean drop per feature (sd in `.attrs['std']`)."
+def mda(
+    model, X, y, *, n_repeats: int = 5, scoring=None, random_state=None, n_jobs=None
+) -> pd.Series:
+    ("Permutation importance (MDA) on held-out data via scikit-learn's "
+     "`permutation_importance`: mean drop per feature (sd in `.attrs['std']`).")
     Xc, names = check_X(X, None)
     if hasattr(model, 'n_features_in_') and Xc.shape[1] != model.n_features_in_:
-        raise ValueError(f"X has {Xc.shape[1]} features, but the model was fitted with {model.n_features_in_}")
-    check_y(y, Xc.shape[0]); n_jobs = check_n_jobs(n_jobs); n_repeats = check_int(n_repeats, 'n_repeats', 1)
-    r = permutation_importance(model, X, y, n_repeats=n_repeats, scoring=scoring, random_state=random_state, n_jobs=n_jobs)
+        raise ValueError(
+            f"X has {Xc.shape[1]} features, but the model was fitted with"
+            f" {model.n_features_in_}"
+        )
+    check_y(y, Xc.shape[0])
+    n_jobs = check_n_jobs(n_jobs)
+    n_repeats = check_int(n_repeats, 'n_repeats', 1)
+    r = permutation_importance(
+        model,
+        X,
+        y,
+        n_repeats=n_repeats,
+        scoring=scoring,
+        random_state=random_state,
+        n_jobs=n_jobs,
+    )
     out = pd.Series(r.importances_mean, index=names, name='MDA')
     out.attrs['std'] = pd.Series(r.importances_std, index=names, name='MDA sd')
     out.attrs['importances'] = r.importances
@@ -273,24 +472,38 @@ def mda(model, X, y, *, n_repeats:int=5, scoring=None, random_state=None, n_jobs
 
 # %% ../nbs/03_mdi_covariance.ipynb #c032
 def oob_permutation_importance(
-    forest,                # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True)
+    forest,  # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True)
     X,                     # the training data, in training order
     y,                     # its labels / targets
     random_state=None,     # seed of the permutations
-    sample_weight=None,    # the fit's sample_weight, if any (used only to check that X, y are the training rows)
-)->Bunch:                  # importances (K, N) per tree; importances_mean, importances_std, z_scores: Series by feature
+    # the fit's sample_weight, if any (used only to check that X, y are the training
+    # rows)
+    sample_weight=None,
+    # importances (K, N) per tree; importances_mean, importances_std, z_scores: Series
+    # by feature
+)->Bunch:
     "Breiman's per-tree out-of-bag permutation importance with the z-score of seed 002."
     check_model(forest, FOREST_TYPES)
     X, names = check_X(X, forest); y = check_y(y, X.shape[0])
     Y = encode_target(forest, y)
     oob = oob_mask(forest, X.shape[0])
-    try: rng = check_random_state(random_state)
-    except ValueError: raise ValueError(f"random_state must be None, an int or a numpy RandomState, got {random_state!r}") from None
-    fit_weights(forest, X, y, sample_weight)                         # raises unless X, y are the training rows
+    try:
+        rng = check_random_state(random_state)
+    except ValueError:
+        raise ValueError(
+            "random_state must be None, an int or a numpy RandomState, got"
+            f" {random_state!r}"
+        ) from None
+    fit_weights(forest, X, y, sample_weight)  # raises unless X, y are the training rows
     clf = is_classifier(forest)
     target = Y.argmax(1) if clf else Y[:, 0]
-    if not clf and Y.shape[1] > 1: raise ValueError("oob_permutation_importance supports single-output regressors only")
-    score = (lambda t, p: np.mean(t == p)) if clf else (lambda t, p: -np.mean((t - p) ** 2))
+    if not clf and Y.shape[1] > 1:
+        raise ValueError(
+            "oob_permutation_importance supports single-output regressors only"
+        )
+    score = (
+        (lambda t, p: np.mean(t == p)) if clf else (lambda t, p: -np.mean((t - p) ** 2))
+    )
     N, K = len(forest.estimators_), X.shape[1]
     imp = np.zeros((K, N))
     X32 = X.astype(np.float32)
@@ -298,39 +511,64 @@ def oob_permutation_importance(
         rows = np.flatnonzero(oob[m])
         if rows.size == 0: continue
         Xo, to = X32[rows], target[rows]
-        pred = tree.predict                          # a forest's trees predict the encoded class index
+        pred = tree.predict  # a forest's trees predict the encoded class index
         base = score(to, pred(Xo))
-        for j in np.unique(tree.tree_.feature[tree.tree_.feature >= 0]):   # unused features keep PI = 0
+        # unused features keep PI = 0
+        for j in np.unique(tree.tree_.feature[tree.tree_.feature >= 0]):
             Xp = Xo.copy(); Xp[:, j] = Xo[rng.permutation(rows.size), j]
             imp[j, m] = base - score(to, pred(Xp))
     mean, sd = imp.mean(1), imp.std(1, ddof=1) if N > 1 else np.zeros(K)
     z = np.divide(mean, sd / np.sqrt(N), out=np.zeros(K), where=sd > 0)
     S = lambda v, nm: pd.Series(v, index=names, name=nm)
-    return Bunch(importances=imp, importances_mean=S(mean, 'OOB PI'), importances_std=S(sd, 'OOB PI sd'),
-                 z_scores=S(z, 'z'), feature_names=names)
+    return Bunch(
+        importances=imp,
+        importances_mean=S(mean, 'OOB PI'),
+        importances_std=S(sd, 'OOB PI sd'),
+        z_scores=S(z, 'z'),
+        feature_names=names,
+    )
 
 # %% ../nbs/03_mdi_covariance.ipynb #c036
 def plot_importances(importances:dict, feature_names, ax=None, top:int|None=None):
-    "Grouped horizontal bars of several importance vectors (each scaled to sum to one), features by the first one; a `Bunch` with `importances_std` (from `return_std=True`) gets error bars of one sd."
+    ("Grouped horizontal bars of several importance vectors (each scaled to sum to "
+     "one), features by the first one; a `Bunch` with `importances_std` (from "
+     "`return_std=True`) gets error bars of one sd.")
     import matplotlib.pyplot as plt
     if not isinstance(importances, dict) or not importances:
-        raise TypeError(f"importances must be a non-empty dict {{name: one value per feature, or a Bunch}}, got {type(importances).__name__}")
+        raise TypeError(
+            "importances must be a non-empty dict {name: one value per feature, or a"
+            f" Bunch}}, got {type(importances).__name__}"
+        )
     names = [str(f) for f in feature_names]
     vals, sds = {}, {}
     for k, v in importances.items():
-        a = np.asarray(v.importances_mean if isinstance(v, Bunch) else v, dtype=float).reshape(-1)
-        if a.shape != (len(names),): raise ValueError(f"importances[{k!r}] has {a.size} values for {len(names)} feature names")
-        if not np.isfinite(a).all(): raise ValueError(f"importances[{k!r}] contains NaN or infinite values")
+        a = np.asarray(
+            v.importances_mean if isinstance(v, Bunch) else v, dtype=float
+        ).reshape(-1)
+        if a.shape != (len(names),):
+            raise ValueError(
+                f"importances[{k!r}] has {a.size} values for {len(names)} feature names"
+            )
+        if not np.isfinite(a).all():
+            raise ValueError(f"importances[{k!r}] contains NaN or infinite values")
         vals[str(k)] = a
-        sds[str(k)] = (np.asarray(v.importances_std, dtype=float).reshape(-1) if isinstance(v, Bunch) and 'importances_std' in v
-                       else np.zeros(len(names)))
+        sds[str(k)] = (
+            np.asarray(v.importances_std, dtype=float).reshape(-1)
+            if isinstance(v, Bunch) and 'importances_std' in v
+            else np.zeros(len(names))
+        )
     top = None if top is None else check_int(top, 'top', 1)
     df, sd = pd.DataFrame(vals, index=names), pd.DataFrame(sds, index=names)
     scale = df.abs().sum().replace(0, 1)
-    df, sd = df / scale, sd / scale                                    # the same factor: the bar and its error bar
+    df, sd = df / scale, sd / scale  # the same factor: the bar and its error bar
     df = df.sort_values(df.columns[0], ascending=True); sd = sd.loc[df.index]
     if top is not None: df, sd = df.iloc[-top:], sd.iloc[-top:]
-    if ax is None: _, ax = plt.subplots(figsize=(6, 0.3 * len(df) * max(1, len(df.columns) / 2) + 1))
-    df.plot.barh(ax=ax, width=0.8, xerr=sd if (sd.to_numpy() > 0).any() else None, capsize=2)
+    if ax is None:
+        _, ax = plt.subplots(
+            figsize=(6, 0.3 * len(df) * max(1, len(df.columns) / 2) + 1)
+        )
+    df.plot.barh(
+        ax=ax, width=0.8, xerr=sd if (sd.to_numpy() > 0).any() else None, capsize=2
+    )
     ax.set_xlabel('importance (each measure scaled to sum to 1)')
     return ax

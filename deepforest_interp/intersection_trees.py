@@ -16,7 +16,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
-from .core import check_X, check_y, check_int, check_index, check_array, tree_arrays, model_trees, TREE_TYPES, FOREST_TYPES, MAX_SEED
+from .core import check_X, check_y, check_int, check_index, check_array
+from .core import tree_arrays, model_trees, TREE_TYPES, FOREST_TYPES
+from .core import MAX_SEED
 
 # %% auto #0
 __all__ = ['MAX_INTERSECTION_DEPTH', 'MAX_N_CHILD', 'MAX_RIT_NODES', 'Interaction', 'RuleSet', 'leaf_rules',
@@ -26,54 +28,90 @@ __all__ = ['MAX_INTERSECTION_DEPTH', 'MAX_N_CHILD', 'MAX_RIT_NODES', 'Interactio
 # %% ../nbs/07_grit.ipynb #c006
 @dataclass(frozen=True)
 class Interaction:
-    "A premise of signed conditions: -j is x_j <= t, +j is x_j > t, j counted from 1 (paper Sec. II-A, Eq. 1)."
-    signed: tuple                    # the paper's signed feature indices ±j (j = column + 1)
+    ("A premise of signed conditions: -j is x_j <= t, +j is x_j > t, j counted from 1 "
+     "(paper Sec. II-A, Eq. 1).")
+    signed: tuple  # the paper's signed feature indices ±j (j = column + 1)
     thresholds: tuple                # threshold t of each condition, same order
-    prevalence: float|None = None    # fraction of intersection trees that found it (gRIT, Algorithm 1)
-    stability: float|None = None     # fraction of bootstrap samples that found it (Eq. 2)
+    # fraction of intersection trees that found it (gRIT, Algorithm 1)
+    prevalence: float|None = None
+    stability: float|None = None  # fraction of bootstrap samples that found it (Eq. 2)
 
     def __post_init__(self):
-        sa, t = np.atleast_1d(np.asarray(self.signed)), check_array(self.thresholds, 'thresholds', finite=False)
-        if sa.size and sa.dtype.kind not in 'iu': raise TypeError(f"signed must hold integer indices ±j, got {sa[:5]}")
-        s, t = tuple(int(v) for v in sa.reshape(-1)), tuple(float(v) for v in np.atleast_1d(t).reshape(-1))
-        if len(s) != len(t): raise ValueError(f"{len(s)} signed indices but {len(t)} thresholds")
-        if 0 in s: raise ValueError("signed indices are ±j with j >= 1 (column + 1); 0 is not a valid index")
-        if not all(math.isfinite(v) for v in t): raise ValueError("thresholds must be finite numbers")
+        sa, t = np.atleast_1d(np.asarray(self.signed)), check_array(
+            self.thresholds, 'thresholds', finite=False
+        )
+        if sa.size and sa.dtype.kind not in 'iu':
+            raise TypeError(f"signed must hold integer indices ±j, got {sa[:5]}")
+        s, t = tuple(int(v) for v in sa.reshape(-1)), tuple(
+            float(v) for v in np.atleast_1d(t).reshape(-1)
+        )
+        if len(s) != len(t):
+            raise ValueError(f"{len(s)} signed indices but {len(t)} thresholds")
+        if 0 in s:
+            raise ValueError(
+                "signed indices are ±j with j >= 1 (column + 1); 0 is not a valid index"
+            )
+        if not all(math.isfinite(v) for v in t):
+            raise ValueError("thresholds must be finite numbers")
         order = sorted(range(len(s)), key=lambda k: (abs(s[k]), s[k] > 0))
         s, t = tuple(s[k] for k in order), tuple(t[k] for k in order)
-        if len(set(s)) != len(s): raise ValueError(f"repeated signed index in {s}: merge the conditions first")
+        if len(set(s)) != len(s):
+            raise ValueError(
+                f"repeated signed index in {s}: merge the conditions first"
+            )
         object.__setattr__(self, 'signed', s); object.__setattr__(self, 'thresholds', t)
 
     @property
-    def features(self)->tuple: return tuple(abs(v) - 1 for v in self.signed)   # 0-based columns
+    # 0-based columns
+    def features(self)->tuple: return tuple(abs(v) - 1 for v in self.signed)
     @property
     def signs(self)->tuple: return tuple(1 if v > 0 else -1 for v in self.signed)
     @property
-    def order(self)->int: return len(set(self.features))                      # number of distinct features
+    def order(self)->int: return len(set(self.features))  # number of distinct features
     def __len__(self): return len(self.signed)
 
     def mask(self, X)->np.ndarray:
         "Boolean (n,): rows of `X` that satisfy every condition."
         X, _ = check_X(X)
         if self.signed and max(self.features) >= X.shape[1]:
-            raise ValueError(f"the interaction uses column {max(self.features)} but X has {X.shape[1]} columns")
+            raise ValueError(
+                f"the interaction uses column {max(self.features)} but X has"
+                f" {X.shape[1]} columns"
+            )
         ok = np.ones(len(X), bool)
         for j, s, t in zip(self.features, self.signs, self.thresholds):
             ok &= (X[:, j] > t) if s > 0 else (X[:, j] <= t)
         return ok
 
     def _namer(self, feature_names):
-        "Column j -> its name (`feature_names[j]`, else x{j+1}); a clear error if the names are too few."
+        """Column j -> its name (`feature_names[j]`, else x{j+1});
+
+        a clear error if the names are too few."""
         if feature_names is None: return lambda j: f'x{j + 1}'
-        names = [str(f) for f in (feature_names if not isinstance(feature_names, str) else [feature_names])]
+        names = [
+            str(f)
+            for f in (
+                feature_names if not isinstance(feature_names, str) else [feature_names]
+            )
+        ]
         if self.signed and max(self.features) >= len(names):
-            raise ValueError(f"feature_names has {len(names)} names, but the interaction uses column {max(self.features)}")
+            raise ValueError(
+                f"feature_names has {len(names)} names, but the interaction uses column"
+                f" {max(self.features)}"
+            )
         return lambda j: names[j]
 
     def label(self, feature_names=None)->str:
-        "Short form without thresholds, e.g. '-x1 & +x2' (the paper's signed notation with names)."
+        ("Short form without thresholds, e.g. '-x1 & +x2' (the paper's signed "
+         "notation with names).")
         name = self._namer(feature_names)
-        return ' & '.join(('+' if s > 0 else '-') + name(j) for j, s in zip(self.features, self.signs)) or '(empty)'
+        return (
+            ' & '.join(
+                ('+' if s > 0 else '-') + name(j)
+                for j, s in zip(self.features, self.signs)
+            )
+            or '(empty)'
+        )
 
     def describe(self, feature_names=None, digits:int=3)->str:
         "Readable premise, e.g. 'x1 <= 0.3 & x2 > 1.2'."
@@ -90,13 +128,16 @@ def _slot_to_signed(slot)->np.ndarray:
 
 @dataclass
 class RuleSet:
-    "Decision rules in compressed rows: rule r has conditions slot[indptr[r]:indptr[r+1]], slot = 2j + [x_j > t]."
+    """Decision rules in compressed rows:
+
+    rule r has conditions slot[indptr[r]:indptr[r+1]], slot = 2j + [x_j > t]."""
     indptr: np.ndarray          # (n_rules + 1,) row pointers
-    slot: np.ndarray            # (nnz,) 2 * column + (1 for x > t, 0 for x <= t), sorted within a rule
+    # (nnz,) 2 * column + (1 for x > t, 0 for x <= t), sorted within a rule
+    slot: np.ndarray
     threshold: np.ndarray       # (nnz,) thresholds
     n_features: int             # columns of the data the rules refer to
     tree: np.ndarray|None = None   # (n_rules,) tree of each rule (forests), or None
-    node: np.ndarray|None = None   # (n_rules,) node id of each rule in its tree, or None
+    node: np.ndarray|None = None  # (n_rules,) node id of each rule in its tree, or None
 
     def __len__(self): return len(self.indptr) - 1
     @property
@@ -106,43 +147,71 @@ class RuleSet:
         "Rule `r` as an `Interaction` (negative `r` counts from the end)."
         r = check_index(r, len(self), 'rule index')
         a, b = self.indptr[r], self.indptr[r + 1]
-        return Interaction(tuple(_slot_to_signed(self.slot[a:b])), tuple(self.threshold[a:b]))
+        return Interaction(
+            tuple(_slot_to_signed(self.slot[a:b])), tuple(self.threshold[a:b])
+        )
 
     def take(self, idx)->RuleSet:
-        "The rules `idx` (repeats allowed, negative counts from the end), in that order."
+        ("The rules `idx` (repeats allowed, negative counts from the end), in that "
+         "order.")
         idx = np.asarray(idx).reshape(-1) if np.ndim(idx) else np.asarray([idx])
         if idx.size == 0: idx = idx.astype(np.intp)
-        if idx.dtype.kind not in 'iu': raise TypeError(f"idx must hold integer rule indices, got dtype {idx.dtype}")
+        if idx.dtype.kind not in 'iu':
+            raise TypeError(
+                f"idx must hold integer rule indices, got dtype {idx.dtype}"
+            )
         n = len(self)
         if idx.size and (idx.min() < -n or idx.max() >= n):
-            raise ValueError(f"idx has rule indices {idx.min()}..{idx.max()}, out of range for {n} rules (valid: {-n}..{n - 1})")
+            raise ValueError(
+                f"idx has rule indices {idx.min()}..{idx.max()}, out of range for {n}"
+                f" rules (valid: {-n}..{n - 1})"
+            )
         idx = np.where(idx < 0, idx + n, idx).astype(np.intp)
         lens = self.lengths[idx]
         starts = np.repeat(self.indptr[idx], lens)
         offs = np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens, lens)
         pick = lambda a: None if a is None else a[idx]
-        return RuleSet(np.r_[0, np.cumsum(lens)], self.slot[starts + offs], self.threshold[starts + offs],
-                       self.n_features, pick(self.tree), pick(self.node))
+        return RuleSet(
+            np.r_[0, np.cumsum(lens)],
+            self.slot[starts + offs],
+            self.threshold[starts + offs],
+            self.n_features,
+            pick(self.tree),
+            pick(self.node),
+        )
 
     def satisfies(self, X)->np.ndarray:
         "Boolean (n_samples, n_rules): does row i satisfy every condition of rule r?"
         X, _ = check_X(X)
         if X.shape[1] != self.n_features:
-            raise ValueError(f"X has {X.shape[1]} features, but the rules refer to {self.n_features}")
+            raise ValueError(
+                f"X has {X.shape[1]} features, but the rules refer to {self.n_features}"
+            )
         j, right = self.slot // 2, self.slot % 2 == 1
-        ok = np.where(right, X[:, j] > self.threshold, X[:, j] <= self.threshold)   # (n, nnz)
+        # (n, nnz)
+        ok = np.where(right, X[:, j] > self.threshold, X[:, j] <= self.threshold)
         fails = np.zeros((len(X), len(self.slot) + 1), np.int64)
         np.cumsum(~ok, axis=1, out=fails[:, 1:])
         return fails[:, self.indptr[1:]] == fails[:, self.indptr[:-1]]
 
 # %% ../nbs/07_grit.ipynb #c011
 def _path_conditions(ta, nodes)->tuple:
-    "Every split on the root-to-node paths: (rule, feature, sign, threshold, depth) arrays, all nodes walked up at once."
+    """Every split on the root-to-node paths:
+
+    (rule, feature, sign, threshold, depth) arrays, all nodes walked up at once."""
     cur = np.array(nodes, dtype=np.intp)
     parts, active = [], np.flatnonzero(ta.parent[cur] >= 0)
     while active.size:                               # one step per tree level
         c = cur[active]; p = ta.parent[c]
-        parts.append((active, ta.feature[p], np.where(ta.left[p] == c, -1, 1), ta.threshold[p], ta.depth[p]))
+        parts.append(
+            (
+                active,
+                ta.feature[p],
+                np.where(ta.left[p] == c, -1, 1),
+                ta.threshold[p],
+                ta.depth[p],
+            )
+        )
         cur[active] = p
         active = active[ta.parent[p] >= 0]
     if not parts:
@@ -150,49 +219,75 @@ def _path_conditions(ta, nodes)->tuple:
         return e, e, e, np.zeros(0), e
     return tuple(np.concatenate(a) for a in zip(*parts))
 
-def _build_rules(rid, feature, sign, threshold, depth, n_rules:int, n_features:int, conditions:str)->RuleSet:
-    "Merge path splits into one premise per rule: tightest threshold per signed index ('all') or root-most split per feature ('first')."
+def _build_rules(
+    rid, feature, sign, threshold, depth, n_rules: int, n_features: int, conditions: str
+) -> RuleSet:
+    """Merge path splits into one premise per rule:
+
+    tightest threshold per signed index ('all') or root-most split per feature
+    ('first')."""
     rid, feature = np.asarray(rid, np.intp), np.asarray(feature, np.intp)
     slot = 2 * feature + (np.asarray(sign) > 0)
     if conditions == 'all':
-        key = np.where(np.asarray(sign) < 0, threshold, -np.asarray(threshold))   # tightest first
+        # tightest first
+        key = np.where(np.asarray(sign) < 0, threshold, -np.asarray(threshold))
         o = np.lexsort((key, slot, rid))
         new = np.r_[True, (rid[o][1:] != rid[o][:-1]) | (slot[o][1:] != slot[o][:-1])]
     elif conditions == 'first':
         o = np.lexsort((depth, feature, rid))
-        new = np.r_[True, (rid[o][1:] != rid[o][:-1]) | (feature[o][1:] != feature[o][:-1])]
+        new = np.r_[
+            True, (rid[o][1:] != rid[o][:-1]) | (feature[o][1:] != feature[o][:-1])
+        ]
     else:
         raise ValueError(f"conditions must be 'all' or 'first', got {conditions!r}")
     keep = o[new[:len(o)]] if len(o) else o
-    # (rid, slot) order: 'all' is sorted already; for 'first' one entry per feature, so slot order = feature order
+    # (rid, slot) order: 'all' is sorted already; for 'first' one entry per feature, so
+    # slot order = feature order
     counts = np.bincount(rid[keep], minlength=n_rules)
-    return RuleSet(np.r_[0, np.cumsum(counts)], slot[keep].astype(np.int64), np.asarray(threshold, float)[keep],
-                   int(n_features))
+    return RuleSet(
+        np.r_[0, np.cumsum(counts)],
+        slot[keep].astype(np.int64),
+        np.asarray(threshold, float)[keep],
+        int(n_features),
+    )
 
 # %% ../nbs/07_grit.ipynb #c012
 def _tree_views(model)->tuple[list, int]:
-    "[(sklearn tree, column map or None)] and the number of input features of a fitted tree, forest or ERF."
-    if hasattr(model, 'column_multiplier') and hasattr(model, 'feature_weights'):   # EnrichedRandomForestClassifier
+    ("[(sklearn tree, column map or None)] and the number of input features of a "
+     "fitted tree, forest or ERF.")
+    # EnrichedRandomForestClassifier
+    if hasattr(model, 'column_multiplier') and hasattr(model, 'feature_weights'):
         check_is_fitted(model)
         return list(zip(model.estimators_, model.tree_columns_)), model.n_features_in_
     if isinstance(model, TREE_TYPES + FOREST_TYPES):
         return [(t, None) for t in model_trees(model)], model.n_features_in_
-    raise TypeError(f"unsupported model type {type(model).__name__}; expected a fitted scikit-learn decision tree, "
-                    "random forest / extra-trees, or EnrichedRandomForestClassifier")
+    raise TypeError(
+        f"unsupported model type {type(model).__name__}; expected a fitted scikit-learn"
+        " decision tree, random forest / extra-trees, or"
+        " EnrichedRandomForestClassifier"
+    )
 
 def _check_conditions(conditions):
     if conditions not in ('all', 'first'):
         raise ValueError(f"conditions must be 'all' or 'first', got {conditions!r}")
 
 def leaf_rules(
-    model,                  # fitted sklearn tree, random forest / extra-trees, or EnrichedRandomForestClassifier
-    nodes=None,             # node ids of a single tree (default: its leaves); forests: must be None (all leaves)
-    conditions:str='all',   # 'all': exact rule (tightest threshold per signed index); 'first': root-most split per feature
+    # fitted sklearn tree, random forest / extra-trees, or
+    # EnrichedRandomForestClassifier
+    model,
+    # node ids of a single tree (default: its leaves); forests: must be None (all
+    # leaves)
+    nodes=None,
+    # 'all': exact rule (tightest threshold per signed index); 'first': root-most split
+    # per feature
+    conditions:str='all',
 )->RuleSet:                 # one rule per leaf (per node), with `tree` and `node` ids
-    "The decision rule of every leaf (root-to-leaf path) in signed-index notation (paper Sec. II-A, Eq. 1)."
+    ("The decision rule of every leaf (root-to-leaf path) in signed-index notation "
+     "(paper Sec. II-A, Eq. 1).")
     _check_conditions(conditions)
     views, p = _tree_views(model)
-    if nodes is not None and len(views) > 1: raise ValueError("nodes can only be given for a single tree")
+    if nodes is not None and len(views) > 1:
+        raise ValueError("nodes can only be given for a single tree")
     all_parts, trees, node_ids, offset = [], [], [], 0
     for m, (t, cols) in enumerate(views):
         ta = tree_arrays(t)
@@ -200,15 +295,22 @@ def leaf_rules(
         else:
             nd = np.asarray(nodes).reshape(-1)
             if nd.size == 0: nd = nd.astype(np.intp)
-            if nd.dtype.kind not in 'iu': raise TypeError(f"nodes must hold integer node ids, got dtype {nd.dtype}: {nd[:5]}")
+            if nd.dtype.kind not in 'iu':
+                raise TypeError(
+                    f"nodes must hold integer node ids, got dtype {nd.dtype}: {nd[:5]}"
+                )
             nd = nd.astype(np.intp)
         if nd.size and (nd.min() < 0 or nd.max() >= ta.n_nodes):
-            raise ValueError(f"node ids must lie in [0, {ta.n_nodes}), got {nd.min()}..{nd.max()}")
+            raise ValueError(
+                f"node ids must lie in [0, {ta.n_nodes}), got {nd.min()}..{nd.max()}"
+            )
         rid, f, s, th, d = _path_conditions(ta, nd)
         if cols is not None: f = cols[f]
         all_parts.append((rid + offset, f, s, th, d)); offset += len(nd)
         trees.append(np.full(len(nd), m)); node_ids.append(nd)
-    rules = _build_rules(*[np.concatenate(a) for a in zip(*all_parts)], offset, p, conditions)
+    rules = _build_rules(
+        *[np.concatenate(a) for a in zip(*all_parts)], offset, p, conditions
+    )
     rules.tree, rules.node = np.concatenate(trees), np.concatenate(node_ids)
     return rules
 
@@ -220,11 +322,17 @@ def sample_forest_rules(
     conditions:str='first', # see `leaf_rules`
     random_state=None,      # None, int or RandomState
 )->RuleSet:                 # `size` rules in draw order, with `tree` and `node` ids
-    "Draw rules from R_(b): a uniform example, a uniform tree, the rule of the example's leaf (paper Algorithm 2, line 9)."
+    """Draw rules from R_(b):
+
+    a uniform example, a uniform tree, the rule of the example's leaf (paper Algorithm
+    2, line 9)."""
     _check_conditions(conditions)
     views, p = _tree_views(model)
     X, _ = check_X(X)
-    if X.shape[1] != p: raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with {p}")
+    if X.shape[1] != p:
+        raise ValueError(
+            f"X has {X.shape[1]} features, but the model was fitted with {p}"
+        )
     size = check_int(size, 'size', 1)
     rng = check_random_state(random_state)
     rows, trees = rng.randint(len(X), size=size), rng.randint(len(views), size=size)
@@ -245,24 +353,32 @@ def sample_forest_rules(
 def intersect(
     a:Interaction,  # a rule / interaction
     b:Interaction,  # another
-)->Interaction:     # shared signed indices, looser threshold of each (max for -j, min for +j)
+    # shared signed indices, looser threshold of each (max for -j, min for +j)
+)->Interaction:
     "Intersect two signed rules with thresholds (paper Algorithm 1, lines 4-7)."
     for nm, v in (('a', a), ('b', b)):
         if not isinstance(v, Interaction):
-            raise TypeError(f"{nm} must be an Interaction (e.g. Interaction(signed, thresholds) or rules[r]), got {type(v).__name__}")
+            raise TypeError(
+                f"{nm} must be an Interaction (e.g. Interaction(signed, thresholds) or"
+                f" rules[r]), got {type(v).__name__}"
+            )
     tb = dict(zip(b.signed, b.thresholds))
     common = [(s, t) for s, t in zip(a.signed, a.thresholds) if s in tb]
-    return Interaction(tuple(s for s, _ in common),
-                       tuple(max(t, tb[s]) if s < 0 else min(t, tb[s]) for s, t in common))
+    return Interaction(
+        tuple(s for s, _ in common),
+        tuple(max(t, tb[s]) if s < 0 else min(t, tb[s]) for s, t in common),
+    )
 
 # %% ../nbs/07_grit.ipynb #c025
 def _check_int(v, name:str, low:int=1, high:int|None=None)->int:
     return check_int(v, name, minimum=low, maximum=high)
 
-MAX_INTERSECTION_DEPTH, MAX_N_CHILD, MAX_RIT_NODES = 12, 16, 1_000_000   # bounds on gRIT sizes (issue 11 Sec. 3)
+# bounds on gRIT sizes (issue 11 Sec. 3)
+MAX_INTERSECTION_DEPTH, MAX_N_CHILD, MAX_RIT_NODES = 12, 16, 1_000_000
 
 def _rit_layout(depth:int, n_child:int)->tuple[int, np.ndarray]:
-    "Number of nodes J of an intersection tree and the first node id of each depth level (root = level 1)."
+    ("Number of nodes J of an intersection tree and the first node id of each depth "
+     "level (root = level 1).")
     sizes = n_child ** np.arange(depth, dtype=np.int64)
     return int(sizes.sum()), np.r_[0, np.cumsum(sizes)]
 
@@ -272,23 +388,36 @@ def _agg(th:np.ndarray, neg:np.ndarray, how:str)->np.ndarray:
     if how == 'median': return np.median(th, axis=0)
     raise ValueError(f"threshold_agg must be 'loosest' or 'median', got {how!r}")
 
-def _grit_core(rules:RuleSet, n_trees:int, depth:int, n_child:int, threshold_agg:str, collect:str='leaves')->list:
-    "Algorithm 1 on `n_trees * J` rules given in node order; list of Interaction with prevalence."
+def _grit_core(
+    rules: RuleSet,
+    n_trees: int,
+    depth: int,
+    n_child: int,
+    threshold_agg: str,
+    collect: str = 'leaves',
+) -> list:
+    """Algorithm 1 on `n_trees * J` rules given in node order;
+
+    list of Interaction with prevalence."""
     J, starts = _rit_layout(depth, n_child)
-    if len(rules) != n_trees * J: raise ValueError(f"need {n_trees * J} rules, got {len(rules)}")
+    if len(rules) != n_trees * J:
+        raise ValueError(f"need {n_trees * J} rules, got {len(rules)}")
     cols, inv = np.unique(rules.slot, return_inverse=True)
     m, N = len(cols), len(rules)
-    if m == 0: return []                                      # only empty rules: nothing to intersect
+    if m == 0: return []  # only empty rules: nothing to intersect
     P, T = np.zeros((N, m), bool), np.zeros((N, m))
     r = np.repeat(np.arange(N), rules.lengths)
     P[r, inv], T[r, inv] = True, rules.threshold
     P, T = P.reshape(n_trees, J, m), T.reshape(n_trees, J, m)
     neg = cols % 2 == 0                                       # -j columns: x_j <= t
-    for d in range(1, depth):                                 # level d + 1: intersect with the parent level
+    for d in range(1, depth):  # level d + 1: intersect with the parent level
         k = np.arange(starts[d], starts[d + 1]); pa = (k - 1) // n_child
         P[:, k] &= P[:, pa]
-        T[:, k] = np.where(neg, np.maximum(T[:, k], T[:, pa]), np.minimum(T[:, k], T[:, pa]))
-    first = starts[depth - 1] if collect == 'leaves' else 0       # depth-D nodes (paper) or every node (authors' code)
+        T[:, k] = np.where(
+            neg, np.maximum(T[:, k], T[:, pa]), np.minimum(T[:, k], T[:, pa])
+        )
+    # depth-D nodes (paper) or every node (authors' code)
+    first = starts[depth - 1] if collect == 'leaves' else 0
     Pl = P[:, first:].reshape(-1, m); Tl = T[:, first:].reshape(-1, m)
     tree_of = np.repeat(np.arange(n_trees), J - first)
     keep = Pl.any(1)
@@ -312,51 +441,66 @@ def _sorted(inters:list)->list:
 
 # %% ../nbs/07_grit.ipynb #c026
 def _check_grit_args(n_trees, depth, n_child, threshold_agg, collect):
-    _check_int(n_trees, 'n_trees'); _check_int(depth, 'depth', 1, MAX_INTERSECTION_DEPTH)
+    _check_int(n_trees, 'n_trees')
+    _check_int(depth, 'depth', 1, MAX_INTERSECTION_DEPTH)
     _check_int(n_child, 'n_child', 1, MAX_N_CHILD)
-    J = sum(n_child ** d for d in range(depth))                 # Python ints: no overflow
+    J = sum(n_child ** d for d in range(depth))  # Python ints: no overflow
     if n_trees * J > MAX_RIT_NODES:
-        raise ValueError(f"n_trees * (nodes per intersection tree) = {n_trees} * {J} exceeds {MAX_RIT_NODES:,}: lower "
-                         "n_trees, depth or n_child")
+        raise ValueError(
+            f"n_trees * (nodes per intersection tree) = {n_trees} * {J} exceeds"
+            f" {MAX_RIT_NODES:,}: lower n_trees, depth or n_child"
+        )
     if threshold_agg not in ('loosest', 'median'):
-        raise ValueError(f"threshold_agg must be 'loosest' or 'median', got {threshold_agg!r}")
-    if collect not in ('leaves', 'all'): raise ValueError(f"collect must be 'leaves' or 'all', got {collect!r}")
+        raise ValueError(
+            f"threshold_agg must be 'loosest' or 'median', got {threshold_agg!r}"
+        )
+    if collect not in ('leaves', 'all'):
+        raise ValueError(f"collect must be 'leaves' or 'all', got {collect!r}")
 
 def grit(
     rules:RuleSet,              # the rule set R
-    weights=None,               # (n_rules,) sampling weights (default uniform), e.g. rows per leaf
+    weights=None,  # (n_rules,) sampling weights (default uniform), e.g. rows per leaf
     n_trees:int=20,             # L intersection trees (paper: 20)
-    depth:int=5,                # D: rules intersected along a root-to-leaf path (paper: 5)
+    depth:int=5,  # D: rules intersected along a root-to-leaf path (paper: 5)
     n_child:int=2,              # children per node (paper: 2)
-    threshold_agg:str='loosest',# merge thresholds of repeated interactions: 'loosest' (authors' code) or 'median'
-    collect:str='leaves',       # 'leaves': depth-D nodes (paper); 'all': every node of the trees (authors' code)
+    # merge thresholds of repeated interactions: 'loosest' (authors' code) or 'median'
+    threshold_agg:str='loosest',
+    # 'leaves': depth-D nodes (paper); 'all': every node of the trees (authors' code)
+    collect:str='leaves',
     random_state=None,          # None, int or RandomState
 )->list:                        # Interactions with `prevalence`, most prevalent first
     "Generalized Random Intersection Trees on a rule set (paper Algorithm 1)."
     _check_grit_args(n_trees, depth, n_child, threshold_agg, collect)
-    if not isinstance(rules, RuleSet): raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
     if len(rules) == 0: raise ValueError("the rule set is empty")
     if weights is not None:
         weights = check_array(weights, 'weights', finite=False)
-        if weights.shape != (len(rules),): raise ValueError(f"weights must have shape ({len(rules)},), got {weights.shape}")
+        if weights.shape != (len(rules),):
+            raise ValueError(
+                f"weights must have shape ({len(rules)},), got {weights.shape}"
+            )
         if not np.isfinite(weights).all() or (weights < 0).any() or weights.sum() <= 0:
             raise ValueError("weights must be finite, non-negative and not all zero")
         weights = weights / weights.sum()
     J, _ = _rit_layout(depth, n_child)
-    idx = check_random_state(random_state).choice(len(rules), size=n_trees * J, p=weights)
+    idx = check_random_state(random_state).choice(
+        len(rules), size=n_trees * J, p=weights
+    )
     return _grit_core(rules.take(idx), n_trees, depth, n_child, threshold_agg, collect)
 
 # %% ../nbs/07_grit.ipynb #c026b
 def grit_forest(
     model,                      # fitted forest / EnrichedRandomForestClassifier
-    X,                          # (n, p) the sample whose (example, tree) rules are drawn, S_(b)
+    X,  # (n, p) the sample whose (example, tree) rules are drawn, S_(b)
     n_trees:int=20, depth:int=5, n_child:int=2,   # L, D, n_child (paper: 20, 5, 2)
     conditions:str='first',     # see `leaf_rules`
     threshold_agg:str='loosest',# see `grit`
     collect:str='leaves',       # see `grit`
     random_state=None,
 )->list:                        # Interactions with `prevalence`
-    "gRIT on the rules of a forest's leaves reached by the rows of X (paper Algorithm 1 on R_(b) of Algorithm 2)."
+    ("gRIT on the rules of a forest's leaves reached by the rows of X (paper "
+     "Algorithm 1 on R_(b) of Algorithm 2).")
     _check_grit_args(n_trees, depth, n_child, threshold_agg, collect)
     J, _ = _rit_layout(depth, n_child)
     rules = sample_forest_rules(model, X, n_trees * J, conditions, random_state)
@@ -364,18 +508,22 @@ def grit_forest(
 
 # %% ../nbs/07_grit.ipynb #c031
 def _allocate_columns(w:np.ndarray, N:int, rng)->np.ndarray:
-    "Copies c_j of each column, sum N, c_j = floor(N w_j) + a weighted draw without replacement for the remainder."
+    ("Copies c_j of each column, sum N, c_j = floor(N w_j) + a weighted draw without "
+     "replacement for the remainder.")
     share = N * w / w.sum()
     c = np.floor(share).astype(np.int64)
     rest, frac = N - int(c.sum()), share - c
     if rest > 0:
         pos = np.flatnonzero(frac > 0)
-        take = rng.choice(pos, size=min(rest, len(pos)), replace=False, p=frac[pos] / frac[pos].sum())
+        take = rng.choice(
+            pos, size=min(rest, len(pos)), replace=False, p=frac[pos] / frac[pos].sum()
+        )
         c[take] += 1
     return c
 
 def _resolve_max_features(mf, p:int)->int:
-    "Number of split candidates for p original features (as scikit-learn resolves max_features)."
+    ("Number of split candidates for p original features (as scikit-learn resolves "
+     "max_features).")
     if mf is None: return p
     if mf == 'sqrt': return max(1, int(math.sqrt(p)))
     if mf == 'log2': return max(1, int(math.log2(p)))
@@ -383,12 +531,18 @@ def _resolve_max_features(mf, p:int)->int:
     return max(1, int(mf * p))
 
 class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
-    "Random forest whose split candidates are drawn with probabilities ~ feature_weights: a feature-resampled matrix, or per-tree weighted feature subsets (seed 001 Sec. II-A, ERF)."
+    ("Random forest whose split candidates are drawn with probabilities ~ "
+     "feature_weights: a feature-resampled matrix, or per-tree weighted feature "
+     "subsets (seed 001 Sec. II-A, ERF).")
     _parameter_constraints = {
         'feature_weights': ['array-like', None],
         'n_estimators': [Interval(numbers.Integral, 1, None, closed='left')],
-        'max_features': [Interval(numbers.Integral, 1, None, closed='left'),
-                         Interval(numbers.Real, 0.0, 1.0, closed='right'), StrOptions({'sqrt', 'log2'}), None],
+        'max_features': [
+            Interval(numbers.Integral, 1, None, closed='left'),
+            Interval(numbers.Real, 0.0, 1.0, closed='right'),
+            StrOptions({'sqrt', 'log2'}),
+            None,
+        ],
         'max_depth': [Interval(numbers.Integral, 1, None, closed='left'), None],
         'min_samples_leaf': [Interval(numbers.Integral, 1, None, closed='left')],
         'column_multiplier': [Interval(numbers.Integral, 1, None, closed='left')],
@@ -397,8 +551,19 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
         'n_jobs': [numbers.Integral, None],
     }
 
-    def __init__(self, feature_weights=None, n_estimators=100, max_features='sqrt', max_depth=None, min_samples_leaf=1,
-                 column_multiplier=2, feature_sampling='duplicate', random_state=None, n_jobs=None):
+
+    def __init__(
+        self,
+        feature_weights=None,
+        n_estimators=100,
+        max_features='sqrt',
+        max_depth=None,
+        min_samples_leaf=1,
+        column_multiplier=2,
+        feature_sampling='duplicate',
+        random_state=None,
+        n_jobs=None,
+    ):
         self.feature_weights = feature_weights
         self.n_estimators = n_estimators
         self.max_features = max_features
@@ -410,7 +575,8 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     def fit(self, X, y):
-        "Resample the columns by weight, then fit a random forest on the resampled matrix."
+        ("Resample the columns by weight, then fit a random forest on the resampled "
+         "matrix.")
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
@@ -419,39 +585,68 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
         w = None
         if self.feature_weights is not None:
             w = np.asarray(self.feature_weights, dtype=float).reshape(-1)
-            if w.shape != (p,): raise ValueError(f"feature_weights has {w.size} entries, but X has {p} features")
+            if w.shape != (p,):
+                raise ValueError(
+                    f"feature_weights has {w.size} entries, but X has {p} features"
+                )
             if not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
-                raise ValueError("feature_weights must be finite, non-negative and not all zero")
+                raise ValueError(
+                    "feature_weights must be finite, non-negative and not all zero"
+                )
         if self.feature_sampling == 'subsets': return self._fit_subsets(X, y, w, rng)
         if w is None:
-            self.columns_ = np.arange(p)                                   # an ordinary random forest
+            self.columns_ = np.arange(p)  # an ordinary random forest
         else:
-            self.columns_ = np.repeat(np.arange(p), _allocate_columns(w, self.column_multiplier * p, rng))
+            self.columns_ = np.repeat(
+                np.arange(p), _allocate_columns(w, self.column_multiplier * p, rng)
+            )
         mf = min(_resolve_max_features(self.max_features, p), len(self.columns_))
         self.forest_ = RandomForestClassifier(
-            n_estimators=self.n_estimators, max_features=mf, max_depth=self.max_depth,
-            min_samples_leaf=self.min_samples_leaf, n_jobs=self.n_jobs,
-            random_state=rng.randint(np.iinfo(np.int32).max)).fit(X[:, self.columns_], y)
-        self.classes_, self.estimators_ = self.forest_.classes_, self.forest_.estimators_   # trees see X[:, columns_]
-        self.feature_importances_ = np.bincount(self.columns_, weights=self.forest_.feature_importances_, minlength=p)
+            n_estimators=self.n_estimators,
+            max_features=mf,
+            max_depth=self.max_depth,
+            min_samples_leaf=self.min_samples_leaf,
+            n_jobs=self.n_jobs,
+            random_state=rng.randint(np.iinfo(np.int32).max),
+        ).fit(X[:, self.columns_], y)
+        self.classes_, self.estimators_ = (
+            self.forest_.classes_,
+            self.forest_.estimators_,
+        )  # trees see X[:, columns_]
+        self.feature_importances_ = np.bincount(
+            self.columns_, weights=self.forest_.feature_importances_, minlength=p
+        )
         self.tree_columns_ = [self.columns_] * len(self.estimators_)
         return self
 
     def _fit_subsets(self, X, y, w, rng):
-        "Per tree: a feature subset of size `column_multiplier` x max_features drawn without replacement with probabilities ~ w (w_j = 0: never), a tree on bootstrap rows."
+        ("Per tree: a feature subset of size `column_multiplier` x max_features drawn "
+         "without replacement with probabilities ~ w (w_j = 0: never), a tree on "
+         "bootstrap rows.")
         n, p = X.shape
         w = np.ones(p) if w is None else w
         pos = np.flatnonzero(w > 0)
         mf = min(_resolve_max_features(self.max_features, p), len(pos))
         q = min(len(pos), self.column_multiplier * mf)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
-        self.forest_, self.columns_, self.estimators_, self.tree_columns_ = None, None, [], []
+        self.forest_, self.columns_, self.estimators_, self.tree_columns_ = (
+            None,
+            None,
+            [],
+            [],
+        )
         imp = np.zeros(p)
         for _ in range(self.n_estimators):
-            cols = np.sort(rng.choice(pos, size=q, replace=False, p=w[pos] / w[pos].sum()))
+            cols = np.sort(
+                rng.choice(pos, size=q, replace=False, p=w[pos] / w[pos].sum())
+            )
             rows = rng.randint(n, size=n)
-            t = DecisionTreeClassifier(max_features=mf, max_depth=self.max_depth, min_samples_leaf=self.min_samples_leaf,
-                                       random_state=rng.randint(np.iinfo(np.int32).max)).fit(X[rows][:, cols], y_enc[rows])
+            t = DecisionTreeClassifier(
+                max_features=mf,
+                max_depth=self.max_depth,
+                min_samples_leaf=self.min_samples_leaf,
+                random_state=rng.randint(np.iinfo(np.int32).max),
+            ).fit(X[rows][:, cols], y_enc[rows])
             self.estimators_.append(t); self.tree_columns_.append(cols)
             imp[cols] += t.feature_importances_
         self.feature_importances_ = imp / imp.sum() if imp.sum() > 0 else imp
@@ -464,7 +659,8 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X)->np.ndarray:
         "Class probabilities of the forest, (n, n_classes)."
         check_is_fitted(self)
-        if self.forest_ is not None: return self.forest_.predict_proba(self._resampled(X))
+        if self.forest_ is not None:
+            return self.forest_.predict_proba(self._resampled(X))
         X = validate_data(self, X, dtype=np.float32, reset=False)
         out = np.zeros((len(X), len(self.classes_)))
         for t, cols in zip(self.estimators_, self.tree_columns_):
@@ -480,63 +676,122 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         if self.forest_ is not None: return self.forest_.apply(self._resampled(X))
         X = validate_data(self, X, dtype=np.float32, reset=False)
-        return np.stack([t.apply(X[:, cols]) for t, cols in zip(self.estimators_, self.tree_columns_)], axis=1)
+        return np.stack(
+            [
+                t.apply(X[:, cols])
+                for t, cols in zip(self.estimators_, self.tree_columns_)
+            ],
+            axis=1,
+        )
 
 # %% ../nbs/07_grit.ipynb #c035
 def _combine_runs(runs:list, threshold_agg:str)->list:
-    "Eq. (2) over B gRIT outputs: stability, mean prevalence, thresholds merged across bootstraps."
+    """Eq. (2) over B gRIT outputs:
+
+    stability, mean prevalence, thresholds merged across bootstraps."""
     B, seen = len(runs), {}
     for T_b in runs:
         for I in T_b: seen.setdefault(I.signed, []).append(I)
     out = []
     for s, occ in seen.items():
         th = _agg(np.array([I.thresholds for I in occ]), np.array(s) < 0, threshold_agg)
-        out.append(Interaction(s, tuple(th), prevalence=sum(I.prevalence for I in occ) / B, stability=len(occ) / B))
+        out.append(
+            Interaction(
+                s,
+                tuple(th),
+                prevalence=sum(I.prevalence for I in occ) / B,
+                stability=len(occ) / B,
+            )
+        )
     return _sorted(out)
 
-def _one_bootstrap(X, y, seed:int, feature_weights, erf_params:dict, grit_params:dict, p=None)->list:
+def _one_bootstrap(
+    X, y, seed: int, feature_weights, erf_params: dict, grit_params: dict, p=None
+) -> list:
     rs = np.random.RandomState(seed)
-    idx = rs.randint(len(X), size=len(X)) if p is None else rs.choice(len(X), size=len(X), p=p)
-    erf = EnrichedRandomForestClassifier(feature_weights, random_state=rs.randint(np.iinfo(np.int32).max), n_jobs=1,
-                                         **erf_params).fit(X[idx], y[idx])
-    return grit_forest(erf, X[idx], random_state=rs.randint(np.iinfo(np.int32).max), **grit_params)
+    idx = (
+        rs.randint(len(X), size=len(X))
+        if p is None
+        else rs.choice(len(X), size=len(X), p=p)
+    )
+    erf = EnrichedRandomForestClassifier(
+        feature_weights,
+        random_state=rs.randint(np.iinfo(np.int32).max),
+        n_jobs=1,
+        **erf_params
+    ).fit(X[idx], y[idx])
+    return grit_forest(
+        erf, X[idx], random_state=rs.randint(np.iinfo(np.int32).max), **grit_params
+    )
 
 def stability_scores(
-    X, y,                           # training data (n, p), labels (n,)
-    n_bootstrap:int=10,             # B (paper: 10)
-    feature_weights=None,           # w for the ERFs (paper: Gini importances of the layer's RF); None = plain RF
-    n_estimators:int=500,           # trees per ERF (paper: 500; the authors' code: 10)
-    max_features='sqrt', max_depth=None, min_samples_leaf:int=1, column_multiplier:int=2,   # ERF settings
-    feature_sampling:str='duplicate',   # ERF: 'duplicate' (resampled matrix) or 'subsets' (weighted per-tree subsets)
-    n_trees:int=20, depth:int=5, n_child:int=2,   # gRIT: L, D, n_child (paper: 20, 5, 2)
-    conditions:str='first',         # see `leaf_rules`
-    threshold_agg:str='loosest',    # see `grit`
-    collect:str='leaves',           # see `grit`
-    random_state=None,              # None, int or RandomState
-    n_jobs=None,                    # bootstraps run in parallel threads
-    return_runs:bool=False,         # also return the B per-bootstrap lists T_(b)
-    sample_weight=None,             # (n,) non-negative row weights: bootstrap rows are drawn with probability ~ weight
-):                                  # Interactions with `stability` and `prevalence`, most stable first
-    "Bootstrap stability of gRIT interactions found in enriched random forests (paper Sec. II-B, Eq. 2)."
+    X,
+    y,  # training data (n, p), labels (n,)
+    n_bootstrap: int = 10,  # B (paper: 10)
+    # w for the ERFs (paper: Gini importances of the layer's RF); None = plain RF
+    feature_weights=None,
+    n_estimators: int = 500,  # trees per ERF (paper: 500; the authors' code: 10)
+    max_features='sqrt',
+    max_depth=None,
+    min_samples_leaf: int = 1,
+    column_multiplier: int = 2,  # ERF settings
+    # ERF: 'duplicate' (resampled matrix) or 'subsets' (weighted per-tree subsets)
+    feature_sampling: str = 'duplicate',
+    n_trees: int = 20,
+    depth: int = 5,
+    n_child: int = 2,  # gRIT: L, D, n_child (paper: 20, 5, 2)
+    conditions: str = 'first',  # see `leaf_rules`
+    threshold_agg: str = 'loosest',  # see `grit`
+    collect: str = 'leaves',  # see `grit`
+    random_state=None,  # None, int or RandomState
+    n_jobs=None,  # bootstraps run in parallel threads
+    return_runs: bool = False,  # also return the B per-bootstrap lists T_(b)
+    # (n,) non-negative row weights: bootstrap rows are drawn with probability ~ weight
+    sample_weight=None,
+):  # Interactions with `stability` and `prevalence`, most stable first
+    ("Bootstrap stability of gRIT interactions found in enriched random forests "
+     "(paper Sec. II-B, Eq. 2).")
     X, _ = check_X(X); y = check_y(y, len(X))
     check_classification_targets(y)
-    _check_int(n_bootstrap, 'n_bootstrap'); _check_grit_args(n_trees, depth, n_child, threshold_agg, collect); _check_conditions(conditions)
+    _check_int(n_bootstrap, 'n_bootstrap')
+    _check_grit_args(n_trees, depth, n_child, threshold_agg, collect)
+    _check_conditions(conditions)
     p = None
     if sample_weight is not None:
         sw = np.asarray(sample_weight, dtype=float).reshape(-1)
-        if sw.shape != (len(X),): raise ValueError(f"sample_weight has {sw.size} entries, but X has {len(X)} rows")
+        if sw.shape != (len(X),):
+            raise ValueError(
+                f"sample_weight has {sw.size} entries, but X has {len(X)} rows"
+            )
         if not np.isfinite(sw).all() or (sw < 0).any() or not sw.sum() > 0:
-            raise ValueError("sample_weight must be finite, non-negative and not all zero")
+            raise ValueError(
+                "sample_weight must be finite, non-negative and not all zero"
+            )
         p = sw / sw.sum()
     rng = check_random_state(random_state)
     seeds = rng.randint(MAX_SEED, size=n_bootstrap)
-    erf_params = dict(n_estimators=n_estimators, max_features=max_features, max_depth=max_depth,
-                      min_samples_leaf=min_samples_leaf, column_multiplier=column_multiplier,
-                      feature_sampling=feature_sampling)
-    grit_params = dict(n_trees=n_trees, depth=depth, n_child=n_child, conditions=conditions, threshold_agg=threshold_agg,
-                       collect=collect)
+    erf_params = dict(
+        n_estimators=n_estimators,
+        max_features=max_features,
+        max_depth=max_depth,
+        min_samples_leaf=min_samples_leaf,
+        column_multiplier=column_multiplier,
+        feature_sampling=feature_sampling,
+    )
+    grit_params = dict(
+        n_trees=n_trees,
+        depth=depth,
+        n_child=n_child,
+        conditions=conditions,
+        threshold_agg=threshold_agg,
+        collect=collect,
+    )
     runs = Parallel(n_jobs=n_jobs, prefer='threads')(
-        delayed(_one_bootstrap)(X, y, int(s), feature_weights, erf_params, grit_params, p) for s in seeds)
+        delayed(_one_bootstrap)(
+            X, y, int(s), feature_weights, erf_params, grit_params, p
+        )
+        for s in seeds
+    )
     out = _combine_runs(runs, threshold_agg)
     return (out, runs) if return_runs else out
 
@@ -549,7 +804,8 @@ def plot_stability(
     ax=None,
 )->plt.Axes:
     "Horizontal bar chart of interaction stability (paper Eq. 2)."
-    import matplotlib.pyplot as plt                 # lazily: importing the package must not load pyplot
+    # lazily: importing the package must not load pyplot
+    import matplotlib.pyplot as plt
     inters = list(interactions)[:_check_int(top, 'top')]
     if not inters: raise ValueError("no interactions to plot")
     score = 'stability' if inters[0].stability is not None else 'prevalence'
@@ -557,8 +813,10 @@ def plot_stability(
     if ax is None: _, ax = plt.subplots(figsize=(6, 0.3 * len(inters) + 1))
     ax.barh(range(len(inters))[::-1], vals, color='tab:blue')
     labels = [I.label(feature_names) for I in inters]
-    labels = [l if len(l) <= 40 else l[:38] + ' …' for l in labels]           # long high-order labels: truncate
+    # long high-order labels: truncate
+    labels = [l if len(l) <= 40 else l[:38] + ' …' for l in labels]
     ax.set_yticks(range(len(inters))[::-1], labels, fontsize=8)
-    if threshold is not None and score == 'stability': ax.axvline(threshold, color='k', ls=':', lw=1)
+    if threshold is not None and score == 'stability':
+        ax.axvline(threshold, color='k', ls=':', lw=1)
     ax.set_xlim(0, 1.02); ax.set_xlabel(score)
     return ax

@@ -22,41 +22,70 @@ __all__ = ['COLUMNWISE', 'PipelineParts', 'is_pipeline', 'check_level', 'unwrap_
            'explain_pipeline']
 
 # %% ../nbs/01b_pipelines.ipynb #p_columnwise
-COLUMNWISE = (_pp.OneHotEncoder, _pp.OrdinalEncoder, _pp.TargetEncoder, _pp.StandardScaler, _pp.MinMaxScaler,
-              _pp.MaxAbsScaler, _pp.RobustScaler, _pp.PowerTransformer, _pp.QuantileTransformer, _pp.KBinsDiscretizer,
-              _pp.Binarizer, _pp.SplineTransformer, _pp.PolynomialFeatures, SimpleImputer, MissingIndicator,
-              SelectorMixin)
+COLUMNWISE = (
+    _pp.OneHotEncoder,
+    _pp.OrdinalEncoder,
+    _pp.TargetEncoder,
+    _pp.StandardScaler,
+    _pp.MinMaxScaler,
+    _pp.MaxAbsScaler,
+    _pp.RobustScaler,
+    _pp.PowerTransformer,
+    _pp.QuantileTransformer,
+    _pp.KBinsDiscretizer,
+    _pp.Binarizer,
+    _pp.SplineTransformer,
+    _pp.PolynomialFeatures,
+    SimpleImputer,
+    MissingIndicator,
+    SelectorMixin,
+)
 
 # %% ../nbs/01b_pipelines.ipynb #p__sources
 def _sentinel(j:int)->str: return f'__dfi{j}__'
 
 def _sources(trans, n_in:int)->np.ndarray:
-    "For each output column of the fitted column-wise `trans`, the position of the one input column it comes from."
+    ("For each output column of the fitted column-wise `trans`, the position of the "
+     "one input column it comes from.")
     if not isinstance(trans, COLUMNWISE):
-        raise TypeError(f"{type(trans).__name__} is not one of the column-wise transformers (encoders, scalers, "
-                        "imputers, discretizers, selectors) whose outputs each come from one input column, so its "
-                        "outputs cannot be mapped back to the raw columns; explain the columns the model sees with "
-                        "level='transformed'")
-    probe = copy.copy(trans)                                  # a shallow copy: the fitted model is left untouched
-    probe.feature_names_in_ = np.array([_sentinel(j) for j in range(n_in)], dtype=object)
+        raise TypeError(
+            f"{type(trans).__name__} is not one of the column-wise transformers"
+            " (encoders, scalers, imputers, discretizers, selectors) whose outputs"
+            " each come from one input column, so its outputs cannot be mapped back to"
+            " the raw columns; explain the columns the model sees with"
+            " level='transformed'"
+        )
+    probe = copy.copy(trans)  # a shallow copy: the fitted model is left untouched
+    probe.feature_names_in_ = np.array(
+        [_sentinel(j) for j in range(n_in)], dtype=object
+    )
     probe.n_features_in_ = n_in
     names = [str(s) for s in probe.get_feature_names_out()]
     src = np.empty(len(names), dtype=np.intp)
     for o, s in enumerate(names):
         hits = [j for j in range(n_in) if _sentinel(j) in s]
         if len(hits) != 1:
-            raise TypeError(f"{type(trans).__name__} makes the output column {s.replace('__dfi', 'x').replace('__', '')!r} "
-                            f"from {len(hits)} input columns (it mixes columns), so it cannot be mapped back to one "
-                            "input column; explain the transformed columns instead with level='transformed'")
+            raise TypeError(
+                f"{type(trans).__name__} makes the output column"
+                f" {s.replace('__dfi', 'x').replace('__', '')!r} from {len(hits)} input"
+                " columns (it mixes columns), so it cannot be mapped back to one input"
+                " column; explain the transformed columns instead with"
+                " level='transformed'"
+            )
         src[o] = hits[0]
     return src
 
 # %% ../nbs/01b_pipelines.ipynb #p__positions
 def _column_positions(key, names_in, n_in:int)->np.ndarray:
-    "Positions of the columns a ColumnTransformer gave one transformer (names, ints, slice or mask, as fitted)."
-    if callable(key): raise TypeError("a callable column selector cannot be traced back; give the column names")
+    ("Positions of the columns a ColumnTransformer gave one transformer (names, ints, "
+     "slice or mask, as fitted).")
+    if callable(key):
+        raise TypeError(
+            "a callable column selector cannot be traced back; give the column names"
+        )
     if isinstance(key, slice):
-        if isinstance(key.start, str) or isinstance(key.stop, str):   # pandas-style label slice, inclusive
+        # pandas-style label slice, inclusive
+        if isinstance(key.start, str) or isinstance(key.stop, str):
             lo = 0 if key.start is None else names_in.index(key.start)
             hi = n_in if key.stop is None else names_in.index(key.stop) + 1
             return np.arange(lo, hi)
@@ -69,9 +98,11 @@ def _column_positions(key, names_in, n_in:int)->np.ndarray:
 
 # %% ../nbs/01b_pipelines.ipynb #p__trace
 def _trace(step, src:np.ndarray)->np.ndarray:
-    "Raw-column position of every output column of the fitted `step`, given that of every input column (`src`)."
+    ("Raw-column position of every output column of the fitted `step`, given that of "
+     "every input column (`src`).")
     if step is None or (isinstance(step, str) and step == 'passthrough'): return src
-    if isinstance(step, FunctionTransformer) and step.func is None: return src      # identity (how 'passthrough' is fitted)
+    # identity (how 'passthrough' is fitted)
+    if isinstance(step, FunctionTransformer) and step.func is None: return src
     if isinstance(step, Pipeline):
         for _, s in step.steps: src = _trace(s, src)
         return src
@@ -81,11 +112,19 @@ def _trace(step, src:np.ndarray)->np.ndarray:
         out = np.full(width, -1, dtype=np.intp)
         for name, trans, cols in step.transformers_:
             sl = step.output_indices_.get(name)
-            if sl is None or sl.stop == sl.start or (isinstance(trans, str) and trans == 'drop'): continue
+            if (
+                sl is None
+                or sl.stop == sl.start
+                or (isinstance(trans, str) and trans == 'drop')
+            ):
+                continue
             pos = _column_positions(cols, names_in, len(src))
             inner = _trace(trans, np.arange(len(pos)))
             if len(inner) != sl.stop - sl.start:
-                raise ValueError(f"could not map the {sl.stop - sl.start} output columns of {name!r} to its inputs")
+                raise ValueError(
+                    f"could not map the {sl.stop - sl.start} output columns of {name!r}"
+                    " to its inputs"
+                )
             out[sl] = src[pos[inner]]
         return out
     return src[_sources(step, len(src))]
@@ -93,22 +132,33 @@ def _trace(step, src:np.ndarray)->np.ndarray:
 # %% ../nbs/01b_pipelines.ipynb #p_pipelineparts
 @dataclass
 class PipelineParts:
-    "A fitted pipeline split into its transform, its final model and the raw column behind every transformed column."
-    transform: object          # the fitted steps before the model (`pipe[:-1]`), None if the pipeline is the model only
+    ("A fitted pipeline split into its transform, its final model and the raw column "
+     "behind every transformed column.")
+    # the fitted steps before the model (`pipe[:-1]`), None if the pipeline is the model
+    # only
+    transform: object
     model: object              # the fitted last step
     input_names: list          # the raw input columns
     transformed_names: list    # the columns the model sees
-    source: np.ndarray|None    # raw-column position of every transformed column (None at level='transformed')
+    # raw-column position of every transformed column (None at level='transformed')
+    source: np.ndarray|None
 
     @property
     def groups(self)->dict:
-        "{raw column: [positions of its transformed columns]} (empty for dropped columns)."
-        return {name: np.flatnonzero(self.source == j) for j, name in enumerate(self.input_names)}
+        ("{raw column: [positions of its transformed columns]} (empty for dropped "
+         "columns).")
+        return {
+            name: np.flatnonzero(self.source == j)
+            for j, name in enumerate(self.input_names)
+        }
 
     def transform_rows(self, X):
-        "The rows as the model sees them: a DataFrame with the transformed column names."
+        """The rows as the model sees them:
+
+        a DataFrame with the transformed column names."""
         Xt = X if self.transform is None else self.transform.transform(X)
-        if hasattr(Xt, 'toarray') and hasattr(Xt, 'nnz'): Xt = Xt.toarray()     # sparse one-hot output
+        # sparse one-hot output
+        if hasattr(Xt, 'toarray') and hasattr(Xt, 'nnz'): Xt = Xt.toarray()
         if isinstance(Xt, pd.DataFrame): return Xt
         return pd.DataFrame(np.asarray(Xt), columns=self.transformed_names)
 
@@ -119,50 +169,81 @@ def is_pipeline(model)->bool:
 
 # %% ../nbs/01b_pipelines.ipynb #p_check_level
 def check_level(level)->str:
-    "Validate `level`: 'raw' (explain the pipeline's input columns) or 'transformed' (the columns the model sees)."
+    ("Validate `level`: 'raw' (explain the pipeline's input columns) or 'transformed' "
+     "(the columns the model sees).")
     if not (isinstance(level, str) and level in ('raw', 'transformed')):
-        raise ValueError(f"level must be 'raw' (the pipeline's input columns) or 'transformed' (the model's columns), got {level!r}")
+        raise ValueError(
+            "level must be 'raw' (the pipeline's input columns) or 'transformed' (the"
+            f" model's columns), got {level!r}"
+        )
     return level
 
 # %% ../nbs/01b_pipelines.ipynb #p_unwrap
 def unwrap_pipeline(pipe, level:str='raw')->PipelineParts:
-    "Split a fitted `Pipeline` into (transform, model, the raw column behind every transformed column)."
-    if not is_pipeline(pipe): raise TypeError(f"pipe must be a scikit-learn Pipeline, got {type(pipe).__name__}")
+    ("Split a fitted `Pipeline` into (transform, model, the raw column behind every "
+     "transformed column).")
+    if not is_pipeline(pipe):
+        raise TypeError(
+            f"pipe must be a scikit-learn Pipeline, got {type(pipe).__name__}"
+        )
     check_level(level); check_is_fitted(pipe)
     model = pipe.steps[-1][1]
     transform = pipe[:-1] if len(pipe.steps) > 1 else None
     n_in = getattr(pipe, 'n_features_in_', None)
-    if n_in is None: raise ValueError("the pipeline does not record its number of input columns (n_features_in_)")
+    if n_in is None:
+        raise ValueError(
+            "the pipeline does not record its number of input columns (n_features_in_)"
+        )
     fitted = getattr(pipe, 'feature_names_in_', None)
-    input_names = [str(c) for c in fitted] if fitted is not None else [f'x{j}' for j in range(n_in)]
-    source = np.arange(n_in) if transform is None else (_trace(transform, np.arange(n_in)) if level == 'raw' else None)
+    input_names = (
+        [str(c) for c in fitted]
+        if fitted is not None
+        else [f'x{j}' for j in range(n_in)]
+    )
+    source = (
+        np.arange(n_in)
+        if transform is None
+        else (_trace(transform, np.arange(n_in)) if level == 'raw' else None)
+    )
     names = getattr(model, 'feature_names_in_', None)
     if names is None and transform is not None:
         try: names = transform.get_feature_names_out()
         except (AttributeError, ValueError, TypeError): names = None
     if names is None:
-        width = len(source) if source is not None else getattr(model, 'n_features_in_', None)
+        width = (
+            len(source)
+            if source is not None
+            else getattr(model, 'n_features_in_', None)
+        )
         names = input_names if transform is None else [f'x{j}' for j in range(width)]
     names = [str(c) for c in names]
     if source is not None and len(source) != len(names):
-        raise ValueError(f"traced {len(source)} transformed columns but the model sees {len(names)}")
+        raise ValueError(
+            f"traced {len(source)} transformed columns but the model sees {len(names)}"
+        )
     return PipelineParts(transform, model, input_names, names, source)
 
 # %% ../nbs/01b_pipelines.ipynb #p_raw_rows
 def raw_rows(X)->np.ndarray:
-    "The raw rows as an array: floats for numeric data, objects (category labels as they are) otherwise."
+    """The raw rows as an array:
+
+    floats for numeric data, objects (category labels as they are) otherwise."""
     if isinstance(X, pd.Series): X = X.to_frame().T
     if isinstance(X, pd.DataFrame):
-        numeric = all(pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]) for c in X.columns)
+        numeric = all(
+            pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c])
+            for c in X.columns
+        )
         return X.to_numpy(dtype=float) if numeric else X.astype(object).to_numpy()
     X = np.asarray(X)
     return X if X.ndim == 2 else X.reshape(1, -1)
 
 # %% ../nbs/01b_pipelines.ipynb #p_to_raw
 def to_raw(parts:PipelineParts, result, X=None):
-    "Map an explainer's result on the transformed columns back to the raw columns (sum over each column's group)."
+    ("Map an explainer's result on the transformed columns back to the raw columns "
+     "(sum over each column's group).")
     if isinstance(result, list): return [to_raw(parts, r, X) for r in result]
-    if parts.source is None: return result                                 # level='transformed'
+    if parts.source is None: return result  # level='transformed'
     groups = parts.groups
     if isinstance(result, Explanation):
         data = None if X is None else raw_rows(X)
@@ -173,12 +254,17 @@ def to_raw(parts:PipelineParts, result, X=None):
     if isinstance(result, (pd.Series, pd.DataFrame)):
         vals = np.asarray(result, dtype=float)
         out = np.stack([vals[idx].sum(0) for idx in groups.values()])
-        if isinstance(result, pd.Series): return pd.Series(out, index=parts.input_names, name=result.name)
+        if isinstance(result, pd.Series):
+            return pd.Series(out, index=parts.input_names, name=result.name)
         return pd.DataFrame(out, index=parts.input_names, columns=result.columns)
     raise TypeError(f"cannot map a {type(result).__name__} back to the raw columns")
 
 # %% ../nbs/01b_pipelines.ipynb #p_explain_pipeline
 def explain_pipeline(explainer, pipe, X, *args, level:str='raw', **kwargs):
-    "Run `explainer(model, X_transformed, ...)` on the pipeline's last step; at `level='raw'` sum back to the raw columns."
+    """Run `explainer(model, X_transformed, ...)` on the pipeline's last step;
+
+    at `level='raw'` sum back to the raw columns."""
     parts = unwrap_pipeline(pipe, level)
-    return to_raw(parts, explainer(parts.model, parts.transform_rows(X), *args, **kwargs), X)
+    return to_raw(
+        parts, explainer(parts.model, parts.transform_rows(X), *args, **kwargs), X
+    )

@@ -11,10 +11,14 @@ from joblib import Parallel, delayed
 from sklearn.base import clone, is_classifier
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 import warnings
-with warnings.catch_warnings():                  # tqdm.auto warns when ipywidgets is missing, then falls back to text
+# tqdm.auto warns when ipywidgets is missing, then falls back to text
+with warnings.catch_warnings():
     warnings.simplefilter('ignore'); from tqdm.auto import tqdm
-from .core import (check_X, check_y, check_model, check_int, check_real, check_array, check_n_jobs, check_index, check_training_rows, ensemble_trees,
-                                    tree_arrays, oob_mask, model_trees, TREE_TYPES, FOREST_TYPES, LazyKernels)
+from .core import check_X, check_y, check_model, check_int, check_real
+from .core import check_array, check_n_jobs, check_index
+from .core import check_training_rows, ensemble_trees, tree_arrays
+from .core import oob_mask, model_trees, TREE_TYPES, FOREST_TYPES
+from .core import LazyKernels
 from .tree_contributions import FlatForest, BLOCK_ROWS
 
 # %% auto #0
@@ -22,7 +26,8 @@ __all__ = ['depth_weight', 'ssfi_reference', 'ssfi', 'feature_ranges', 'LOOFores
            'plot_ssfi', 'plot_ssfi_image']
 
 # %% ../nbs/09_ssfi.ipynb #c002k
-prange = range          # numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
+# numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
+prange = range
 _K = LazyKernels(globals())
 
 # %% ../nbs/09_ssfi.ipynb #c005
@@ -34,42 +39,61 @@ def depth_weight(
     depth,               # node depth d (root = 0), scalar or array
     alpha:float=0.9,     # the paper's free parameter, 0 < alpha <= 1
 )->np.ndarray:           # 1 / (1 + alpha^-d), same shape as `depth`
-    "Depth factor of the SSFI node importance, 1/(1 + alpha^-d) (paper Eq. 6), computed as alpha^d/(1 + alpha^d)."
+    ("Depth factor of the SSFI node importance, 1/(1 + alpha^-d) (paper Eq. 6), "
+     "computed as alpha^d/(1 + alpha^d).")
     ad = _check_alpha(alpha) ** check_array(depth, 'depth')
     return ad / (1 + ad)
 
 # %% ../nbs/09_ssfi.ipynb #c009
 def _inv_scale(scale, n_features:int)->np.ndarray:
-    "1/scale per feature (ones for `scale=None`), after checking shape, finiteness and positivity."
+    ("1/scale per feature (ones for `scale=None`), after checking shape, finiteness "
+     "and positivity.")
     if scale is None: return np.ones(n_features)
     s = check_array(scale, 'scale', finite=False)
     s = s.reshape(-1) if s.ndim else np.full(n_features, float(s))
-    if s.shape != (n_features,): raise ValueError(f"scale has {s.size} entries, expected one per feature ({n_features})")
-    if not (np.isfinite(s).all() and (s > 0).all()): raise ValueError("scale must be finite and positive for every feature")
+    if s.shape != (n_features,):
+        raise ValueError(
+            f"scale has {s.size} entries, expected one per feature ({n_features})"
+        )
+    if not (np.isfinite(s).all() and (s > 0).all()):
+        raise ValueError("scale must be finite and positive for every feature")
     with np.errstate(over='ignore'): inv = 1 / s
-    if not np.isfinite(inv).all(): raise ValueError(f"scale has entries so small that 1/scale overflows (smallest {s.min():.3g})")
+    if not np.isfinite(inv).all():
+        raise ValueError(
+            "scale has entries so small that 1/scale overflows (smallest"
+            f" {s.min():.3g})"
+        )
     return inv
 
 def _check_finite(out:np.ndarray)->np.ndarray:
-    "SSFI values beyond the float64 range (huge |X| or a tiny `scale`) are an error, never an inf in the output."
+    ("SSFI values beyond the float64 range (huge |X| or a tiny `scale`) are an error, "
+     "never an inf in the output.")
     if not np.isfinite(out).all():
-        raise ValueError("SSFI overflowed the float64 range: |X - threshold| / scale exceeds ~1e308 for some rows; "
-                         "rescale X or pass a larger scale (e.g. feature_ranges(X_train))")
+        raise ValueError(
+            "SSFI overflowed the float64 range: |X - threshold| / scale exceeds ~1e308"
+            " for some rows; rescale X or pass a larger scale (e.g."
+            " feature_ranges(X_train))"
+        )
     return out
 
 def _check_ssfi_model(model):
-    "SSFI needs the trees of a fitted decision tree, random forest or extra-trees model."
+    ("SSFI needs the trees of a fitted decision tree, random forest or extra-trees "
+     "model.")
     return check_model(model, TREE_TYPES + FOREST_TYPES)
 
 def ssfi_reference(
-    model,                # fitted DecisionTree*/RandomForest*/ExtraTrees* classifier or regressor
+    model,  # fitted DecisionTree*/RandomForest*/ExtraTrees* classifier or regressor
     X,                    # (n_samples, n_features) rows to explain
     *,
     alpha:float=0.9,      # depth discount of Eq. (6), 0 < alpha <= 1
-    scale=None,           # per-feature divisor of |s - f| (see `feature_ranges`); None = model units
-    average:bool=True,    # divide the sum over trees by their number (False: the paper's plain sum)
+    # per-feature divisor of |s - f| (see `feature_ranges`); None = model units
+    scale=None,
+    # divide the sum over trees by their number (False: the paper's plain sum)
+    average:bool=True,
 )->np.ndarray:            # (n_samples, n_features)
-    "SSFI one row and one tree at a time along `decision_path` (paper Eq. 6-7); slow, for checking."
+    """SSFI one row and one tree at a time along `decision_path` (paper Eq. 6-7);
+
+    slow, for checking."""
     _check_ssfi_model(model); a = _check_alpha(alpha)
     X, _ = check_X(X, model); inv = _inv_scale(scale, X.shape[1])
     trees = model_trees(model)
@@ -78,24 +102,43 @@ def ssfi_reference(
         ta = tree_arrays(tree)
         paths = tree.decision_path(X.astype(np.float32))
         for i in range(X.shape[0]):
-            for node in paths.indices[paths.indptr[i]:paths.indptr[i + 1]]:     # p_1, ..., p_M (root first)
+            # p_1, ..., p_M (root first)
+            for node in paths.indices[paths.indptr[i]:paths.indptr[i + 1]]:
                 k = ta.feature[node]
-                if k < 0: continue                                               # the leaf makes no split
+                if k < 0: continue  # the leaf makes no split
                 s, f, d = ta.threshold[node], X[i, k], ta.depth[node]
-                if np.isnan(f) or not np.isfinite(s): continue                   # missing value / missing-vs-present split: no distance
+                # missing value / missing-vs-present split: no distance
+                if np.isnan(f) or not np.isfinite(s): continue
                 with np.errstate(over='ignore'):
-                    out[i, k] += 1 / (1 + a ** -float(d)) * abs(s - f) * inv[k]  # Eq. (6), summed as in Eq. (7)
+                    # Eq. (6), summed as in Eq. (7)
+                    out[i, k] += 1 / (1 + a ** -float(d)) * abs(s - f) * inv[k]
     return _check_finite(out / len(trees) if average else out)
 
 # %% ../nbs/09_ssfi.ipynb #c017
 @_K.register(parallel=True)
-def _ssfi_kernel(X32, X, roots, left, right, feature, threshold, missing_left, node_w, tree_w, row_w, inv_scale, out, block):
-    "out[i, f] += w_tree * node_w[t] * |threshold[t] - X[i, f]| * inv_scale[f] over the internal nodes t of every path."
+def _ssfi_kernel(
+    X32,
+    X,
+    roots,
+    left,
+    right,
+    feature,
+    threshold,
+    missing_left,
+    node_w,
+    tree_w,
+    row_w,
+    inv_scale,
+    out,
+    block,
+):
+    ("out[i, f] += w_tree * node_w[t] * |threshold[t] - X[i, f]| * inv_scale[f] over "
+     "the internal nodes t of every path.")
     n, M = X.shape[0], roots.shape[0]
     use_rw = row_w.shape[0] > 0
-    for b in prange((n + block - 1) // block):            # parallel over blocks of rows ...
+    for b in prange((n + block - 1) // block):  # parallel over blocks of rows ...
         lo, hi = b * block, min(n, (b + 1) * block)
-        for m in range(M):                                 # ... tree-major inside a block
+        for m in range(M):  # ... tree-major inside a block
             for i in range(lo, hi):
                 w = tree_w[m] * row_w[m, i] if use_rw else tree_w[m]
                 if w == 0.0: continue
@@ -103,36 +146,61 @@ def _ssfi_kernel(X32, X, roots, left, right, feature, threshold, missing_left, n
                 while left[node] >= 0:
                     f = feature[node]; x = X32[i, f]; xf = X[i, f]
                     t = threshold[node]
-                    if xf == xf and abs(t) < np.inf: out[i, f] += w * node_w[node] * abs(t - xf) * inv_scale[f]
+                    if xf == xf and abs(t) < np.inf:
+                        out[i, f] += w * node_w[node] * abs(t - xf) * inv_scale[f]
                     if x <= t or (x != x and missing_left[node] != 0): node = left[node]
                     else: node = right[node]
 
-def _walk_ssfi(flat:FlatForest, X, inv_scale, alpha:float, average:bool, row_w=None, n_jobs=None)->np.ndarray:
-    "Run the kernel on float64 rows X (n, K); `row_w` (M, n) optionally weights each tree per row (then no averaging)."
-    if X.ndim != 2 or X.shape[1] != flat.n_features:           # the kernel indexes X by feature: never read past a row
-        raise ValueError(f"X must have shape (n_rows, {flat.n_features}), got {X.shape}")
+def _walk_ssfi(
+    flat: FlatForest, X, inv_scale, alpha: float, average: bool, row_w=None, n_jobs=None
+) -> np.ndarray:
+    """Run the kernel on float64 rows X (n, K);
+
+    `row_w` (M, n) optionally weights each tree per row (then no averaging)."""
+    # the kernel indexes X by feature: never read past a row
+    if X.ndim != 2 or X.shape[1] != flat.n_features:
+        raise ValueError(
+            f"X must have shape (n_rows, {flat.n_features}), got {X.shape}"
+        )
     out = np.zeros(X.shape)
     M = len(flat.roots)
     tree_w = np.full(M, 1 / M if average and row_w is None else 1.0)
     rw = np.zeros((0, 0)) if row_w is None else np.ascontiguousarray(row_w, dtype=float)
     kernel = _K._ssfi_kernel
     with _K.threads(n_jobs), np.errstate(over='ignore'):
-        kernel(np.ascontiguousarray(X, dtype=np.float32), np.ascontiguousarray(X, dtype=float), flat.roots, flat.left,
-               flat.right, flat.feature, flat.threshold, flat.missing_left, depth_weight(flat.depth, alpha), tree_w, rw,
-               inv_scale, out, BLOCK_ROWS)
+        kernel(
+            np.ascontiguousarray(X, dtype=np.float32),
+            np.ascontiguousarray(X, dtype=float),
+            flat.roots,
+            flat.left,
+            flat.right,
+            flat.feature,
+            flat.threshold,
+            flat.missing_left,
+            depth_weight(flat.depth, alpha),
+            tree_w,
+            rw,
+            inv_scale,
+            out,
+            BLOCK_ROWS,
+        )
     return _check_finite(out)
 
 # %% ../nbs/09_ssfi.ipynb #c018
 def ssfi(
-    model,                # fitted DecisionTree*/RandomForest*/ExtraTrees* classifier or regressor
-    X,                    # (n_samples, n_features) array or DataFrame of rows to explain
+    model,  # fitted DecisionTree*/RandomForest*/ExtraTrees* classifier or regressor
+    X,  # (n_samples, n_features) array or DataFrame of rows to explain
     *,
     alpha:float=0.9,      # depth discount of Eq. (6), 0 < alpha <= 1 (paper: 0.9)
-    scale=None,           # per-feature divisor of |s - f|, e.g. `feature_ranges(X_train)`; None = model units
-    average:bool=True,    # average over trees (False: the paper's plain sum over trees, n_estimators times larger)
+    # per-feature divisor of |s - f|, e.g. `feature_ranges(X_train)`; None = model units
+    scale=None,
+    # average over trees (False: the paper's plain sum over trees, n_estimators times
+    # larger)
+    average:bool=True,
     n_jobs:int|None=-1,   # threads for the row loop (joblib convention: -1 = all cores)
 )->np.ndarray:            # (n_samples, n_features), >= 0
-    "Single-sample feature importance of every row of `X` (paper Eq. 6-7), compiled and parallel over rows."
+    ("Single-sample feature importance of every row of `X` (paper Eq. 6-7), compiled "
+     "and parallel over rows.")
     _check_ssfi_model(model); a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs)
     X, _ = check_X(X, model); inv = _inv_scale(scale, X.shape[1])
     return _walk_ssfi(FlatForest.of(model), X, inv, a, average, n_jobs=n_jobs)
@@ -140,8 +208,10 @@ def ssfi(
 # %% ../nbs/09_ssfi.ipynb #c023
 def feature_ranges(
     X,                # (n_samples, n_features) training data (array or DataFrame)
-)->np.ndarray:        # (n_features,) max - min per feature, 1 where a feature is constant
-    "Per-feature range of the training data: the `scale` under which SSFI sees min-max-scaled [0, 1] inputs (paper Sec. 5.2)."
+)->np.ndarray:  # (n_features,) max - min per feature, 1 where a feature is constant
+    """Per-feature range of the training data:
+
+    the `scale` under which SSFI sees min-max-scaled [0, 1] inputs (paper Sec. 5.2)."""
     X, _ = check_X(X)
     r = X.max(0) - X.min(0)
     return np.where(r > 0, r, 1.0)
@@ -149,7 +219,8 @@ def feature_ranges(
 # %% ../nbs/09_ssfi.ipynb #c029
 @dataclass
 class LOOForest:
-    "A bootstrapped forest fitted once, and for each row a leave-one-out sub-forest of trees the row is out of bag for."
+    ("A bootstrapped forest fitted once, and for each row a leave-one-out sub-forest "
+     "of trees the row is out of bag for.")
     forest: object            # the fitted forest (all grown trees)
     rows: np.ndarray          # (r,) training rows that have a leave-one-out forest
     members: np.ndarray       # (r, n_trees) tree indices of each row's sub-forest
@@ -158,40 +229,72 @@ class LOOForest:
     def n_trees(self)->int: return self.members.shape[1]
 
     def row_weights(self, average:bool=True)->np.ndarray:
-        "`(n_all_trees, r)` matrix: 1/n_trees (or 1) where a tree belongs to the row's sub-forest, else 0."
+        """`(n_all_trees, r)` matrix:
+
+        1/n_trees (or 1) where a tree belongs to the row's sub-forest, else 0."""
         w = np.zeros((len(self.forest.estimators_), len(self.rows)))
-        w[self.members.T, np.arange(len(self.rows))[None, :]] = 1 / self.n_trees if average else 1.0
+        w[self.members.T, np.arange(len(self.rows))[None, :]] = (
+            1 / self.n_trees if average else 1.0
+        )
         return w
 
     def _training_X(self, X)->np.ndarray:
-        "`X` validated as the forest's training rows (core's `check_training_rows`): `rows` index into it."
+        """`X` validated as the forest's training rows (core's `check_training_rows`):
+
+        `rows` index into it."""
         check_training_rows(self.forest, X)
         return check_X(X, self.forest)[0]
 
     def sub_forest(self, j:int):
-        "A working copy of `forest` (predict, predict_proba, `ssfi`) restricted to the sub-forest of `rows[j]`."
+        ("A working copy of `forest` (predict, predict_proba, `ssfi`) restricted to "
+         "the sub-forest of `rows[j]`.")
         j = check_index(j, len(self.rows), 'j')
         f = copy.copy(self.forest)
         f.estimators_ = [self.forest.estimators_[m] for m in self.members[j]]
         f.n_estimators = len(f.estimators_)
         return f
 
-    def ssfi(self, X, *, alpha:float=0.9, scale=None, average:bool=True, n_jobs:int|None=-1)->np.ndarray:
-        "Leave-one-out SSFI of every row in `rows`, each over its own sub-forest (Eq. 6-7); `X` is the training data."
+
+    def ssfi(
+        self,
+        X,
+        *,
+        alpha: float = 0.9,
+        scale=None,
+        average: bool = True,
+        n_jobs: int | None = -1
+    ) -> np.ndarray:
+        ("Leave-one-out SSFI of every row in `rows`, each over its own sub-forest "
+         "(Eq. 6-7); `X` is the training data.")
         a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs); X = self._training_X(X)
-        return _walk_ssfi(FlatForest.of(self.forest), X[self.rows], _inv_scale(scale, X.shape[1]), a, average,
-                          self.row_weights(average), n_jobs)
+        return _walk_ssfi(
+            FlatForest.of(self.forest),
+            X[self.rows],
+            _inv_scale(scale, X.shape[1]),
+            a,
+            average,
+            self.row_weights(average),
+            n_jobs,
+        )
 
     def predict(self, X)->np.ndarray:
-        "Leave-one-out prediction of every row in `rows` (labels for classifiers); `X` is the training data."
+        """Leave-one-out prediction of every row in `rows` (labels for classifiers);
+
+        `X` is the training data."""
         Xr = self._training_X(X)[self.rows]
         W = self.row_weights()
         if is_classifier(self.forest):
-            P = sum(W[m][:, None] * t.predict_proba(Xr) for m, t in enumerate(self.forest.estimators_) if W[m].any())
+            P = sum(
+                W[m][:, None] * t.predict_proba(Xr)
+                for m, t in enumerate(self.forest.estimators_)
+                if W[m].any()
+            )
             return self.forest.classes_[P.argmax(1)]
         out = 0
         for m, t in enumerate(self.forest.estimators_):
-            if W[m].any(): p = t.predict(Xr); out = out + (W[m][:, None] if p.ndim == 2 else W[m]) * p
+            if W[m].any():
+                p = t.predict(Xr)
+                out = out + (W[m][:, None] if p.ndim == 2 else W[m]) * p
         return out
 
 # %% ../nbs/09_ssfi.ipynb #c030
@@ -200,39 +303,66 @@ def _check_rows(rows, n:int)->np.ndarray:
     if rows is None: return np.arange(n)
     r = np.asarray(rows).reshape(-1)
     if r.dtype.kind == 'b':
-        if r.shape != (n,): raise ValueError(f"a boolean rows mask needs {n} entries, got {r.size}")
+        if r.shape != (n,):
+            raise ValueError(f"a boolean rows mask needs {n} entries, got {r.size}")
         r = np.flatnonzero(r)
-    if r.dtype.kind not in 'iu': raise TypeError(f"rows must be integer indices, got dtype {r.dtype}")
-    if r.size == 0 or r.min() < -n or r.max() >= n: raise ValueError(f"rows must be non-empty indices in [0, {n})")
+    if r.dtype.kind not in 'iu':
+        raise TypeError(f"rows must be integer indices, got dtype {r.dtype}")
+    if r.size == 0 or r.min() < -n or r.max() >= n:
+        raise ValueError(f"rows must be non-empty indices in [0, {n})")
     r = np.where(r < 0, r + n, r)
     if len(np.unique(r)) != len(r): raise ValueError("rows contains duplicates")
     return r
 
 def loo_forest(
-    estimator,                  # unfitted RandomForestClassifier/Regressor with bootstrap=True (cloned, not changed)
+    # unfitted RandomForestClassifier/Regressor with bootstrap=True (cloned, not
+    # changed)
+    estimator,
     X, y,                       # training data
     *,
-    rows=None,                  # rows that need a leave-one-out sub-forest (default: all)
-    max_trees:int|None=None,    # give up beyond this many trees (default 20 * n_estimators)
+    rows=None,  # rows that need a leave-one-out sub-forest (default: all)
+    # give up beyond this many trees (default 20 * n_estimators)
+    max_trees:int|None=None,
 )->LOOForest:
-    "Fit one forest and give every row in `rows` a sub-forest of `n_estimators` trees it is out of bag for."
+    ("Fit one forest and give every row in `rows` a sub-forest of `n_estimators` "
+     "trees it is out of bag for.")
     if not isinstance(estimator, (RandomForestClassifier, RandomForestRegressor)):
-        raise TypeError(f"loo_forest needs a RandomForestClassifier/Regressor, got {type(estimator).__name__}")
-    if not estimator.bootstrap: raise ValueError("loo_forest needs bootstrap=True: without it no row is ever out of bag")
+        raise TypeError(
+            "loo_forest needs a RandomForestClassifier/Regressor, got"
+            f" {type(estimator).__name__}"
+        )
+    if not estimator.bootstrap:
+        raise ValueError(
+            "loo_forest needs bootstrap=True: without it no row is ever out of bag"
+        )
     X, _ = check_X(X); y = check_y(y, len(X)); n = len(X); rows = _check_rows(rows, n)
-    if n < 2: raise ValueError(f"loo_forest needs at least 2 rows: with {n} every bootstrap sample holds every row, none is ever out of bag")
+    if n < 2:
+        raise ValueError(
+            f"loo_forest needs at least 2 rows: with {n} every bootstrap sample holds"
+            " every row, none is ever out of bag"
+        )
     T = check_int(estimator.n_estimators, 'n_estimators', 1)
     max_trees = 20 * T if max_trees is None else check_int(max_trees, 'max_trees', T)
     ms = estimator.max_samples
-    n_draw = n if ms is None else (ms if isinstance(ms, numbers.Integral) else max(round(n * ms), 1))
-    p = (1 - 1 / n) ** n_draw                              # P(row out of bag for one tree)
-    B = min(max_trees, math.ceil((T + 3 * math.sqrt(T) + 2 * math.log(len(rows) + 1)) / max(p, 1e-12)))
+    n_draw = (
+        n
+        if ms is None
+        else (ms if isinstance(ms, numbers.Integral) else max(round(n * ms), 1))
+    )
+    p = (1 - 1 / n) ** n_draw  # P(row out of bag for one tree)
+    B = min(
+        max_trees,
+        math.ceil((T + 3 * math.sqrt(T) + 2 * math.log(len(rows) + 1)) / max(p, 1e-12)),
+    )
     f = clone(estimator).set_params(n_estimators=B, warm_start=True).fit(X, y)
     while True:
         oob = oob_mask(f)[:, rows]
         if oob.sum(0).min() >= T: break
         if B >= max_trees:
-            raise RuntimeError(f"after {B} trees some rows are out of bag fewer than {T} times; raise max_trees")
+            raise RuntimeError(
+                f"after {B} trees some rows are out of bag fewer than {T} times; raise"
+                " max_trees"
+            )
         B = min(max_trees, B + max(10, B // 10)); f.set_params(n_estimators=B).fit(X, y)
     f.set_params(warm_start=estimator.warm_start)
     members = np.stack([np.flatnonzero(oob[:, j])[:T] for j in range(len(rows))])
@@ -241,51 +371,82 @@ def loo_forest(
 # %% ../nbs/09_ssfi.ipynb #c034
 @dataclass
 class LOOSSFI:
-    "Result of `ssfi_loo`: each row's SSFI and prediction under a model that never saw the row."
+    """Result of `ssfi_loo`:
+
+    each row's SSFI and prediction under a model that never saw the row."""
     values: np.ndarray        # (r, n_features) SSFI of the held-out rows
-    prediction: np.ndarray    # (r,) leave-one-out predictions (class labels for classifiers), to check Sec. 4.2's condition
+    # (r,) leave-one-out predictions (class labels for classifiers), to check Sec. 4.2's
+    # condition
+    prediction: np.ndarray
     rows: np.ndarray          # (r,) the rows explained
     feature_names: list       # column names
 
 def _loo_one(estimator, X, y, i, alpha, inv, average):
-    "Algorithm 1 for row i: fit a clone on the other rows, return (SSFI of row i, prediction of row i)."
+    """Algorithm 1 for row i:
+
+    fit a clone on the other rows, return (SSFI of row i, prediction of row i)."""
     keep = np.ones(len(X), bool); keep[i] = False
     m = clone(estimator).fit(X[keep], y[keep])
-    return _walk_ssfi(FlatForest(ensemble_trees(m)), X[i:i + 1], inv, alpha, average, n_jobs=1)[0], m.predict(X[i:i + 1])[0]   # one use: no cache
+    return (
+        _walk_ssfi(
+            FlatForest(ensemble_trees(m)), X[i : i + 1], inv, alpha, average, n_jobs=1
+        )[0],
+        m.predict(X[i : i + 1])[0],
+    )  # one use: no cache
 
 # %% ../nbs/09_ssfi.ipynb #c034s
 def ssfi_loo(
-    estimator,                  # unfitted DecisionTree*/RandomForest*/ExtraTrees* model (cloned for every row)
+    # unfitted DecisionTree*/RandomForest*/ExtraTrees* model (cloned for every row)
+    estimator,
     X, y,                       # the whole data set
     *,
     alpha:float=0.9,            # depth discount of Eq. (6)
     scale=None,                 # per-feature divisor of |s - f| (see `feature_ranges`)
     average:bool=True,          # average over trees (False: the paper's sum)
-    method:str='refit',         # 'refit': Algorithm 1, one refit per row; 'oob': the out-of-bag shortcut (`loo_forest`)
-    rows=None,                  # explain only these rows (default all; each still held out from a model on the rest)
-    n_jobs:int|None=None,       # joblib workers for the refits ('refit') / threads for the walk ('oob')
+    # 'refit': Algorithm 1, one refit per row; 'oob': the out-of-bag shortcut
+    # (`loo_forest`)
+    method:str='refit',
+    # explain only these rows (default all; each still held out from a model on the
+    # rest)
+    rows=None,
+    # joblib workers for the refits ('refit') / threads for the walk ('oob')
+    n_jobs:int|None=None,
     progress:bool=True,         # tqdm progress bar over the refits
-)->LOOSSFI:                      # values (r, K), prediction (r,), rows (r,), feature_names
-    "Leave-one-out SSFI (paper Algorithm 1): every row explained by a model fitted without it."
+)->LOOSSFI:  # values (r, K), prediction (r,), rows (r,), feature_names
+    """Leave-one-out SSFI (paper Algorithm 1):
+
+    every row explained by a model fitted without it."""
     a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs)
     if not isinstance(estimator, TREE_TYPES + FOREST_TYPES):
-        raise TypeError(f"unsupported estimator type {type(estimator).__name__}; expected a decision tree, random forest or extra-trees model")
+        raise TypeError(
+            f"unsupported estimator type {type(estimator).__name__}; expected a"
+            " decision tree, random forest or extra-trees model"
+        )
     X, names = check_X(X); y = check_y(y, len(X)); rows = _check_rows(rows, len(X))
     inv = _inv_scale(scale, X.shape[1])
     if method == 'refit':
         jobs = Parallel(n_jobs=n_jobs, return_as='generator')(
             delayed(_loo_one)(estimator, X, y, i, a, inv, average) for i in rows)
-        res = list(tqdm(jobs, total=len(rows), disable=not progress, desc='SSFI leave-one-out refits'))
+        res = list(
+            tqdm(
+                jobs,
+                total=len(rows),
+                disable=not progress,
+                desc='SSFI leave-one-out refits',
+            )
+        )
         values, pred = np.stack([r[0] for r in res]), np.array([r[1] for r in res])
     elif method == 'oob':
         lf = loo_forest(estimator, X, y, rows=rows)
-        values, pred = lf.ssfi(X, alpha=a, scale=scale, average=average, n_jobs=n_jobs), lf.predict(X)
+        values, pred = lf.ssfi(
+            X, alpha=a, scale=scale, average=average, n_jobs=n_jobs
+        ), lf.predict(X)
     else: raise ValueError(f"method must be 'refit' or 'oob', got {method!r}")
     return LOOSSFI(values, pred, rows, names)
 
 # %% ../nbs/09_ssfi.ipynb #c039
 def plot_ssfi(
-    values,                      # (n_features,) SSFI of one row (e.g. `ssfi(model, X)[i]`)
+    values,  # (n_features,) SSFI of one row (e.g. `ssfi(model, X)[i]`)
     feature_names=None,          # names for the bars (default x0, x1, ...)
     max_features:int=10,         # show the largest few
     ax=None,                     # matplotlib Axes to draw on
@@ -295,9 +456,15 @@ def plot_ssfi(
     "Horizontal bar chart of one row's largest SSFI values, the largest on top."
     import matplotlib.pyplot as plt
     v = check_array(values, 'values', finite=False).reshape(-1)
-    names = list(feature_names) if feature_names is not None else [f'x{k}' for k in range(len(v))]
-    if len(names) != len(v): raise ValueError(f"{len(names)} feature names for {len(v)} values")
-    if not np.isfinite(v).all(): raise ValueError("values contain NaN or infinite entries")
+    names = (
+        list(feature_names)
+        if feature_names is not None
+        else [f'x{k}' for k in range(len(v))]
+    )
+    if len(names) != len(v):
+        raise ValueError(f"{len(names)} feature names for {len(v)} values")
+    if not np.isfinite(v).all():
+        raise ValueError("values contain NaN or infinite entries")
     max_features = check_int(max_features, 'max_features', 1)
     order = np.argsort(-v, kind='stable')[:max_features][::-1]
     if ax is None: _, ax = plt.subplots(figsize=(4.5, 0.3 * len(order) + 1))
@@ -316,21 +483,31 @@ def plot_ssfi_image(
 ):
     "Draw a grey-scale image with its top-`k` SSFI pixels highlighted (paper Fig. 1)."
     import matplotlib.pyplot as plt
-    img = check_array(image, 'image', finite=False); v = check_array(values, 'values', finite=False).reshape(-1)
-    if not (np.isfinite(img).all() and np.isfinite(v).all()): raise ValueError("image and values must be finite")
+    img = check_array(image, 'image', finite=False)
+    v = check_array(values, 'values', finite=False).reshape(-1)
+    if not (np.isfinite(img).all() and np.isfinite(v).all()):
+        raise ValueError("image and values must be finite")
     k = check_int(k, 'k', 0)
     if shape is not None:
         if not isinstance(shape, (tuple, list)) or len(shape) != 2:
-            raise TypeError(f"shape must be a pair (h, w) of positive ints, got {shape!r}")
+            raise TypeError(
+                f"shape must be a pair (h, w) of positive ints, got {shape!r}"
+            )
         shape = (check_int(shape[0], 'shape[0]', 1), check_int(shape[1], 'shape[1]', 1))
     if shape is None:
         if img.ndim == 2: shape = img.shape
         else:
             h = int(round(math.sqrt(img.size)))
-            if h * h != img.size: raise ValueError(f"{img.size} pixels are not a square image: pass shape=(h, w)")
+            if h * h != img.size:
+                raise ValueError(
+                    f"{img.size} pixels are not a square image: pass shape=(h, w)"
+                )
             shape = (h, h)
     if img.size != v.size or img.size != shape[0] * shape[1]:
-        raise ValueError(f"image ({img.size} pixels), values ({v.size}) and shape {shape} do not match")
+        raise ValueError(
+            f"image ({img.size} pixels), values ({v.size}) and shape {shape} do not"
+            " match"
+        )
     g = img.reshape(shape); g = (g - g.min()) / (np.ptp(g) or 1)
     rgb = np.repeat(g[..., None], 3, axis=2)
     top = np.argsort(-v, kind='stable')[:k]

@@ -9,8 +9,9 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 from sklearn.tree import DecisionTreeClassifier
-from .core import (Explanation, Ensemble, ensemble_trees, check_X, check_model, model_output,
-                                    tree_arrays, TreeArrays, check_int, check_n_jobs, check_index, LazyKernels)
+from .core import Explanation, Ensemble, ensemble_trees, check_X
+from .core import check_model, model_output, tree_arrays, TreeArrays
+from .core import check_int, check_n_jobs, check_index, LazyKernels
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .boosting import boosting_library, boosted_contributions
 
@@ -20,26 +21,35 @@ __all__ = ['ADDITIVITY_RTOL', 'SUMMARY_BATCH_BYTES', 'MAX_EXPLORER_ROWS', 'MAX_E
            'walk_tree_sums', 'plot_contributions', 'Explorer', 'tree_path_data', 'explore_path']
 
 # %% ../nbs/02_tree_contributions.ipynb #c002k
-prange = range          # numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
+# numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
+prange = range
 _K = LazyKernels(globals())
 
 # %% ../nbs/02_tree_contributions.ipynb #c008
 def _row_offsets(model, ens, X)->np.ndarray:
-    "Per-row constant of the model output, (n, C): zeros for trees and forests, the init estimator's raw score for boosting."
+    """Per-row constant of the model output, (n, C):
+
+    zeros for trees and forests, the init estimator's raw score for boosting."""
     if ens.kind != 'raw': return np.tile(ens.offset, (X.shape[0], 1))
-    raw = np.asarray(model._raw_predict_init(X.astype(np.float32)), dtype=float)   # an `init` estimator varies by row
+    # an `init` estimator varies by row
+    raw = np.asarray(model._raw_predict_init(X.astype(np.float32)), dtype=float)
     return raw.reshape(X.shape[0], -1)[:, :ens.n_outputs]
 
 def _finish(values, bias, ens, names, X)->Explanation:
-    "Squeeze single-output results to `(n, K)` / `(n,)` and wrap them in an `Explanation`."
-    if ens.n_outputs == 1 and ens.output_names is None: values, bias = values[..., 0], bias[:, 0]   # one class stays 3-D
+    ("Squeeze single-output results to `(n, K)` / `(n,)` and wrap them in an "
+     "`Explanation`.")
+    if ens.n_outputs == 1 and ens.output_names is None:
+        values, bias = values[..., 0], bias[:, 0]  # one class stays 3-D
     out_names = ens.output_names
-    if out_names is None and ens.n_outputs > 1: out_names = [f'y{c}' for c in range(ens.n_outputs)]
+    if out_names is None and ens.n_outputs > 1:
+        out_names = [f'y{c}' for c in range(ens.n_outputs)]
     return Explanation(values, bias, names, X, out_names)
 
 # %% ../nbs/02_tree_contributions.ipynb #c008r
 def contributions_reference(model, X)->Explanation:
-    "Path-walk feature contributions, one row and one tree at a time (paper Eq. 2-6); slow, for checking."
+    """Path-walk feature contributions, one row and one tree at a time (paper Eq. 2-6);
+
+    slow, for checking."""
     ens = ensemble_trees(model); X, names = check_X(X, model)
     n, K, C = X.shape[0], X.shape[1], ens.n_outputs
     values, bias = np.zeros((n, K, C)), _row_offsets(model, ens, X)
@@ -47,52 +57,83 @@ def contributions_reference(model, X)->Explanation:
         ta = ens.arrays(m)
         paths = tree.decision_path(X.astype(np.float32))
         for i in range(n):
-            nodes = paths.indices[paths.indptr[i]:paths.indptr[i + 1]]       # t_0, ..., t_l
-            bias[i] += w * ta.value[nodes[0]]                                 # mu(t_0), Eq. (2)
+            nodes = paths.indices[paths.indptr[i]:paths.indptr[i + 1]]  # t_0, ..., t_l
+            bias[i] += w * ta.value[nodes[0]]  # mu(t_0), Eq. (2)
             for parent, child in zip(nodes[:-1], nodes[1:]):
-                values[i, ta.feature[parent]] += w * (ta.value[child] - ta.value[parent])   # Eq. (4)
+                values[i, ta.feature[parent]] += w * (
+                    ta.value[child] - ta.value[parent]
+                )  # Eq. (4)
     return _finish(values, bias, ens, names, X)
 
 # %% ../nbs/02_tree_contributions.ipynb #c011
 class FlatForest:
-    "All trees of a fitted model in global node arrays with every node's increment, as the kernels walk them; `FlatForest.of` caches one per model."
-    _cache = weakref.WeakKeyDictionary()     # model -> (the trees it was built from, FlatForest)
+    ("All trees of a fitted model in global node arrays with every node's increment, "
+     "as the kernels walk them; `FlatForest.of` caches one per model.")
+    # model -> (the trees it was built from, FlatForest)
+    _cache = weakref.WeakKeyDictionary()
 
     def __init__(self, ens:Ensemble):
         ts = [t.tree_ for t in ens.trees]
         sizes = np.array([t.node_count for t in ts], dtype=np.int64)
         self.roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
         N, C = int(sizes.sum()), ens.n_outputs
-        self.left, self.right = np.empty(N, np.int32), np.empty(N, np.int32)   # int32: fewer cache lines
+        # int32: fewer cache lines
+        self.left, self.right = np.empty(N, np.int32), np.empty(N, np.int32)
         self.feature, self.threshold = np.empty(N, np.int32), np.empty(N)
-        self.missing_left = np.zeros(N, np.uint8)                               # 1: NaN goes to the left child
+        self.missing_left = np.zeros(N, np.uint8)  # 1: NaN goes to the left child
         self.delta, self.root_value = np.zeros((N, C)), np.zeros((len(ts), C))
         for m, (est, t, o, s) in enumerate(zip(ens.trees, ts, self.roots, sizes)):
             left, right = t.children_left, t.children_right
             inner = left >= 0
-            self.left[o:o + s] = np.where(inner, left + o, -1); self.right[o:o + s] = np.where(inner, right + o, -1)
-            self.feature[o:o + s] = np.where(inner, t.feature, -1); self.threshold[o:o + s] = t.threshold
+            self.left[o : o + s] = np.where(inner, left + o, -1)
+            self.right[o : o + s] = np.where(inner, right + o, -1)
+            self.feature[o : o + s] = np.where(inner, t.feature, -1)
+            self.threshold[o : o + s] = t.threshold
             mgl = getattr(t, 'missing_go_to_left', None)
             if mgl is not None: self.missing_left[o:o + s] = mgl
             if isinstance(est, DecisionTreeClassifier):
-                v = t.value[:, 0, :]; tot = v.sum(1, keepdims=True); v = v / np.where(tot > 0, tot, 1)   # class fractions
+                v = t.value[:, 0, :]
+                tot = v.sum(1, keepdims=True)
+                v = v / np.where(tot > 0, tot, 1)  # class fractions
             else: v = t.value[:, :, 0]
-            parent = np.zeros(s, np.int64); parent[left[inner]] = np.flatnonzero(inner); parent[right[inner]] = np.flatnonzero(inner)
-            cols = [ens.columns[m]] if v.shape[1] != C else slice(None)     # a boosting tree writes one column
-            self.delta[o:o + s, cols] = v - v[parent]                      # 0 at the root (its own parent here)
+            parent = np.zeros(s, np.int64)
+            parent[left[inner]] = np.flatnonzero(inner)
+            parent[right[inner]] = np.flatnonzero(inner)
+            # a boosting tree writes one column
+            cols = [ens.columns[m]] if v.shape[1] != C else slice(None)
+            # 0 at the root (its own parent here)
+            self.delta[o:o + s, cols] = v - v[parent]
             self.root_value[m, cols] = v[0]
         self.weights = np.asarray(ens.weights, dtype=float)
         self.n_outputs, self.n_nodes = C, N
-        self.n_features = int(getattr(ens.trees[0], 'n_features_in_', max(int(self.feature.max()) + 1, 1)))
-        for a in (self.roots, self.left, self.right, self.feature, self.threshold, self.missing_left, self.delta,
-                  self.root_value, self.weights): a.flags.writeable = False            # shared through the cache
+        self.n_features = int(
+            getattr(ens.trees[0], 'n_features_in_', max(int(self.feature.max()) + 1, 1))
+        )
+        # shared through the cache
+        for a in (
+            self.roots,
+            self.left,
+            self.right,
+            self.feature,
+            self.threshold,
+            self.missing_left,
+            self.delta,
+            self.root_value,
+            self.weights,
+        ):
+            a.flags.writeable = False
 
     @property
     def threshold32(self)->np.ndarray:
-        "Thresholds as float32 rounded down: for a float32 x, `x <= threshold32` exactly when `x <= threshold` (sklearn's test), in half the memory."
+        """Thresholds as float32 rounded down:
+
+        for a float32 x, `x <= threshold32` exactly when `x <= threshold` (sklearn's
+        test), in half the memory."""
         if getattr(self, '_threshold32', None) is None:
             t = self.threshold.astype(np.float32)
-            t = np.where(t > self.threshold, np.nextafter(t, np.float32(-np.inf)), t).astype(np.float32)
+            t = np.where(
+                t > self.threshold, np.nextafter(t, np.float32(-np.inf)), t
+            ).astype(np.float32)
             t.flags.writeable = False; self._threshold32 = t
         return self._threshold32
 
@@ -104,19 +145,29 @@ class FlatForest:
             while frontier.size:
                 depth[frontier] = d
                 frontier = frontier[self.left[frontier] >= 0]
-                frontier, d = np.concatenate([self.left[frontier], self.right[frontier]]), d + 1
+                frontier, d = (
+                    np.concatenate([self.left[frontier], self.right[frontier]]),
+                    d + 1,
+                )
             depth.flags.writeable = False; self._depth = depth
         return self._depth
 
     @classmethod
     def of(cls, model)->FlatForest:
-        "The flattened forest of a fitted supported `model`, cached until the model is refitted or deleted."
+        ("The flattened forest of a fitted supported `model`, cached until the model "
+         "is refitted or deleted.")
         ens = ensemble_trees(model)
         trees = tuple(t.tree_ for t in ens.trees)
+        # a model that cannot be weakly referenced: no cache
         try: hit = cls._cache.get(model)
-        except TypeError: return cls(ens)                        # a model that cannot be weakly referenced: no cache
-        if (hit is not None and len(hit[0]) == len(trees) and all(a is b for a, b in zip(hit[0], trees))
-                and np.array_equal(hit[1].weights, ens.weights) and hit[1].n_outputs == ens.n_outputs):
+        except TypeError: return cls(ens)
+        if (
+            hit is not None
+            and len(hit[0]) == len(trees)
+            and all(a is b for a, b in zip(hit[0], trees))
+            and np.array_equal(hit[1].weights, ens.weights)
+            and hit[1].n_outputs == ens.n_outputs
+        ):
             return hit[1]
         flat = cls(ens); cls._cache[model] = (trees, flat)
         return flat
@@ -127,29 +178,54 @@ class FlatForest:
         FlatForest._cache.clear()
 
 # %% ../nbs/02_tree_contributions.ipynb #c012
-BLOCK_ROWS = 256        # rows per parallel block of the other kernels: each tree is walked by this many rows while it sits in cache
-WALK_BLOCK_ROWS = 512   # the same bound for the contribution walk (measured: ~10 % faster than 256, slower again from ~1600)
-WALK_LANES = 2          # rows one thread walks in alternation: the loads of one row's path overlap the other's
+# rows per parallel block of the other kernels: each tree is walked by this many rows
+# while it sits in cache
+BLOCK_ROWS = 256
+# the same bound for the contribution walk (measured: ~10 % faster than 256, slower
+# again from ~1600)
+WALK_BLOCK_ROWS = 512
+# rows one thread walks in alternation: the loads of one row's path overlap the other's
+WALK_LANES = 2
 
 @_K.register(parallel=True)
-def _walk_kernel(X, roots, left, right, feature, threshold, missing_left, delta, tree_w, row_w, out, block):
-    "out[i, s(t), :] += w * delta[child] along every path, WALK_LANES rows at a time (row_w (M, n) optional: shape (0, 0) = unused)."
+def _walk_kernel(
+    X,
+    roots,
+    left,
+    right,
+    feature,
+    threshold,
+    missing_left,
+    delta,
+    tree_w,
+    row_w,
+    out,
+    block,
+):
+    ("out[i, s(t), :] += w * delta[child] along every path, WALK_LANES rows at a time "
+     "(row_w (M, n) optional: shape (0, 0) = unused).")
     n, M, C = X.shape[0], roots.shape[0], delta.shape[1]
     use_rw = row_w.shape[0] > 0
-    for b in prange((n + block - 1) // block):            # parallel over blocks of rows ...
+    for b in prange((n + block - 1) // block):  # parallel over blocks of rows ...
         lo, hi = b * block, min(n, (b + 1) * block)
-        row, node, wl = np.empty(WALK_LANES, np.int64), np.empty(WALK_LANES, np.int64), np.empty(WALK_LANES)
-        for m in range(M):                                 # ... tree-major inside a block: the tree stays in cache
+        row, node, wl = (
+            np.empty(WALK_LANES, np.int64),
+            np.empty(WALK_LANES, np.int64),
+            np.empty(WALK_LANES),
+        )
+        for m in range(M):  # ... tree-major inside a block: the tree stays in cache
             wt = tree_w[m]
             if wt == 0.0: continue
             nxt, live = lo, WALK_LANES
-            for g in range(WALK_LANES): row[g], node[g] = -1, roots[m]   # -1: take the next row; -2: no rows left
+            # -1: take the next row; -2: no rows left
+            for g in range(WALK_LANES): row[g], node[g] = -1, roots[m]
             while live > 0:
-                for g in range(WALK_LANES):                # one step of each lane's path in turn
+                for g in range(WALK_LANES):  # one step of each lane's path in turn
                     i = row[g]
                     if i == -2: continue
                     nd = node[g]
-                    if i == -1 or left[nd] < 0:            # at a leaf (or not started): the next row with a weight
+                    # at a leaf (or not started): the next row with a weight
+                    if i == -1 or left[nd] < 0:
                         i = -2
                         while nxt < hi:
                             w = wt * row_w[m, nxt] if use_rw else wt
@@ -162,20 +238,39 @@ def _walk_kernel(X, roots, left, right, feature, threshold, missing_left, delta,
                         continue
                     f = feature[nd]; x = X[i, f]
                     l, r = left[nd], right[nd]
-                    child = l if x <= threshold[nd] else r         # a select, not a branch
-                    if x != x: child = l if missing_left[nd] != 0 else r   # NaN goes where the tree sends it
+                    child = l if x <= threshold[nd] else r  # a select, not a branch
+                    # NaN goes where the tree sends it
+                    if x != x: child = l if missing_left[nd] != 0 else r
                     w = wl[g] if use_rw else wt
                     for c in range(C): out[i, f, c] += w * delta[child, c]
                     node[g] = child
 
 # %% ../nbs/02_tree_contributions.ipynb #c012s
 @_K.register(parallel=True)
-def _walk_std_kernel(X, roots, left, right, feature, threshold, missing_left, delta, tree_w, out, wsum, mean, m2, block):
-    "As `_walk_kernel` (no row weights), plus a weighted running mean / M2 of each tree's own contribution over the trees whose path splits on k."
+def _walk_std_kernel(
+    X,
+    roots,
+    left,
+    right,
+    feature,
+    threshold,
+    missing_left,
+    delta,
+    tree_w,
+    out,
+    wsum,
+    mean,
+    m2,
+    block,
+):
+    ("As `_walk_kernel` (no row weights), plus a weighted running mean / M2 of each "
+     "tree's own contribution over the trees whose path splits on k.")
     n, K, M, C = X.shape[0], X.shape[1], roots.shape[0], delta.shape[1]
     for b in prange((n + block - 1) // block):
         lo, hi = b * block, min(n, (b + 1) * block)
-        acc = np.zeros((K, C)); touched = np.empty(K, np.int64); seen = np.zeros(K, np.bool_)   # per block, not per row
+        acc = np.zeros((K, C))
+        touched = np.empty(K, np.int64)
+        seen = np.zeros(K, np.bool_)  # per block, not per row
         for m in range(M):
             w = tree_w[m]
             if w == 0.0: continue
@@ -183,12 +278,15 @@ def _walk_std_kernel(X, roots, left, right, feature, threshold, missing_left, de
                 node, nt = roots[m], 0
                 while left[node] >= 0:
                     f = feature[node]; x = X[i, f]
-                    if x <= threshold[node] or (x != x and missing_left[node] != 0): node = left[node]
-                    else: node = right[node]
+                    if x <= threshold[node] or (x != x and missing_left[node] != 0):
+                        node = left[node]
+                    else:
+                        node = right[node]
                     if not seen[f]:
                         seen[f] = True; touched[nt] = f; nt += 1
                     for c in range(C): acc[f, c] += delta[node, c]
-                for j in range(nt):                     # tree m's own contribution c = acc[f]: West's weighted update
+                # tree m's own contribution c = acc[f]: West's weighted update
+                for j in range(nt):
                     f = touched[j]; seen[f] = False
                     W = wsum[i, f] + w; wsum[i, f] = W
                     for c in range(C):
@@ -200,51 +298,98 @@ def _walk_std_kernel(X, roots, left, right, feature, threshold, missing_left, de
 
 # %% ../nbs/02_tree_contributions.ipynb #c012t
 @_K.register(parallel=True)
-def _tree_sums_kernel(X, roots, left, right, feature, threshold, missing_left, delta, row_w, w_row, Y, out):
-    "out[m, k, c] += sum_i row_w[w_row[m], i] Y[i, c] f_{m,k,c}(x_i): tree m's own contributions, weighted and reduced over the rows."
+def _tree_sums_kernel(
+    X, roots, left, right, feature, threshold, missing_left, delta, row_w, w_row, Y, out
+):
+    """out[m, k, c] += sum_i row_w[w_row[m], i] Y[i, c] f_{m,k,c}(x_i):
+
+    tree m's own contributions, weighted and reduced over the rows."""
     n, M, C = X.shape[0], roots.shape[0], delta.shape[1]
-    for m in prange(M):                                    # parallel over trees: each writes only out[m]
-        r = w_row[m]                                       # the row of weights tree m uses
+    for m in prange(M):  # parallel over trees: each writes only out[m]
+        r = w_row[m]  # the row of weights tree m uses
         for i in range(n):
             w = row_w[r, i]
             if w == 0.0: continue
             node = roots[m]
             while left[node] >= 0:
                 f = feature[node]; x = X[i, f]
-                if x <= threshold[node] or (x != x and missing_left[node] != 0): node = left[node]
-                else: node = right[node]
+                if x <= threshold[node] or (x != x and missing_left[node] != 0):
+                    node = left[node]
+                else:
+                    node = right[node]
                 for c in range(C): out[m, f, c] += w * Y[i, c] * delta[node, c]
 
 # %% ../nbs/02_tree_contributions.ipynb #c013
 def walk_contributions(
-    flat:FlatForest,                    # the model's flattened trees (`FlatForest.of(model)`)
-    X32:np.ndarray,                     # (n, K) rows as float32 (as scikit-learn compares them); NaN routed like predict
-    row_weights:np.ndarray|None=None,   # (n_trees, n) weight of tree m for row i (multiplies the tree weight)
-    tree_weights:np.ndarray|None=None,  # (n_trees,) replaces `flat.weights` (e.g. ones when row_weights carry it all)
+    flat:FlatForest,  # the model's flattened trees (`FlatForest.of(model)`)
+    # (n, K) rows as float32 (as scikit-learn compares them); NaN routed like predict
+    X32:np.ndarray,
+    # (n_trees, n) weight of tree m for row i (multiplies the tree weight)
+    row_weights:np.ndarray|None=None,
+    # (n_trees,) replaces `flat.weights` (e.g. ones when row_weights carry it all)
+    tree_weights:np.ndarray|None=None,
     n_jobs:int|None=None,               # threads (joblib convention)
-    dtype=np.float64,                   # of the result: np.float32 halves its memory (sums then round at ~1e-7)
+    # of the result: np.float32 halves its memory (sums then round at ~1e-7)
+    dtype=np.float64,
 )->np.ndarray:                          # (n, K, C)
-    "Sum the weighted increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
-    if not isinstance(flat, FlatForest): raise TypeError(f"flat must be a FlatForest (FlatForest.of(model)), got {type(flat).__name__}")
+    ("Sum the weighted increments of every path into an `(n, K, C)` array (compiled, "
+     "parallel over rows).")
+    if not isinstance(flat, FlatForest):
+        raise TypeError(
+            "flat must be a FlatForest (FlatForest.of(model)), got"
+            f" {type(flat).__name__}"
+        )
     n_jobs = check_n_jobs(n_jobs)
     X32 = np.ascontiguousarray(X32, dtype=np.float32)
-    if X32.ndim != 2 or X32.shape[1] != flat.n_features:      # the kernel indexes X by feature: never read past a row
-        raise ValueError(f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}")
+    # the kernel indexes X by feature: never read past a row
+    if X32.ndim != 2 or X32.shape[1] != flat.n_features:
+        raise ValueError(
+            f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}"
+        )
     n, M = X32.shape[0], len(flat.roots)
-    if np.dtype(dtype) not in (np.float32, np.float64): raise ValueError(f"dtype must be np.float32 or np.float64, got {dtype!r}")
+    if np.dtype(dtype) not in (np.float32, np.float64):
+        raise ValueError(f"dtype must be np.float32 or np.float64, got {dtype!r}")
     out = np.zeros((n, X32.shape[1], flat.n_outputs), dtype=dtype)
-    tw = flat.weights if tree_weights is None else np.ascontiguousarray(tree_weights, dtype=float)
-    if tw.shape != (M,): raise ValueError(f"tree_weights must have one entry per tree ({M}), got shape {tw.shape}")
-    rw = np.zeros((0, 0)) if row_weights is None else np.ascontiguousarray(row_weights, dtype=float)
+    tw = (
+        flat.weights
+        if tree_weights is None
+        else np.ascontiguousarray(tree_weights, dtype=float)
+    )
+    if tw.shape != (M,):
+        raise ValueError(
+            f"tree_weights must have one entry per tree ({M}), got shape {tw.shape}"
+        )
+    rw = (
+        np.zeros((0, 0))
+        if row_weights is None
+        else np.ascontiguousarray(row_weights, dtype=float)
+    )
     if row_weights is not None and rw.shape != (M, n):
-        raise ValueError(f"row_weights must have shape (n_trees, n_rows) = {(M, n)}, got {rw.shape}")
-    if not (np.isfinite(tw).all() and np.isfinite(rw).all()): raise ValueError("tree_weights and row_weights must be finite")
+        raise ValueError(
+            f"row_weights must have shape (n_trees, n_rows) = {(M, n)}, got {rw.shape}"
+        )
+    if not (np.isfinite(tw).all() and np.isfinite(rw).all()):
+        raise ValueError("tree_weights and row_weights must be finite")
     kernel = _K._walk_kernel
     with _K.threads(n_jobs) as nt:
-        rounds = max(1, -(-n // (WALK_BLOCK_ROWS * nt)))          # blocks of equal size, a multiple of nt of them:
-        block = max(1, -(-n // (rounds * nt)))                    # every thread gets the same number of rows
-        kernel(X32, flat.roots, flat.left, flat.right, flat.feature, flat.threshold32, flat.missing_left, flat.delta,
-               tw, rw, out, block)
+        # blocks of equal size, a multiple of nt of them:
+        rounds = max(1, -(-n // (WALK_BLOCK_ROWS * nt)))
+        # every thread gets the same number of rows
+        block = max(1, -(-n // (rounds * nt)))
+        kernel(
+            X32,
+            flat.roots,
+            flat.left,
+            flat.right,
+            flat.feature,
+            flat.threshold32,
+            flat.missing_left,
+            flat.delta,
+            tw,
+            rw,
+            out,
+            block,
+        )
     return out
 
 # %% ../nbs/02_tree_contributions.ipynb #c013d
@@ -261,42 +406,84 @@ def _feature_names(model, K:int, X=None)->list:
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c014
-ADDITIVITY_RTOL = 1e-6   # additivity tolerance, relative to the largest |output| (at least 1)
+# additivity tolerance, relative to the largest |output| (at least 1)
+ADDITIVITY_RTOL = 1e-6
 
 def _check_averaging(ens, who:str):
-    "A spread over the trees needs a model that averages them (a tree or a forest), not boosting's sum of corrections."
+    ("A spread over the trees needs a model that averages them (a tree or a forest), "
+     "not boosting's sum of corrections.")
     if ens.kind == 'raw':
-        raise ValueError(f"{who} with return_std=True needs a tree or a forest: a boosting model's trees fit successive "
-                         "residuals, so their spread is not a disagreement between estimates")
+        raise ValueError(
+            f"{who} with return_std=True needs a tree or a forest: a boosting model's"
+            " trees fit successive residuals, so their spread is not a disagreement"
+            " between estimates"
+        )
 
 def contributions(
-    model,                       # fitted DecisionTree*/RandomForest*/ExtraTrees*/GradientBoosting*/HistGradientBoosting*, XGBoost or LightGBM model, or a Pipeline ending in one
-    X,                           # (n_samples, n_features) array, DataFrame or dask array to explain
+    # fitted
+    # DecisionTree*/RandomForest*/ExtraTrees*/GradientBoosting*/HistGradientBoosting*,
+    # XGBoost or LightGBM model, or a Pipeline ending in one
+    model,
+    X,  # (n_samples, n_features) array, DataFrame or dask array to explain
     *,
-    check_additivity:bool=True,  # raise if bias + sum(values) differs from the output by more than 1e-6 x its scale
-    n_jobs:int|None=-1,          # threads for the row loop (joblib convention: -1 = all cores)
-    return_std:bool=False,       # also set `e.std`: the sd (ddof=0) over the trees of their own contributions
+    # raise if bias + sum(values) differs from the output by more than 1e-6 x its scale
+    check_additivity:bool=True,
+    n_jobs:int|None=-1,  # threads for the row loop (joblib convention: -1 = all cores)
+    # also set `e.std`: the sd (ddof=0) over the trees of their own contributions
+    return_std:bool=False,
     dtype=np.float64,            # of `values` (and `std`): np.float32 halves the memory
-    level:str='raw',             # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
+    # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed'
+    # = the model's
+    level:str='raw',
 )->Explanation:                  # values (n, K) or (n, K, C), bias (n,) or (n, C)
-    "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6)."
-    if not isinstance(return_std, (bool, np.bool_)): raise TypeError(f"return_std must be a bool, got {type(return_std).__name__}")
-    if np.dtype(dtype) not in (np.float32, np.float64): raise ValueError(f"dtype must be np.float32 or np.float64, got {dtype!r}")
+    """Saabas/Palczewska feature contributions of a tree ensemble:
+
+    `bias + values.sum(1) == output` (paper Eq. 2-6)."""
+    if not isinstance(return_std, (bool, np.bool_)):
+        raise TypeError(f"return_std must be a bool, got {type(return_std).__name__}")
+    if np.dtype(dtype) not in (np.float32, np.float64):
+        raise ValueError(f"dtype must be np.float32 or np.float64, got {dtype!r}")
     if is_pipeline(model):
         if return_std and level == 'raw':
-            raise ValueError("return_std=True needs level='transformed' for a Pipeline: the spread of a sum of encoded columns "
-                             "needs their covariances over the trees, which are not kept")
-        return explain_pipeline(contributions, model, X, level=level, check_additivity=check_additivity, n_jobs=n_jobs,
-                                return_std=return_std, dtype=dtype)
+            raise ValueError(
+                "return_std=True needs level='transformed' for a Pipeline: the spread"
+                " of a sum of encoded columns needs their covariances over the trees,"
+                " which are not kept"
+            )
+        return explain_pipeline(
+            contributions,
+            model,
+            X,
+            level=level,
+            check_additivity=check_additivity,
+            n_jobs=n_jobs,
+            return_std=return_std,
+            dtype=dtype,
+        )
     check_level(level)
-    if boosting_library(model) is not None:     # HistGradientBoosting*, XGBoost, LightGBM: notebook 01c
-        if return_std: raise ValueError("return_std=True is for averaging ensembles: a boosted tree fits the residuals of the "
-                                        "others, so the spread over its trees is not a disagreement between estimates")
-        return boosted_contributions(model, X, check_additivity=check_additivity, n_jobs=n_jobs)
-    if _is_dask(X): return _dask_contributions(model, X, check_additivity=check_additivity, n_jobs=n_jobs,
-                                               return_std=return_std, dtype=dtype)
+    # HistGradientBoosting*, XGBoost, LightGBM: notebook 01c
+    if boosting_library(model) is not None:
+        if return_std:
+            raise ValueError(
+                "return_std=True is for averaging ensembles: a boosted tree fits the"
+                " residuals of the others, so the spread over its trees is not a"
+                " disagreement between estimates"
+            )
+        return boosted_contributions(
+            model, X, check_additivity=check_additivity, n_jobs=n_jobs
+        )
+    if _is_dask(X):
+        return _dask_contributions(
+            model,
+            X,
+            check_additivity=check_additivity,
+            n_jobs=n_jobs,
+            return_std=return_std,
+            dtype=dtype,
+        )
     n_jobs = check_n_jobs(n_jobs)
-    ens = ensemble_trees(model); X, names = check_X(X, model, keep_float32=True)   # a float32 X is not copied
+    # a float32 X is not copied
+    ens = ensemble_trees(model); X, names = check_X(X, model, keep_float32=True)
     if return_std: _check_averaging(ens, 'contributions')
     flat = FlatForest.of(model)
     X32 = X if X.dtype == np.float32 else X.astype(np.float32)
@@ -308,145 +495,265 @@ def contributions(
     e = _finish(values, bias, ens, names, X)
     if return_std:
         e.std = std[..., 0] if e.values.ndim == 2 else std
-        e.info.update(std='sd (ddof=0) over the trees of their own contributions', n_trees=len(flat.roots))
+        e.info.update(
+            std='sd (ddof=0) over the trees of their own contributions',
+            n_trees=len(flat.roots),
+        )
     if check_additivity:
         out = np.asarray(model_output(model, X), dtype=float).reshape(e.output.shape)
         err, scale = np.abs(e.output - out).max(), max(1.0, float(np.abs(out).max()))
-        tol = (1e-4 if np.dtype(dtype) == np.float32 else ADDITIVITY_RTOL) * scale   # float32 sums round at ~1e-7 per term
+        # float32 sums round at ~1e-7 per term
+        tol = (1e-4 if np.dtype(dtype) == np.float32 else ADDITIVITY_RTOL) * scale
         if not err <= tol:
-            raise ValueError(f"contributions do not add up to the model output (max error {err:.3g}, output scale "
-                             f"{scale:.3g}); pass check_additivity=False to inspect them")
+            raise ValueError(
+                f"contributions do not add up to the model output (max error {err:.3g},"
+                f" output scale {scale:.3g}); pass check_additivity=False to inspect"
+                " them"
+            )
     return e
 
 # %% ../nbs/02_tree_contributions.ipynb #c020t
 def walk_contributions_std(
-    flat:FlatForest,                    # the model's flattened trees (`FlatForest.of(model)`)
+    flat:FlatForest,  # the model's flattened trees (`FlatForest.of(model)`)
     X32:np.ndarray,                     # (n, K) rows as float32
     n_jobs:int|None=None,               # threads (joblib convention)
-)->tuple[np.ndarray, np.ndarray]:       # values (n, K, C) as `walk_contributions`, std (n, K, C)
-    "Contributions and their weighted standard deviation (ddof=0) over the trees' own contributions, in one walk."
-    if not isinstance(flat, FlatForest): raise TypeError(f"flat must be a FlatForest (FlatForest.of(model)), got {type(flat).__name__}")
+    # values (n, K, C) as `walk_contributions`, std (n, K, C)
+)->tuple[np.ndarray, np.ndarray]:
+    ("Contributions and their weighted standard deviation (ddof=0) over the trees' "
+     "own contributions, in one walk.")
+    if not isinstance(flat, FlatForest):
+        raise TypeError(
+            "flat must be a FlatForest (FlatForest.of(model)), got"
+            f" {type(flat).__name__}"
+        )
     X32 = np.ascontiguousarray(X32, dtype=np.float32)
     if X32.ndim != 2 or X32.shape[1] != flat.n_features:
-        raise ValueError(f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}")
+        raise ValueError(
+            f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}"
+        )
     n, K, C = X32.shape[0], X32.shape[1], flat.n_outputs
-    out, mean, m2, wsum = np.zeros((n, K, C)), np.zeros((n, K, C)), np.zeros((n, K, C)), np.zeros((n, K))
+    out, mean, m2, wsum = (
+        np.zeros((n, K, C)),
+        np.zeros((n, K, C)),
+        np.zeros((n, K, C)),
+        np.zeros((n, K)),
+    )
     with _K.threads(n_jobs):
-        _K._walk_std_kernel(X32, flat.roots, flat.left, flat.right, flat.feature, flat.threshold32, flat.missing_left,
-                            flat.delta, flat.weights, out, wsum, mean, m2, BLOCK_ROWS)
+        _K._walk_std_kernel(
+            X32,
+            flat.roots,
+            flat.left,
+            flat.right,
+            flat.feature,
+            flat.threshold32,
+            flat.missing_left,
+            flat.delta,
+            flat.weights,
+            out,
+            wsum,
+            mean,
+            m2,
+            BLOCK_ROWS,
+        )
     total = flat.weights.sum()
-    wz = (total - wsum)[..., None]                          # weight of the trees that did not split on k: value 0
-    m2 += mean * mean * (wsum[..., None] * wz / total)      # Chan et al.: merge the zeros into (mean, M2)
+    # weight of the trees that did not split on k: value 0
+    wz = (total - wsum)[..., None]
+    # Chan et al.: merge the zeros into (mean, M2)
+    m2 += mean * mean * (wsum[..., None] * wz / total)
     np.maximum(m2, 0, out=m2)
     return out, np.sqrt(m2 / total, out=m2)
 
 # %% ../nbs/02_tree_contributions.ipynb #c020w
-SUMMARY_BATCH_BYTES = 2**26   # default batch of contribution_summary: rows whose (K, C) float64 block fills 64 MiB
+# default batch of contribution_summary: rows whose (K, C) float64 block fills 64 MiB
+SUMMARY_BATCH_BYTES = 2**26
 
 def _summary_frame(a, names, ens)->pd.DataFrame:
     "Features x outputs frame of a (K, C) array."
-    cols = ens.output_names if ens.output_names is not None else ([f'y{c}' for c in range(ens.n_outputs)] if ens.n_outputs > 1 else ['value'])
+    cols = (
+        ens.output_names
+        if ens.output_names is not None
+        else (
+            [f'y{c}' for c in range(ens.n_outputs)] if ens.n_outputs > 1 else ['value']
+        )
+    )
     return pd.DataFrame(a, index=pd.Index(names, name='feature'), columns=cols)
 
 def _summary_sums(model, X, batch_size, n_jobs):
-    "Sum and sum of |.| of the contributions of X's rows over the rows (K, C), batch by batch, and the row count."
+    ("Sum and sum of |.| of the contributions of X's rows over the rows (K, C), batch "
+     "by batch, and the row count.")
     flat, n = FlatForest.of(model), X.shape[0]
     K, C = flat.n_features, flat.n_outputs
     s, sa = np.zeros((K, C)), np.zeros((K, C))
     for lo in range(0, n, batch_size):
-        Xb = X.iloc[lo:lo + batch_size] if isinstance(X, pd.DataFrame) else X[lo:lo + batch_size]
+        Xb = (
+            X.iloc[lo : lo + batch_size]
+            if isinstance(X, pd.DataFrame)
+            else X[lo : lo + batch_size]
+        )
         Xb = check_X(Xb, model, keep_float32=True)[0]
-        v = walk_contributions(flat, Xb if Xb.dtype == np.float32 else Xb.astype(np.float32), n_jobs=n_jobs)
+        v = walk_contributions(
+            flat, Xb if Xb.dtype == np.float32 else Xb.astype(np.float32), n_jobs=n_jobs
+        )
         s += v.sum(0); sa += np.abs(v, out=v).sum(0)
     return s, sa, n
 
 def contribution_summary(
     model,                       # fitted tree / forest / gradient-boosting model
-    X,                           # (n_samples, n_features) array, DataFrame or dask array
+    X,  # (n_samples, n_features) array, DataFrame or dask array
     *,
-    batch_size:int|None=None,    # rows per batch (default: 64 MiB of float64 contributions)
-    n_jobs:int|None=-1,          # threads per batch (joblib convention); a dask array: one thread per block
-)->Bunch:                        # mean, mean_abs: features x outputs DataFrames; n: rows summarised
-    "Mean and mean |.| of the feature contributions over the rows of X, never holding the (n, K, C) array (paper Eq. 6)."
+    # rows per batch (default: 64 MiB of float64 contributions)
+    batch_size:int|None=None,
+    # threads per batch (joblib convention); a dask array: one thread per block
+    n_jobs:int|None=-1,
+)->Bunch:  # mean, mean_abs: features x outputs DataFrames; n: rows summarised
+    ("Mean and mean |.| of the feature contributions over the rows of X, never "
+     "holding the (n, K, C) array (paper Eq. 6).")
     ens = ensemble_trees(model)
     K, C = int(model.n_features_in_), ens.n_outputs
     if batch_size is None: batch_size = max(1, SUMMARY_BATCH_BYTES // (8 * K * C))
     batch_size = check_int(batch_size, 'batch_size', 1)
     if _is_dask(X): s, sa, n = _dask_summary_sums(model, X)
     else:
-        if not (isinstance(X, (np.ndarray, pd.DataFrame)) and X.ndim == 2): X = check_X(X, model)[0]   # lists, rows, sparse
+        if not (isinstance(X, (np.ndarray, pd.DataFrame)) and X.ndim == 2):
+            X = check_X(X, model)[0]  # lists, rows, sparse
         if X.shape[0] == 0: raise ValueError("X has no rows")
         s, sa, n = _summary_sums(model, X, batch_size, n_jobs)
     names = _feature_names(model, K, X)
-    return Bunch(mean=_summary_frame(s / n, names, ens), mean_abs=_summary_frame(sa / n, names, ens), n=n)
+    return Bunch(
+        mean=_summary_frame(s / n, names, ens),
+        mean_abs=_summary_frame(sa / n, names, ens),
+        n=n,
+    )
 
 # %% ../nbs/02_tree_contributions.ipynb #c020x2
 def walk_tree_sums(
     flat:FlatForest,                    # the model's flattened trees
     X32:np.ndarray,                     # (n, K) rows as float32
-    Y:np.ndarray,                       # (n, C) factor per row and output (e.g. a centred one-hot label)
-    row_weights:np.ndarray,             # (n_trees, n) or (n,) for all trees: weight of row i in tree m
+    Y:np.ndarray,  # (n, C) factor per row and output (e.g. a centred one-hot label)
+    # (n_trees, n) or (n,) for all trees: weight of row i in tree m
+    row_weights:np.ndarray,
     n_jobs:int|None=None,               # threads (joblib convention), over the trees
 )->np.ndarray:                          # (n_trees, K, C)
-    "Per-tree reductions `sum_i w[m,i] Y[i,c] f_{m,k,c}(x_i)` of each tree's own contributions, without the (n, K, C) array."
-    if not isinstance(flat, FlatForest): raise TypeError(f"flat must be a FlatForest (FlatForest.of(model)), got {type(flat).__name__}")
+    ("Per-tree reductions `sum_i w[m,i] Y[i,c] f_{m,k,c}(x_i)` of each tree's own "
+     "contributions, without the (n, K, C) array.")
+    if not isinstance(flat, FlatForest):
+        raise TypeError(
+            "flat must be a FlatForest (FlatForest.of(model)), got"
+            f" {type(flat).__name__}"
+        )
     X32 = np.ascontiguousarray(X32, dtype=np.float32)
     if X32.ndim != 2 or X32.shape[1] != flat.n_features:
-        raise ValueError(f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}")
+        raise ValueError(
+            f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}"
+        )
     n, M, C = X32.shape[0], len(flat.roots), flat.n_outputs
     Y = np.ascontiguousarray(Y, dtype=float)
-    if Y.shape != (n, C): raise ValueError(f"Y must have shape (n_rows, n_outputs) = {(n, C)}, got {Y.shape}")
+    if Y.shape != (n, C):
+        raise ValueError(
+            f"Y must have shape (n_rows, n_outputs) = {(n, C)}, got {Y.shape}"
+        )
     rw = np.ascontiguousarray(np.atleast_2d(row_weights), dtype=float)
-    if rw.shape not in ((1, n), (M, n)): raise ValueError(f"row_weights must have shape ({n},) or {(M, n)}, got {np.shape(row_weights)}")
-    if not (np.isfinite(rw).all() and np.isfinite(Y).all()): raise ValueError("row_weights and Y must be finite")
+    if rw.shape not in ((1, n), (M, n)):
+        raise ValueError(
+            f"row_weights must have shape ({n},) or {(M, n)}, got"
+            f" {np.shape(row_weights)}"
+        )
+    if not (np.isfinite(rw).all() and np.isfinite(Y).all()):
+        raise ValueError("row_weights and Y must be finite")
     out = np.zeros((M, X32.shape[1], C))
     with _K.threads(n_jobs):
-        _K._tree_sums_kernel(X32, flat.roots, flat.left, flat.right, flat.feature, flat.threshold32, flat.missing_left,
-                             flat.delta, rw, np.arange(M) if rw.shape[0] == M else np.zeros(M, np.int64), Y, out)
+        _K._tree_sums_kernel(
+            X32,
+            flat.roots,
+            flat.left,
+            flat.right,
+            flat.feature,
+            flat.threshold32,
+            flat.missing_left,
+            flat.delta,
+            rw,
+            np.arange(M) if rw.shape[0] == M else np.zeros(M, np.int64),
+            Y,
+            out,
+        )
     return out
 
 # %% ../nbs/02_tree_contributions.ipynb #c020z
 def _dask_rows(model, X):
-    "Validate a dask array's shape and dtype against `model` (cheap: metadata only); one chunk across the columns."
+    """Validate a dask array's shape and dtype against `model` (cheap: metadata only);
+
+    one chunk across the columns."""
     K = int(model.n_features_in_)
     if X.ndim != 2 or X.shape[1] != K:
-        raise ValueError(f"X must be a 2-D dask array with {K} columns (the model's features), got shape {X.shape}")
-    if X.dtype.kind not in 'biuf': raise TypeError(f"X must be numeric, got dtype {X.dtype}")
+        raise ValueError(
+            f"X must be a 2-D dask array with {K} columns (the model's features), got"
+            f" shape {X.shape}"
+        )
+    if X.dtype.kind not in 'biuf':
+        raise TypeError(f"X must be numeric, got dtype {X.dtype}")
     return X if X.numblocks[1] == 1 else X.rechunk({1: -1})
 
 def _dask_block(xb, model, check_additivity, return_std, dtype):
     "Contributions of one block packed as (rows, K + 1 [+ K], C): values, bias, std."
-    e = contributions(model, xb, check_additivity=check_additivity, n_jobs=1, return_std=return_std, dtype=dtype)
+    e = contributions(
+        model,
+        xb,
+        check_additivity=check_additivity,
+        n_jobs=1,
+        return_std=return_std,
+        dtype=dtype,
+    )
     v, b = e.values, e.bias
     if v.ndim == 2: v, b = v[..., None], b[:, None]
-    parts = [v, b[:, None, :].astype(v.dtype)] + ([e.std if e.std.ndim == 3 else e.std[..., None]] if return_std else [])
+    parts = [v, b[:, None, :].astype(v.dtype)] + (
+        [e.std if e.std.ndim == 3 else e.std[..., None]] if return_std else []
+    )
     return np.concatenate(parts, axis=1)
 
-def _dask_contributions(model, X, *, check_additivity, n_jobs, return_std, dtype)->Explanation:
-    "Lazy contributions of a dask array: blockwise over row blocks, the model shipped once per worker."
+def _dask_contributions(
+    model, X, *, check_additivity, n_jobs, return_std, dtype
+) -> Explanation:
+    """Lazy contributions of a dask array:
+
+    blockwise over row blocks, the model shipped once per worker."""
     import dask
     ens = ensemble_trees(model)
     if return_std: _check_averaging(ens, 'contributions')
     X = _dask_rows(model, X)
     K, C = X.shape[1], ens.n_outputs
     width = 2 * K + 1 if return_std else K + 1
-    dm = dask.delayed(model, pure=True)                  # one key: each worker deserialises the model once
-    packed = X.map_blocks(_dask_block, dm, check_additivity, return_std, np.dtype(dtype), dtype=np.dtype(dtype),
-                          chunks=(X.chunks[0], (width,), (C,)), new_axis=2, meta=np.empty((0, 0, 0), dtype))
+    # one key: each worker deserialises the model once
+    dm = dask.delayed(model, pure=True)
+    packed = X.map_blocks(
+        _dask_block,
+        dm,
+        check_additivity,
+        return_std,
+        np.dtype(dtype),
+        dtype=np.dtype(dtype),
+        chunks=(X.chunks[0], (width,), (C,)),
+        new_axis=2,
+        meta=np.empty((0, 0, 0), dtype),
+    )
     values, bias = packed[:, :K, :], packed[:, K, :]
     names = _feature_names(model, K)
     e = _finish(values, bias, ens, names, X)
     if return_std:
         std = packed[:, K + 1:, :]
         e.std = std[..., 0] if e.values.ndim == 2 else std
-        e.info.update(std='sd (ddof=0) over the trees of their own contributions', n_trees=len(ens.trees))
+        e.info.update(
+            std='sd (ddof=0) over the trees of their own contributions',
+            n_trees=len(ens.trees),
+        )
     return e
 
 def _dask_summary_block(xb, model, n_jobs):
     "Partial sums of one block: (sum, sum |.|, rows)."
     flat = FlatForest.of(model)
     xb = check_X(xb, model, keep_float32=True)[0]
-    v = walk_contributions(flat, xb if xb.dtype == np.float32 else xb.astype(np.float32), n_jobs=n_jobs)
+    v = walk_contributions(
+        flat, xb if xb.dtype == np.float32 else xb.astype(np.float32), n_jobs=n_jobs
+    )
     return v.sum(0), np.abs(v, out=v).sum(0), v.shape[0]
 
 def _add_parts(parts):
@@ -456,10 +763,14 @@ def _add_parts(parts):
     return s, sa, n
 
 def _tree_reduce(parts, combine, fanin:int=8):
-    "Combine delayed partials in a tree of `fanin`-way nodes (the scheduler never holds them all at once)."
+    ("Combine delayed partials in a tree of `fanin`-way nodes (the scheduler never "
+     "holds them all at once).")
     import dask
     while len(parts) > 1:
-        parts = [dask.delayed(combine)(parts[i:i + fanin]) for i in range(0, len(parts), fanin)]
+        parts = [
+            dask.delayed(combine)(parts[i : i + fanin])
+            for i in range(0, len(parts), fanin)
+        ]
     return parts[0]
 
 def _dask_summary_sums(model, X):
@@ -467,30 +778,52 @@ def _dask_summary_sums(model, X):
     import dask
     X = _dask_rows(model, X)
     dm = dask.delayed(model, pure=True)
-    parts = [dask.delayed(_dask_summary_block)(b, dm, 1) for b in X.to_delayed().ravel()]   # one thread per block: dask runs the blocks in parallel
+    parts = [
+        dask.delayed(_dask_summary_block)(b, dm, 1) for b in X.to_delayed().ravel()
+    ]  # one thread per block: dask runs the blocks in parallel
     return dask.compute(_tree_reduce(parts, _add_parts))[0]
 
 # %% ../nbs/02_tree_contributions.ipynb #c025
-def plot_contributions(e:Explanation, row:int=0, output=None, max_features:int=10, ax=None):
-    "Horizontal bar chart of one row's largest contributions, labelled `feature = value` (`output`: a class label or position); the title adds up to `e.output`."
+def plot_contributions(
+    e: Explanation, row: int = 0, output=None, max_features: int = 10, ax=None
+):
+    ("Horizontal bar chart of one row's largest contributions, labelled `feature = "
+     "value` (`output`: a class label or position); the title adds up to `e.output`.")
     import matplotlib.pyplot as plt
-    if not isinstance(e, Explanation): raise TypeError(f"e must be an Explanation, got {type(e).__name__}")
+    if not isinstance(e, Explanation):
+        raise TypeError(f"e must be an Explanation, got {type(e).__name__}")
     row = check_int(row, 'row', -len(e), len(e) - 1) % len(e)
     max_features = check_int(max_features, 'max_features', 1)
     v, c = e.values[row], ()
     if v.ndim == 2:
-        if output is None and v.shape[1] == 1: output = 0      # one output (binary boosting log-odds)
-        if output is None: raise ValueError(f"this explanation has several outputs {e.output_names}: pass output=<label or index>")
+        # one output (binary boosting log-odds)
+        if output is None and v.shape[1] == 1: output = 0
+        if output is None:
+            raise ValueError(
+                f"this explanation has several outputs {e.output_names}: pass"
+                " output=<label or index>"
+            )
         output = e.output_index(output); c = (output,); v = v[:, output]
     order = np.argsort(np.abs(v))[::-1][:max_features][::-1]
     if ax is None: _, ax = plt.subplots(figsize=(5, 0.35 * len(order) + 1))
     fmt = lambda x: f'{x:.4g}' if isinstance(x, (float, np.floating)) else str(x)
-    labels = [e.feature_names[k] if e.data is None else f'{e.feature_names[k]} = {fmt(e.data[row, k])}' for k in order]
+    labels = [
+        (
+            e.feature_names[k]
+            if e.data is None
+            else f'{e.feature_names[k]} = {fmt(e.data[row, k])}'
+        )
+        for k in order
+    ]
     ax.barh(labels, v[order], color=np.where(v[order] > 0, '#d62728', '#1f77b4'))
     ax.axvline(0, color='k', lw=0.8)
     b = e.bias[(row,) + c]
-    boot = '' if e.bootstrap is None else f' + bootstrap {e.bootstrap[(row,) + c]:.3g}'    # OOB / held-out explanations
-    ax.set_xlabel('contribution'); ax.set_title(f'row {row}: bias {b:.3g}{boot} + contributions = {e.output[(row,) + c]:.3g}')
+    # OOB / held-out explanations
+    boot = '' if e.bootstrap is None else f' + bootstrap {e.bootstrap[(row,) + c]:.3g}'
+    ax.set_xlabel('contribution')
+    ax.set_title(
+        f'row {row}: bias {b:.3g}{boot} + contributions = {e.output[(row,) + c]:.3g}'
+    )
     return ax
 
 # %% ../nbs/02_tree_contributions.ipynb #gx01
@@ -553,131 +886,260 @@ var U = {
 """
 
 class Explorer:
-    "An interactive view of precomputed numbers: self-contained HTML + JavaScript (no kernel, no network), shown by JupyterLab and the course site."
+    """An interactive view of precomputed numbers:
+
+    self-contained HTML + JavaScript (no kernel, no network), shown by JupyterLab and
+    the course site."""
     def __init__(self, kind:str, data:dict, script:str, title:str=''):
         self.kind, self.data, self.script, self.title = kind, data, script, title
 
     def _json(self)->str:
         import json
-        return json.dumps(self.data, separators=(',', ':'), allow_nan=False).replace('</', '<\\/')
+        return json.dumps(self.data, separators=(',', ':'), allow_nan=False).replace(
+            '</', '<\\/'
+        )
 
     def to_html(self)->str:
-        "The explorer as one HTML fragment: `<div data-explorer=...>` with its data in a JSON script tag and its code."
+        """The explorer as one HTML fragment:
+
+        `<div data-explorer=...>` with its data in a JSON script tag and its code."""
         import hashlib
         js = self._json()
-        uid = 'dfx-' + hashlib.sha1((self.kind + js).encode()).hexdigest()[:12]     # deterministic: same data, same page
-        boot = ("(function(){var id=%r;function go(){var root=document.getElementById(id);"
-                "if(!root){return setTimeout(go,50);} if(root.getAttribute('data-ready'))return;"
-                "root.setAttribute('data-ready','1');"
-                "var D=JSON.parse(root.querySelector('script.dfx-data').textContent);"
-                "%s\n%s\nrender(root.querySelector('.dfx-body'),D,root);}go();})();") % (uid, _EXPLORER_JS, self.script)
-        return (f'<div class="dfx" data-explorer="{self.kind}" id="{uid}"><style>{_EXPLORER_CSS}</style>'
-                f'<div class="dfx-title">{self.title}</div>'
-                f'<script type="application/json" class="dfx-data">{js}</script><div class="dfx-body"></div>'
-                f'<script>{boot}</script></div>')
+        # deterministic: same data, same page
+        uid = 'dfx-' + hashlib.sha1((self.kind + js).encode()).hexdigest()[:12]
+        boot = (
+            "(function(){var id=%r;function go(){var root=document.getElementById(id);"
+            "if(!root){return setTimeout(go,50);}"
+            " if(root.getAttribute('data-ready'))return;"
+            "root.setAttribute('data-ready','1');"
+            "var D=JSON.parse(root.querySelector('script.dfx-data').textContent);"
+            "%s\n%s\nrender(root.querySelector('.dfx-body'),D,root);}go();})();"
+            % (uid, _EXPLORER_JS, self.script)
+        )
+        return (
+            f'<div class="dfx" data-explorer="{self.kind}"'
+            f' id="{uid}"><style>{_EXPLORER_CSS}</style><div'
+            f' class="dfx-title">{self.title}</div><script type="application/json"'
+            f' class="dfx-data">{js}</script><div'
+            f' class="dfx-body"></div><script>{boot}</script></div>'
+        )
 
     def _repr_html_(self)->str: return self.to_html()
 
     def save(self, path)->None:
         "Write a standalone HTML page (opens in any browser, offline)."
         from pathlib import Path
-        Path(path).write_text('<!doctype html><html><head><meta charset="utf-8"><title>' + self.kind +
-                              '</title></head><body>' + self.to_html() + '</body></html>', encoding='utf-8')
+        Path(path).write_text(
+            '<!doctype html><html><head><meta charset="utf-8"><title>'
+            + self.kind
+            + '</title></head><body>'
+            + self.to_html()
+            + '</body></html>',
+            encoding='utf-8',
+        )
 
-    def __repr__(self): return f"Explorer({self.kind!r}, {len(self._json()) / 1024:.0f} kB of data)"
+
+    def __repr__(self):
+        return f"Explorer({self.kind!r}, {len(self._json()) / 1024:.0f} kB of data)"
 
 def _num(a, digits:int=12)->list:
-    "An array as nested lists of floats rounded to `digits` significant digits (smaller pages; sums move by < 1e-11 relative)."
+    ("An array as nested lists of floats rounded to `digits` significant digits "
+     "(smaller pages; sums move by < 1e-11 relative).")
     a = np.asarray(a, dtype=float)
-    return np.array([float(f'{v:.{digits}g}') for v in a.ravel()]).reshape(a.shape).tolist()
+    return (
+        np.array([float(f'{v:.{digits}g}') for v in a.ravel()])
+        .reshape(a.shape)
+        .tolist()
+    )
 
 # %% ../nbs/02_tree_contributions.ipynb #gx02
-MAX_EXPLORER_ROWS, MAX_EXPLORER_TREES = 200, 20   # explorer pages precompute every row's numbers: keep them modest
+# explorer pages precompute every row's numbers: keep them modest
+MAX_EXPLORER_ROWS, MAX_EXPLORER_TREES = 200, 20
 
 def _explorer_rows(rows, n:int)->np.ndarray:
-    "Row indices an explorer precomputes: the first `rows` rows (int) or the given indices, at most MAX_EXPLORER_ROWS."
+    """Row indices an explorer precomputes:
+
+    the first `rows` rows (int) or the given indices, at most MAX_EXPLORER_ROWS."""
     if isinstance(rows, (int, np.integer)) and not isinstance(rows, bool):
         idx = np.arange(min(check_int(rows, 'rows', 1), n))
     else:
-        try: idx = np.asarray(rows, dtype=np.int64).reshape(-1)
-        except (TypeError, ValueError): raise TypeError(f"rows must be an int (how many) or a list of row indices, got {rows!r}") from None
+        try:
+            idx = np.asarray(rows, dtype=np.int64).reshape(-1)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"rows must be an int (how many) or a list of row indices, got {rows!r}"
+            ) from None
         if idx.size == 0 or idx.min() < 0 or idx.max() >= n:
-            raise ValueError(f"rows must be non-empty indices in 0..{n - 1}, got {rows!r}")
+            raise ValueError(
+                f"rows must be non-empty indices in 0..{n - 1}, got {rows!r}"
+            )
     if len(idx) > MAX_EXPLORER_ROWS:
-        raise ValueError(f"rows selects {len(idx)} rows; an explorer precomputes at most {MAX_EXPLORER_ROWS} (pass fewer)")
+        raise ValueError(
+            f"rows selects {len(idx)} rows; an explorer precomputes at most"
+            f" {MAX_EXPLORER_ROWS} (pass fewer)"
+        )
     return idx
 
 def _explorer_output(ens:Ensemble, output)->int:
-    "Output column an explorer follows: the only one, else `output` (a class label or index); default the last class."
+    """Output column an explorer follows:
+
+    the only one, else `output` (a class label or index); default the last class."""
     C = ens.n_outputs
     if output is None: return C - 1
     names = ens.output_names or []
     if output in names and not isinstance(output, bool): return names.index(output)
-    if isinstance(output, (int, np.integer)) and not isinstance(output, bool) and 0 <= output < C: return int(output)
-    raise ValueError(f"output must be a class label {names} or an index in 0..{C - 1}, got {output!r}")
+    if (
+        isinstance(output, (int, np.integer))
+        and not isinstance(output, bool)
+        and 0 <= output < C
+    ):
+        return int(output)
+    raise ValueError(
+        f"output must be a class label {names} or an index in 0..{C - 1}, got"
+        f" {output!r}"
+    )
 
 def _checkpoints(T:int, n:int=30)->np.ndarray:
-    "Tree counts at which the running forest average is stored: every count up to 30 trees, else ~30 log-spaced ones."
+    """Tree counts at which the running forest average is stored:
+
+    every count up to 30 trees, else ~30 log-spaced ones."""
     if T <= n: return np.arange(1, T + 1)
-    return np.unique(np.r_[np.arange(1, 11), np.round(np.geomspace(10, T, n - 10)).astype(int), T])
+    return np.unique(
+        np.r_[np.arange(1, 11), np.round(np.geomspace(10, T, n - 10)).astype(int), T]
+    )
 
 # %% ../nbs/02_tree_contributions.ipynb #gx03
 def tree_path_data(
-    model,                       # fitted tree, forest or gradient-boosting model (as for `contributions`)
+    model,  # fitted tree, forest or gradient-boosting model (as for `contributions`)
     X,                           # rows to explain
     *,
-    rows=50,                     # how many of the first rows (int) or which rows (indices), at most 200
-    trees=5,                     # how many of the first trees (int) or which trees (indices) to draw, at most 20
-    output=None,                 # class label / output index to follow (default: the only output, or the last class)
+    rows=50,  # how many of the first rows (int) or which rows (indices), at most 200
+    # how many of the first trees (int) or which trees (indices) to draw, at most 20
+    trees=5,
+    # class label / output index to follow (default: the only output, or the last class)
+    output=None,
 )->dict:                         # JSON-able numbers of `explore_path`
-    "The numbers of the tree path explorer: each row's path through the drawn trees and the forest average tree by tree (paper Eq. 2-6)."
+    """The numbers of the tree path explorer:
+
+    each row's path through the drawn trees and the forest average tree by tree (paper
+    Eq. 2-6)."""
     import pandas as pd
     ens = ensemble_trees(model); X, names = check_X(X, model)
     idx = _explorer_rows(rows, X.shape[0]); Xs = X[idx]; X32 = Xs.astype(np.float32)
     T = len(ens); o = _explorer_output(ens, output)
     if isinstance(trees, (int, np.integer)) and not isinstance(trees, bool):
-        if check_int(trees, 'trees', 1) > MAX_EXPLORER_TREES: raise ValueError(f"trees={trees}: at most {MAX_EXPLORER_TREES} trees are drawn")
+        if check_int(trees, 'trees', 1) > MAX_EXPLORER_TREES:
+            raise ValueError(
+                f"trees={trees}: at most {MAX_EXPLORER_TREES} trees are drawn"
+            )
         shown = np.arange(min(int(trees), T))
     else:
-        try: shown = np.asarray(trees, dtype=np.int64).reshape(-1)
-        except (TypeError, ValueError): raise TypeError(f"trees must be an int (how many) or a list of tree indices, got {trees!r}") from None
-        if shown.size == 0 or shown.min() < 0 or shown.max() >= T: raise ValueError(f"trees must be non-empty indices in 0..{T - 1}, got {trees!r}")
-        if len(shown) > MAX_EXPLORER_TREES: raise ValueError(f"trees selects {len(shown)} trees: at most {MAX_EXPLORER_TREES} are drawn")
+        try:
+            shown = np.asarray(trees, dtype=np.int64).reshape(-1)
+        except (TypeError, ValueError):
+            raise TypeError(
+                "trees must be an int (how many) or a list of tree indices, got"
+                f" {trees!r}"
+            ) from None
+        if shown.size == 0 or shown.min() < 0 or shown.max() >= T:
+            raise ValueError(
+                f"trees must be non-empty indices in 0..{T - 1}, got {trees!r}"
+            )
+        if len(shown) > MAX_EXPLORER_TREES:
+            raise ValueError(
+                f"trees selects {len(shown)} trees: at most {MAX_EXPLORER_TREES} are"
+                " drawn"
+            )
     e = contributions(model, Xs, n_jobs=1)
     V = e.values if e.values.ndim == 3 else e.values[..., None]
     bias = e.bias if e.bias.ndim == 2 else e.bias[:, None]
     out = np.asarray(model_output(model, Xs), dtype=float).reshape(len(idx), -1)
     K = X.shape[1]; M = _checkpoints(T)
-    per_tree_sum, cum, tree_nodes, paths, tree_pred = np.zeros((len(idx), K)), [], [], [], []
+    per_tree_sum, cum, tree_nodes, paths, tree_pred = (
+        np.zeros((len(idx), K)),
+        [],
+        [],
+        [],
+        [],
+    )
     shown_set = {int(m): s for s, m in enumerate(shown)}
     for m in range(T):
         ta = ens.arrays(m); tree = ens.trees[m]
-        Xin = X32 if getattr(tree, 'feature_names_in_', None) is None else pd.DataFrame(X32, columns=tree.feature_names_in_)
+        Xin = (
+            X32
+            if getattr(tree, 'feature_names_in_', None) is None
+            else pd.DataFrame(X32, columns=tree.feature_names_in_)
+        )
         P = tree.decision_path(Xin)
         D = np.zeros((ta.n_nodes, K)); inner = np.flatnonzero(ta.parent >= 0)
-        D[inner, ta.feature[ta.parent[inner]]] = ta.value[inner, o] - ta.value[ta.parent[inner], o]   # Eq. (4) increments
+        D[inner, ta.feature[ta.parent[inner]]] = (
+            ta.value[inner, o] - ta.value[ta.parent[inner], o]
+        )  # Eq. (4) increments
         per_tree_sum += ens.weights[m] * (P @ D)
         if m + 1 in M:
-            scale = 1.0 if ens.kind == 'raw' else T / (m + 1)      # forests: the mean of the first m+1 trees
+            # forests: the mean of the first m+1 trees
+            scale = 1.0 if ens.kind == 'raw' else T / (m + 1)
             cum.append(per_tree_sum * scale)
         if m in shown_set:
             ps = [P.indices[P.indptr[i]:P.indptr[i + 1]] for i in range(len(idx))]
-            used = sorted({int(t) for p in ps for t in p} | {int(c) for p in ps for t in p[:-1] for c in (ta.left[t], ta.right[t])})
-            tree_nodes.append({'index': int(m), 'weight': float(ens.weights[m]),
-                               'nodes': {str(t): [int(ta.feature[t]), float(ta.threshold[t]), _num(ta.value[t, o]),
-                                                  int(ta.n_samples[t]), int(ta.left[t]), int(ta.right[t])] for t in used}})
+            used = sorted(
+                {int(t) for p in ps for t in p}
+                | {
+                    int(c)
+                    for p in ps
+                    for t in p[:-1]
+                    for c in (ta.left[t], ta.right[t])
+                }
+            )
+            tree_nodes.append(
+                {
+                    'index': int(m),
+                    'weight': float(ens.weights[m]),
+                    'nodes': {
+                        str(t): [
+                            int(ta.feature[t]),
+                            float(ta.threshold[t]),
+                            _num(ta.value[t, o]),
+                            int(ta.n_samples[t]),
+                            int(ta.left[t]),
+                            int(ta.right[t]),
+                        ]
+                        for t in used
+                    },
+                }
+            )
             paths.append([[int(t) for t in p] for p in ps])
-            if isinstance(tree, DecisionTreeClassifier): pred = tree.predict_proba(Xin)[:, o]   # the tree's own output
-            elif ens.kind == 'raw': pred = tree.predict(Xin) if ens.columns[m] == o else np.zeros(len(idx))
-            else: pred = np.asarray(tree.predict(Xin), float).reshape(len(idx), -1)[:, o]
+            if isinstance(tree, DecisionTreeClassifier):
+                pred = tree.predict_proba(Xin)[:, o]  # the tree's own output
+            elif ens.kind == 'raw':
+                pred = tree.predict(Xin) if ens.columns[m] == o else np.zeros(len(idx))
+            else:
+                pred = np.asarray(tree.predict(Xin), float).reshape(len(idx), -1)[:, o]
             tree_pred.append(pred)
     cum = np.stack(cum, 1)                                            # (n, len(M), K)
-    return {'features': names, 'output': None if ens.output_names is None else str(ens.output_names[o]),
-            'kind': ens.kind, 'n_trees': T, 'checkpoints': M.tolist(), 'trees': tree_nodes, 'row_ids': idx.tolist(),
-            'rows': [{'x': _num(Xs[i]), 'paths': [p[i] for p in paths], 'cum': _num(cum[i], 6),
-                      'contrib': _num(V[i, :, o]), 'bias': float(bias[i, o]),
-                      'expected': {'tree': [float(tp[i]) for tp in tree_pred], 'output': float(out[i, o])}}
-                     for i in range(len(idx))]}
+    return {
+        'features': names,
+        'output': None if ens.output_names is None else str(ens.output_names[o]),
+        'kind': ens.kind,
+        'n_trees': T,
+        'checkpoints': M.tolist(),
+        'trees': tree_nodes,
+        'row_ids': idx.tolist(),
+        'rows': [
+            {
+                'x': _num(Xs[i]),
+                'paths': [p[i] for p in paths],
+                'cum': _num(cum[i], 6),
+                'contrib': _num(V[i, :, o]),
+                'bias': float(bias[i, o]),
+                'expected': {
+                    'tree': [float(tp[i]) for tp in tree_pred],
+                    'output': float(out[i, o]),
+                },
+            }
+            for i in range(len(idx))
+        ],
+    }
 
 # %% ../nbs/02_tree_contributions.ipynb #gx05
 _PATH_JS = r"""
@@ -800,14 +1262,24 @@ function render(body, D, root) {
 
 # %% ../nbs/02_tree_contributions.ipynb #gx06
 def explore_path(
-    model,                       # fitted tree, forest or gradient-boosting model (as for `contributions`)
+    model,  # fitted tree, forest or gradient-boosting model (as for `contributions`)
     X,                           # rows to explain
     *,
-    rows=50,                     # how many of the first rows (int) or which rows (indices), at most 200
-    trees=5,                     # how many of the first trees (int) or which trees (indices) to draw, at most 20
-    output=None,                 # class label / output index to follow (default: the only output, or the last class)
-)->Explorer:                     # shown as an interactive view in JupyterLab; `.to_html()` / `.save(path)` for a page
-    "Tree path explorer: pick a row and a tree, see the path with every increment, the running sum and the forest average building up (paper Eq. 2-6)."
+    rows=50,  # how many of the first rows (int) or which rows (indices), at most 200
+    # how many of the first trees (int) or which trees (indices) to draw, at most 20
+    trees=5,
+    # class label / output index to follow (default: the only output, or the last class)
+    output=None,
+    # shown as an interactive view in JupyterLab; `.to_html()` / `.save(path)` for a
+    # page
+)->Explorer:
+    ("Tree path explorer: pick a row and a tree, see the path with every increment, "
+     "the running sum and the forest average building up (paper Eq. 2-6).")
     data = tree_path_data(model, X, rows=rows, trees=trees, output=output)
-    return Explorer('tree-path', data, _PATH_JS, 'Tree path explorer: bias + increments along the path = the tree\u2019s '
-                    'output; the average over trees = the forest\u2019s contributions')
+    return Explorer(
+        'tree-path',
+        data,
+        _PATH_JS,
+        'Tree path explorer: bias + increments along the path = the tree\u2019s '
+        'output; the average over trees = the forest\u2019s contributions',
+    )

@@ -137,3 +137,26 @@ def test_store_outputs_cleans_and_refuses_machine_paths(tmp_path):
         bad = {**ok, 'cells': [cell([{'output_type': 'execute_result', 'data': {'text/plain': leak}}])]}
         src.write_text(json.dumps(bad)); dst.unlink(missing_ok=True)
         assert store_outputs.store(src, dst) and not dst.exists()
+
+
+def test_store_outputs_drops_run_specific_outputs(tmp_path):
+    "Widget views (tqdm.notebook), the widget state and transient display ids are dropped; a memory address is refused."
+    sys.path.insert(0, str(ROOT / 'tools'))
+    import store_outputs
+    bar = {'output_type': 'display_data', 'metadata': {},
+           'data': {'application/vnd.jupyter.widget-view+json': {'model_id': 'f00d'}, 'text/plain': 'HBox()'}}
+    fig = {'output_type': 'display_data', 'metadata': {}, 'data': {'text/plain': '<Figure size 10x10>'},
+           'transient': {'display_id': 'a1b2'}}
+    nb = {'cells': [{'cell_type': 'code', 'id': 'c', 'metadata': {}, 'execution_count': 1, 'source': 'x',
+                     'outputs': [bar, fig]}],
+          'metadata': {'widgets': {'state': {'f00d': {}}}}, 'nbformat': 4, 'nbformat_minor': 5}
+    src, dst = tmp_path / 'in.ipynb', tmp_path / 'out.ipynb'
+    src.write_text(json.dumps(nb))
+    assert store_outputs.store(src, dst) == []
+    out = json.loads(dst.read_text())
+    assert out['cells'][0]['outputs'] == [{k: v for k, v in fig.items() if k != 'transient'}]
+    assert 'widgets' not in out['metadata']
+    nb['cells'][0]['outputs'] = [{'output_type': 'execute_result', 'metadata': {}, 'execution_count': 1,
+                                  'data': {'text/plain': '<matplotlib.lines.Line2D at 0x7f3a2c1b9d10>'}}]
+    src.write_text(json.dumps(nb)); dst.unlink()
+    assert store_outputs.store(src, dst) and not dst.exists()

@@ -4,6 +4,11 @@ papermill) back into nbs/ with their outputs, so a reader of the repository or o
 What is stored must be the same on every run (so `make reproduce` leaves git clean) and must not leak the machine:
 * stderr streams (tqdm progress bars, warnings) and papermill's per-cell metadata and injected-parameters cell are
   dropped; execution counts are cleared by nbdev_clean afterwards;
+* so are what a kernel makes up afresh on every run: Jupyter widget views (a tqdm.notebook bar) with the notebook's
+  widget state, and the `transient` display ids of outputs;
+* an output that shows a memory address (`<... at 0x7f...>`, a value left unsilenced) fails the run like a machine
+  path does; values that vary from run to run (timings, rounding noise) are fixed where they are printed: run times
+  go to _out/ (write_timings), identity errors print as a bound;
 * an output that holds a machine path (the work folder, /tmp, a home folder) or a `PosixPath(...)` repr fails the run,
   naming the notebook and cell: print the file name or end the line with `;` instead.
 
@@ -13,6 +18,8 @@ import json, re, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+WIDGET = 'application/vnd.jupyter.widget-view+json'
+ADDRESS = re.compile(r' at 0x[0-9a-fA-F]{6,}>')
 MACHINE = re.compile(r"PosixPath\(|(?<![\w.])/(?:tmp|work|root|home|Users|var/folders)/|" + re.escape(str(ROOT)))
 
 
@@ -35,16 +42,22 @@ def store(src: Path, dst: Path) -> list:
             outs = []
             for o in c.get('outputs', []):
                 if o.get('output_type') == 'stream' and o.get('name') == 'stderr': continue
+                if WIDGET in o.get('data', {}): continue
+                o.pop('transient', None)
                 if o.get('output_type') == 'error':
                     problems.append(f'{src.name} cell {i}: raised {o.get("ename")}: {o.get("evalue", "")[:120]}')
                 t = _text(o)
                 m = MACHINE.search(t)
                 if m: problems.append(f'{src.name} cell {i}: machine path in an output: ...{t[max(m.start() - 40, 0):m.end() + 40]!r}')
+                m = ADDRESS.search(t)
+                if m: problems.append(f'{src.name} cell {i}: memory address in an output (end the line with `;`): '
+                                      f'...{t[max(m.start() - 40, 0):m.end() + 10]!r}')
                 outs.append(o)
             c['outputs'] = outs
         cells.append(c)
     nb['cells'] = cells
     nb['metadata'].pop('papermill', None)
+    nb['metadata'].pop('widgets', None)
     if not problems: dst.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n')
     return problems
 
