@@ -14,6 +14,7 @@ from tqdm.std import tqdm        # plain text bars, as notebook 04's fit
 from .core import tree_arrays, inbag_counts, TreeArrays, check_model
 from .core import check_int, FOREST_TYPES, LazyKernels
 from .cascade import _BaseCascadeForest
+from .tree_contributions import FlatForest, walk_contributions
 
 
 # %% auto #0
@@ -395,6 +396,23 @@ def _forest_pass(
             if W is None
             else (Znew, W) if Znew is not None else (Zva, np.ascontiguousarray(W[va]))
         )
+        if walk and Pb is None and W is None and all(
+            getattr(t, 'n_outputs_', 1) == 1 and getattr(t, 'n_classes_', C) == C
+            for t in trees
+        ):
+            # layer 0 (no previous outputs): the fold model is one forest, walked by
+            # notebook 02's compiled walk: the same sums in the same order
+            flat, ones = FlatForest.of(fm), np.ones(M)
+            if want_train:
+                fold_v += walk_contributions(
+                    flat, Zva, tree_weights=ones, n_jobs=1
+                ).reshape(len(va), K * C)
+            if Znew is not None:
+                fold_n += walk_contributions(
+                    flat, Znew, tree_weights=ones, n_jobs=1
+                ).reshape(len(Znew), K * C)
+            roots += flat.root_value.sum(0)
+            trees = ()
         for m, tree in enumerate(trees):
             t = tree.tree_
             # no split on a previous output: walk the paths, keep nothing
