@@ -319,6 +319,23 @@ def _tree_sums_kernel(
                     node = right[node]
                 for c in range(C): out[m, f, c] += w * Y[i, c] * delta[node, c]
 
+# %% ../nbs/02_tree_contributions.ipynb #c013f
+def _flat_rows(flat, X32)->np.ndarray:
+    "Check the arguments every walk kernel receives; X32 as C-contiguous float32 rows."
+    if not isinstance(flat, FlatForest):
+        raise TypeError(
+            "flat must be a FlatForest (FlatForest.of(model)), got"
+            f" {type(flat).__name__}"
+        )
+    X32 = np.ascontiguousarray(X32, dtype=np.float32)
+    # the kernels index X by feature: never read past a row
+    if X32.ndim != 2 or X32.shape[1] != flat.n_features:
+        raise ValueError(
+            f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}"
+        )
+    return X32
+
+
 # %% ../nbs/02_tree_contributions.ipynb #c013
 def walk_contributions(
     flat:FlatForest,  # the model's flattened trees (`FlatForest.of(model)`)
@@ -334,18 +351,8 @@ def walk_contributions(
 )->np.ndarray:                          # (n, K, C)
     ("Sum the weighted increments of every path into an `(n, K, C)` array (compiled, "
      "parallel over rows).")
-    if not isinstance(flat, FlatForest):
-        raise TypeError(
-            "flat must be a FlatForest (FlatForest.of(model)), got"
-            f" {type(flat).__name__}"
-        )
+    X32 = _flat_rows(flat, X32)
     n_jobs = check_n_jobs(n_jobs)
-    X32 = np.ascontiguousarray(X32, dtype=np.float32)
-    # the kernel indexes X by feature: never read past a row
-    if X32.ndim != 2 or X32.shape[1] != flat.n_features:
-        raise ValueError(
-            f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}"
-        )
     n, M = X32.shape[0], len(flat.roots)
     if np.dtype(dtype) not in (np.float32, np.float64):
         raise ValueError(f"dtype must be np.float32 or np.float64, got {dtype!r}")
@@ -521,16 +528,7 @@ def walk_contributions_std(
 )->tuple[np.ndarray, np.ndarray]:
     ("Contributions and their weighted standard deviation (ddof=0) over the trees' "
      "own contributions, in one walk.")
-    if not isinstance(flat, FlatForest):
-        raise TypeError(
-            "flat must be a FlatForest (FlatForest.of(model)), got"
-            f" {type(flat).__name__}"
-        )
-    X32 = np.ascontiguousarray(X32, dtype=np.float32)
-    if X32.ndim != 2 or X32.shape[1] != flat.n_features:
-        raise ValueError(
-            f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}"
-        )
+    X32 = _flat_rows(flat, X32)
     n, K, C = X32.shape[0], X32.shape[1], flat.n_outputs
     out, mean, m2, wsum = (
         np.zeros((n, K, C)),
@@ -636,16 +634,7 @@ def walk_tree_sums(
 )->np.ndarray:                          # (n_trees, K, C)
     ("Per-tree reductions `sum_i w[m,i] Y[i,c] f_{m,k,c}(x_i)` of each tree's own "
      "contributions, without the (n, K, C) array.")
-    if not isinstance(flat, FlatForest):
-        raise TypeError(
-            "flat must be a FlatForest (FlatForest.of(model)), got"
-            f" {type(flat).__name__}"
-        )
-    X32 = np.ascontiguousarray(X32, dtype=np.float32)
-    if X32.ndim != 2 or X32.shape[1] != flat.n_features:
-        raise ValueError(
-            f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}"
-        )
+    X32 = _flat_rows(flat, X32)
     n, M, C = X32.shape[0], len(flat.roots), flat.n_outputs
     Y = np.ascontiguousarray(Y, dtype=float)
     if Y.shape != (n, C):
