@@ -2,7 +2,8 @@
 against our gcForest (CascadeForestClassifier), the baselines of Table II (random forest, extra-trees with 500 trees,
 HistGradientBoosting for XGBoost/GBDT, an RBF SVC on standardised inputs), Table III's models grown to 20 layers without
 early stopping, and the ablations of hiDF (selection floor,
-B, ERF feature sampling, trees per forest, final predictor: a gcForest cascade on hiDF's representation [X, ALC]), on
+B, ERF feature sampling, trees per forest, final predictor: the structure's 4 forests instead of one random forest, or a
+gcForest cascade on hiDF's representation [X, ALC]), on
 all training rows of the offline Table II data sets; resumable repetitions.
 
     nice -n 5 python bench/hidf_targets.py [--data Satimage,Crowdsourced] [--methods hiDF,gcForest] [--reps 5]
@@ -34,6 +35,7 @@ METHODS = {   # name -> (class, settings); the ablations vary one component of t
     'hiDF B=10': (HiDFClassifier, dict(n_bootstrap=10)),                       # bootstrap repetitions B
     'hiDF ERF subsets': (HiDFClassifier, dict(feature_sampling='subsets')),     # ERF weighting
     'hiDF 100 trees': (HiDFClassifier, dict(n_estimators=100)),                 # trees per forest
+    'hiDF final: 4 forests': (HiDFClassifier, dict(final_estimator='layer')),   # final predictor: the layer's forests
     'hiDF + cascade on X+ALC': (HiDFClassifier, {}),                         # final predictor: see repetition()
     'hiDF (cascade)': (HiDFClassifier, dict(pipeline='cascade')),
     'gcForest': (CascadeForestClassifier, {}),

@@ -166,6 +166,8 @@ PAPER_SETTINGS = dict(
     pipeline='paper',
     n_forests=1,
     n_estimators=500,
+    final_estimator='rf',
+    n_estimators_final=500,
     n_bootstrap=10,
     n_estimators_bootstrap=500,
     n_intersection_trees=20,
@@ -179,8 +181,9 @@ PAPER_SETTINGS = dict(
 )
 """Seed 001 Sec. III-B:
 
-one 500-tree random forest per structure, at most 10 layers, patience 2, B = 10, 20
-intersection trees of depth 5 with 2 children (depth-D nodes collected, Algorithm 1),
+one 500-tree random forest per structure and as the final predictor, at most 10 layers,
+patience 2, B = 10, 20 intersection trees of depth 5 with 2 children (depth-D nodes
+collected, Algorithm 1),
 stability > 0.5."""
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045a
@@ -323,10 +326,20 @@ def _hidf_fit_paper(model, X, y, sw):
     for k, lay in enumerate(layers): lay.validation_score = scores[k + 1]
     Z = X
     for lay in layers[:best]: Z = lay.transform(Z)
-    model.forests_ = [
-        casc._make_forest(f, s).fit(Z, y, sample_weight=sw)
-        for f, s in enumerate(final_seeds)
-    ]  # line 24
+    if model.final_estimator == 'rf':  # Algorithm 2's output {RF, S_r}
+        final = [
+            RandomForestClassifier(
+                n_estimators=model.n_estimators_final,
+                max_depth=model.max_depth,
+                min_samples_leaf=model.min_samples_leaf,
+                max_features=model.max_features,
+                n_jobs=model.n_jobs,
+                random_state=int(final_seeds[0]),
+            )
+        ]
+    else:  # the structure's own forests, as a gcForest layer
+        final = [casc._make_forest(f, s) for f, s in enumerate(final_seeds)]
+    model.forests_ = [f.fit(Z, y, sample_weight=sw) for f in final]  # line 24
     model.validation_scores_, model.best_layer_, model.n_layers_ = scores, best, best
     model.stability_, model.layers_, model.stop_reason_ = stab_all, layers, stop[0]
     model._finish_names(X.shape[1], sum(len(L.interactions) for L in layers[:best]))
@@ -432,9 +445,11 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
     `pipeline='paper'` (default) is the paper's architecture: structure k is a
     gcForest-style layer (`n_forests` random forests / extra-trees, `n_folds`-fold
     out-of-fold accuracy) on [X, ALC features of layers 1..k]; the front layers keep
-    only their interactions and weights; the final forests are refitted on all rows on
-    the best structure. `pipeline='cascade'` is the authors' code: a gcForest cascade
-    whose layers also append their stable ALC features (every layer's forests kept).
+    only their interactions and weights; the final predictor, refitted on all rows of
+    the best structure, is Algorithm 2's random forest (`final_estimator='rf'`,
+    `n_estimators_final` trees) or the structure's own forests (`'layer'`).
+    `pipeline='cascade'` is the authors' code: a gcForest cascade whose layers also
+    append their stable ALC features (every layer's forests kept).
     Interactions: the `max_new_features` most stable ones above `stability_threshold`.
     `HiDFClassifier.paper()` (or `HiDFClassifier(**PAPER_SETTINGS)`) uses the paper's
     settings (Sec. III-B).
@@ -445,13 +460,15 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
     `feature_orders_` (the representation's columns: X, then the kept ALC features),
     `stability_` (Eq. 2 output of every search), `n_interactions_` (ALC features added
     per search), `stable_interactions_found_`, `stop_reason_`; pipeline 'paper':
-    `forests_` (the final forests).
+    `forests_` (the final forests: one random forest, or the layer's `n_forests`).
     """
     _parameter_constraints = {
         'pipeline': [StrOptions({'paper', 'cascade'})],
         'n_estimators': [Interval(numbers.Integral, 1, None, closed='left')],
         'n_forests': [Interval(numbers.Integral, 1, None, closed='left')],
         'n_folds': [Interval(numbers.Integral, 2, None, closed='left')],
+        'final_estimator': [StrOptions({'rf', 'layer'})],
+        'n_estimators_final': [Interval(numbers.Integral, 1, None, closed='left')],
         'n_bootstrap': [Interval(numbers.Integral, 1, None, closed='left')],
         'n_estimators_bootstrap': [
             Interval(numbers.Integral, 1, None, closed='left'),
@@ -491,6 +508,8 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         n_estimators=50,
         n_forests=4,
         n_folds=3,
+        final_estimator='rf',
+        n_estimators_final=100,
         n_bootstrap=5,
         n_estimators_bootstrap=20,
         n_intersection_trees=20,
@@ -516,6 +535,8 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         self.n_estimators = n_estimators
         self.n_forests = n_forests
         self.n_folds = n_folds
+        self.final_estimator = final_estimator
+        self.n_estimators_final = n_estimators_final
         self.n_bootstrap = n_bootstrap
         self.n_estimators_bootstrap = n_estimators_bootstrap
         self.n_intersection_trees = n_intersection_trees

@@ -146,7 +146,9 @@ def test_paper_pipeline_is_the_cascade_loop_and_keeps_only_the_final_forests():
     X = rng.normal(size=(240, 5)); y = ((X[:, 0] > 0) ^ (X[:, 1] > 0)).astype(int)
     kw = dict(n_estimators=8, n_bootstrap=3, n_estimators_bootstrap=5, intersection_depth=2)
     m = HiDFClassifier(max_layers=2, random_state=0, **kw).fit(X, y)
-    assert m.pipeline == 'paper' and len(m.forests_) == m.n_forests
+    from sklearn.ensemble import RandomForestClassifier
+    assert m.pipeline == 'paper' and len(m.forests_) == 1            # Algorithm 2's output {RF, S_r}
+    assert type(m.forests_[0]) is RandomForestClassifier and len(m.forests_[0].estimators_) == m.n_estimators_final
     assert all(L.cascade is None for L in m.layers_) and len(m.validation_scores_) == len(m.layers_) + 1
     assert m.best_layer_ == int(np.argmax(m.validation_scores_))
     Z = m.representation(X[:30])
@@ -154,3 +156,7 @@ def test_paper_pipeline_is_the_cascade_loop_and_keeps_only_the_final_forests():
     casc_seed = int(np.random.RandomState(0).randint(MAX_SEED))          # the first draw of HiDFClassifier's generator
     c = CascadeForestClassifier(n_estimators=8, max_layers=3, random_state=casc_seed).fit(X, y)   # 3 = its max_layers + 1
     assert m.validation_scores_[0] == c.validation_scores_[0]
+    # final_estimator='layer': the structure's own forests on the same structures (the search does not see the final)
+    m2 = HiDFClassifier(max_layers=2, random_state=0, final_estimator='layer', **kw).fit(X, y)
+    assert len(m2.forests_) == m2.n_forests and m2.validation_scores_ == m.validation_scores_
+    np.testing.assert_array_equal(m2.representation(X[:30]), Z)
