@@ -34,6 +34,9 @@ BAD = [
     Bad('HiDF/pipeline', lambda: HiDFClassifier(pipeline='tree').fit(_X, _y), ValueError, 'pipeline'),
     Bad('HiDF/intersection_depth', lambda: HiDFClassifier(intersection_depth=100).fit(_X, _y), ValueError, 'intersection_depth'),
     Bad('HiDF/n_child', lambda: HiDFClassifier(n_child=2**40).fit(_X, _y), ValueError, 'n_child'),
+    Bad('HiDF/final_estimator', lambda: HiDFClassifier(final_estimator='RF').fit(_X, _y), ValueError, 'final_estimator'),
+    Bad('HiDF/n_estimators_final', lambda: HiDFClassifier(n_estimators_final=0).fit(_X, _y), ValueError,
+        'n_estimators_final'),
     Bad('HiDF/one-class', lambda: HiDFClassifier(**_TINY).fit(_X, np.zeros(60)), ValueError, 'only one class'),
     Bad('HiDF/nan', lambda: HiDFClassifier(**_TINY).fit(np.where(_X > 1, np.nan, _X), _y), ValueError, 'NaN'),
     Bad('HiDF/negative-weights', lambda: HiDFClassifier(pipeline='paper', **_TINY).fit(_X, _y, sample_weight=-np.ones(60)),
@@ -56,5 +59,8 @@ EDGE = [
     Edge('intersect/disjoint', lambda: len(intersect(Interaction((1,), (0.,)), Interaction((2,), (0.,)))), lambda n: n == 0),
     Edge('hidf_contributions/constant-column', lambda: (lambda m, X: (hidf_contributions(m, X), m.predict_proba(X)))(
              HiDFClassifier(**_TINY).fit(np.c_[_X, np.ones(60)], _y), np.c_[_X, np.ones(60)]),
+         lambda r: np.abs(r[0].output - r[1]).max() <= 1e-9),
+    Edge('hidf_contributions/final-layer-forests', lambda: (lambda m: (hidf_contributions(m, _X), m.predict_proba(_X)))(
+             HiDFClassifier(final_estimator='layer', **_TINY).fit(_X, _y)),
          lambda r: np.abs(r[0].output - r[1]).max() <= 1e-9),
 ]
