@@ -34,7 +34,7 @@ METHODS = {   # name -> (class, settings); the ablations vary one component of t
     'hiDF floor 0 (top-6)': (HiDFClassifier, dict(stability_threshold=0.0)),
     'hiDF B=10': (HiDFClassifier, dict(n_bootstrap=10)),                       # bootstrap repetitions B
     'hiDF ERF subsets': (HiDFClassifier, dict(feature_sampling='subsets')),     # ERF weighting
-    'hiDF 100 trees': (HiDFClassifier, dict(n_estimators=100)),                 # trees per forest
+    'hiDF 2x trees': (HiDFClassifier, dict(n_estimators=100, n_estimators_final=200)),   # trees: structures, final
     'hiDF final: 4 forests': (HiDFClassifier, dict(final_estimator='layer')),   # final predictor: the layer's forests
     'hiDF + cascade on X+ALC': (HiDFClassifier, {}),                         # final predictor: see repetition()
     'hiDF (cascade)': (HiDFClassifier, dict(pipeline='cascade')),
@@ -124,7 +124,7 @@ def summary(res):
     g = res.groupby(['data', 'method'], sort=False)
     cols = [c for c in ['accuracy', 'oof', 'pickle_mb', 'predict_s', 'fit_s', 'kept_structures'] if c in res]
     t = g[cols].agg(['mean', 'std']).round(3)
-    t['runs'] = g.size()
+    t[('runs', '')] = g.size()
     return t
 
 
