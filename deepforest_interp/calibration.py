@@ -476,7 +476,7 @@ def deep_forest_mdi(
     L = _layer_index(model, layer); J = len(model.folds_[L])
     # the centred label, each tree's share of Eq. (31)
     W = (Y - Y.mean(0)) * ((J if oof else 1) / len(Y))
-    dots = cascade_pass(
+    passes = cascade_pass(
         model,
         None if oof else X,
         calibration=calibration,
@@ -485,9 +485,8 @@ def deep_forest_mdi(
         new_layers='last',
         verbose=verbose,
         tree_dot=W,
-    )[
-        -1
-    ].tree_dot  # (F, J, M, K)
+    )
+    dots = passes[-1].tree_dot  # (F, J, M, K)
     F, _, M, K = dots.shape
     b = _spread(
         dots.reshape(F * J * M, K), out[-1].index, 'MDI(DF)', mean=out[-1].to_numpy()

@@ -326,15 +326,10 @@ def _hidf_fit_paper(model, X, y, sw):
     for k, lay in enumerate(layers): lay.validation_score = scores[k + 1]
     Z = X
     for lay in layers[:best]: Z = lay.transform(Z)
-    if model.final_estimator == 'rf':  # Algorithm 2's output {RF, S_r}
+    if model.final_estimator == 'rf':  # Algorithm 2's output {RF, S_r}: forest 0 is one
         final = [
-            RandomForestClassifier(
-                n_estimators=model.n_estimators_final,
-                max_depth=model.max_depth,
-                min_samples_leaf=model.min_samples_leaf,
-                max_features=model.max_features,
-                n_jobs=model.n_jobs,
-                random_state=int(final_seeds[0]),
+            casc._make_forest(0, final_seeds[0]).set_params(
+                n_estimators=model.n_estimators_final
             )
         ]
     else:  # the structure's own forests, as a gcForest layer
