@@ -11,7 +11,9 @@ import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
-from .core import Explanation, check_X, check_n_jobs, LazyKernels
+from deepforest_interp.core import (
+    Explanation, check_X, check_n_jobs, LazyKernels, align_columns
+)
 
 # %% auto #0
 __all__ = ['BOOSTING_RTOL', 'BoostedTrees', 'hgb_trees', 'xgb_trees', 'lgbm_trees', 'walk_boosted', 'boosting_library',
@@ -600,7 +602,8 @@ def _prepare_rows(model, lib:str, X)->tuple:
     if lib == 'sklearn-hgb':
         fitted = getattr(model, 'feature_names_in_', None)
         if isinstance(X, pd.DataFrame):
-            names, Xm = [str(c) for c in X.columns], X
+            Xm = align_columns(X, fitted)
+            names = [str(c) for c in Xm.columns]
         else:
             Xa, names = check_X(X, model, allow_nan=True)
             Xm = pd.DataFrame(Xa, columns=fitted) if fitted is not None else Xa
@@ -653,6 +656,7 @@ def boosted_contributions(
     # raise if bias + sum(values) differs from the model's raw score (see BOOSTING_RTOL)
     check_additivity:bool=True,
     n_jobs:int|None=-1,          # threads for the row loop (joblib convention)
+    dtype=np.float64,  # of `values`: np.float32 halves the memory (checked in float64)
 )->Explanation:  # values (n, K) regressors, (n, K, C) classifiers; raw-score space
     """Saabas path contributions of a boosting model in raw-score space:
 
@@ -685,4 +689,8 @@ def boosted_contributions(
                 f" {err:.3g}, output scale {scale:.3g}); pass check_additivity=False to"
                 " inspect them"
             )
+    if np.dtype(dtype) != values.dtype:
+        e = Explanation(
+            values.astype(dtype), bias, names, walk, names_out, info=e.info
+        )
     return e

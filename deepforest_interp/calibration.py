@@ -18,6 +18,7 @@ from .importance import _spread
 from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
 from .cascade import CascadeForestClassifier, CascadeForestRegressor
 from .pipelines import is_pipeline, explain_pipeline, check_level
+from .pipelines import unwrap_pipeline, pipeline_rows, to_raw
 
 # %% auto #0
 __all__ = ['CAL_NONE', 'CAL_MULTIPLICATIVE', 'CAL_ADDITIVE', 'CAL_PARTIAL', 'CALIBRATIONS', 'MULT_TOL', 'TABLE_CACHE_BYTES',
@@ -507,9 +508,26 @@ def deep_forest_local_mdi(
     layer:int|None=None,
     n_jobs:int|None=None,
     verbose:int=0,                  # tqdm progress over the trees when > 0
+    # a Pipeline ending in a cascade: 'raw' input columns (encoded columns summed) or
+    # the cascade's 'transformed' ones
+    level:str='raw',
 )->pd.DataFrame:                    # features x classes
     ("Per-class local MDI of a deep-forest classifier, features x classes (seed 000 "
      "Sec. 7.2).")
+    if is_pipeline(model):  # linear in the contributions: grouped exactly
+        return explain_pipeline(
+            deep_forest_local_mdi,
+            model,
+            X,
+            y,
+            calibration=calibration,
+            oof=oof,
+            layer=layer,
+            n_jobs=n_jobs,
+            verbose=verbose,
+            level=level,
+        )
+    check_level(level)
     _check_cascade(model)
     if not hasattr(model, 'classes_'):
         raise TypeError(
@@ -541,12 +559,32 @@ def deep_forest_explain(
     layer:int|None=None,            # last layer (default: the model's best layer)
     n_jobs:int|None=None,
     verbose:int=0,                  # tqdm progress over the trees when > 0
+    # a Pipeline ending in a cascade: 'raw' input columns (the training explanations
+    # then carry no rows: the pipeline keeps no raw training data) or 'transformed'
+    level:str='raw',
     # train / new: lists of Explanation per layer; mdi: list of pd.Series per layer
 )->Bunch:
     """One pass of Algorithm 1:
 
     OOF training explanations, explanations of X and MDI(DF) for every layer (paper
     Algorithm 1, Eq. 27-31)."""
+    if is_pipeline(model):
+        parts = unwrap_pipeline(model, level)
+        Xr = None if X is None else pipeline_rows(model, X)
+        b = deep_forest_explain(
+            parts.model,
+            None if X is None else parts.transform_rows(Xr),
+            calibration=calibration,
+            layer=layer,
+            n_jobs=n_jobs,
+            verbose=verbose,
+        )
+        return Bunch(
+            train=to_raw(parts, b.train),
+            new=None if X is None else to_raw(parts, b.new, Xr),
+            mdi=to_raw(parts, b.mdi),
+        )
+    check_level(level)
     _check_cascade(model)
     t = model.training_data()
     names = check_X(t.X[:1], model)[1]

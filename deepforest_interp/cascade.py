@@ -177,7 +177,8 @@ class _BaseCascadeForest(BaseEstimator):
             dtype=np.float64,
             y_numeric=not is_classifier(self),
         )
-        X = np.ascontiguousarray(X, dtype=np.float64)
+        # our own copy: the cascade keeps X, and the caller may edit theirs after fit
+        X = np.array(X, dtype=np.float64, order='C')
         sw = _check_sample_weight(sample_weight, X, dtype=np.float64)
         if (sw < 0).any(): raise ValueError("sample_weight must be non-negative")
         if not sw.sum() > 0: raise ValueError("sample_weight must have a positive sum")
@@ -244,9 +245,11 @@ class _BaseCascadeForest(BaseEstimator):
                 ):
                     break
         self.best_layer_, self.n_layers_ = best, best + 1
-        self._train = Bunch(
-            X=X, y=np.asarray(y), sample_weight=None if sample_weight is None else sw
-        )  # see training_data()
+        self._train = Bunch(  # copies, never the caller's arrays (see training_data())
+            X=X,
+            y=np.array(y),
+            sample_weight=None if sample_weight is None else np.array(sw),
+        )
         del self.layers_[best + 1:], self.oof_outputs_[best + 1:]
         del self.folds_[best + 1:]
         return self

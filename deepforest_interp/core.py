@@ -27,9 +27,9 @@ from sklearn.ensemble import (
 # %% auto #0
 __all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'TRAINING_RTOL', 'Explanation',
            'label_codes', 'check_model', 'routes_missing', 'categorical_message', 'numeric_frame', 'accepts_categories',
-           'check_X', 'check_y', 'check_int', 'check_n_jobs', 'check_real', 'check_index', 'check_array', 'LazyKernels',
-           'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output', 'model_trees', 'feature_names',
-           'encode_target', 'inbag_counts', 'oob_mask', 'check_training_rows']
+           'align_columns', 'check_X', 'check_y', 'check_int', 'check_n_jobs', 'check_real', 'check_index',
+           'check_array', 'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output',
+           'model_trees', 'feature_names', 'encode_target', 'inbag_counts', 'oob_mask', 'check_training_rows']
 
 # %% ../nbs/00_core.ipynb #c004i
 def _frozen(a)->np.ndarray|None:
@@ -579,6 +579,22 @@ def accepts_categories(model)->bool:
     return (is_cat is not None and bool(np.asarray(is_cat).any())
             and getattr(model, 'categorical_features', None) == 'from_dtype')
 
+# %% ../nbs/00_core.ipynb #c010al
+def align_columns(X, names, name:str='X'):
+    "`X` with its columns reordered to `names` (a DataFrame holding exactly them)."
+    if not isinstance(X, pd.DataFrame) or names is None: return X
+    have, want = [str(c) for c in X.columns], [str(c) for c in names]
+    if have == want: return X
+    missing = [c for c in want if c not in have]
+    extra = [c for c in have if c not in want]
+    if missing or extra or len(set(have)) != len(have):
+        raise ValueError(
+            f"{name}'s columns do not match the fitted feature names ({len(want)}"
+            f" features): missing {missing[:5]}, unexpected {extra[:5]}"
+        )
+    where = {c: j for j, c in enumerate(have)}
+    return X.iloc[:, [where[c] for c in want]]
+
 # %% ../nbs/00_core.ipynb #c011
 MAX_DENSE_BYTES = 2**31   # largest scipy sparse X densified (float64 bytes)
 
@@ -612,6 +628,9 @@ def check_X(
                 f"{name} has duplicate column names {dup[:5]}: every feature needs its"
                 " own name"
             )
+        fitted = None if model is None else getattr(model, 'feature_names_in_', None)
+        if fitted is not None and set(map(str, X.columns)) == set(map(str, fitted)):
+            X = align_columns(X, fitted, name)  # the fitted columns in another order
         bad = [
             c
             for c in X.columns

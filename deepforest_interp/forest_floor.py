@@ -16,6 +16,7 @@ from .core import inbag_counts, label_codes, encode_target
 from .core import check_training_rows, check_real
 from .tree_contributions import FlatForest, walk_contributions
 from .pipelines import is_pipeline, explain_pipeline, check_level
+from .pipelines import raw_rows
 
 # %% auto #0
 __all__ = ['GRADIENT_COLORS', 'oob_contributions', 'heldout_contributions', 'default_k', 'knn_loo', 'knn_smooth',
@@ -415,6 +416,9 @@ def cv_contributions(
     n_folds:int=5,               # number of folds (stratified for classifiers)
     random_state:int|None=0,     # shuffling of the folds
     n_jobs:int|None=-1,          # threads for each fold's row loop
+    # a Pipeline ending in one (each fold refits it): 'raw' input columns or the
+    # model's 'transformed' ones
+    level:str='raw',
     # like oob_contributions: bias (per fold) + bootstrap + values.sum(1) =
     # cross_val_predict
 )->Explanation:
@@ -423,13 +427,24 @@ def cv_contributions(
     each fold explained by a forest fitted on the others (paper Eq. 16 per fold)."""
     from sklearn.base import clone
     from sklearn.model_selection import KFold, StratifiedKFold
-    if not isinstance(estimator, FOREST_TYPES):
+    pipe = is_pipeline(estimator)
+    final = estimator.steps[-1][1] if pipe else estimator
+    if not isinstance(final, FOREST_TYPES):
         raise TypeError(
-            f"unsupported model type {type(estimator).__name__}; expected one of: "
+            f"unsupported model type {type(final).__name__}; expected one of: "
             + ', '.join(sorted(t.__name__ for t in FOREST_TYPES))
+            + (" (as the last step of the Pipeline)" if pipe else "")
         )
+    check_level(level)
     n_folds = check_int(n_folds, 'n_folds', 2)
-    X_, names = check_X(X, None, name='X')
+    if pipe:  # the pipeline takes the raw columns, category and string ones included
+        if isinstance(X, pd.Series): X = X.to_frame().T
+        X_ = raw_rows(X)
+        if X_.ndim != 2 or X_.shape[0] == 0:
+            raise ValueError(
+                f"X must be 2-D with at least one row, got shape {X_.shape}"
+            )
+    else: X_, names = check_X(X, None, name='X')
     y_ = np.asarray(check_y(y, X_.shape[0]))
     if n_folds > len(y_):
         raise ValueError(
@@ -441,8 +456,8 @@ def cv_contributions(
     )
     # pandas names reach the forests
     Xf = X.reset_index(drop=True) if isinstance(X, pd.DataFrame) else X_
-    parts = []
-    for tr, te in cv.split(X_, y_):
+    parts, kw = [], {'level': level} if pipe else {}
+    for tr, te in cv.split(np.zeros((len(y_), 1)), y_):
         m = clone(estimator).fit(Xf.iloc[tr] if hasattr(Xf, 'iloc') else X_[tr], y_[tr])
         if clf and len(m.classes_) != len(np.unique(y_)):
             raise ValueError("a training fold lacks a class: use fewer folds")
@@ -454,14 +469,20 @@ def cv_contributions(
                     Xf.iloc[te] if hasattr(Xf, 'iloc') else X_[te],
                     y_[tr],
                     n_jobs=n_jobs,
+                    **kw,
                 ),
             )
         )
     first = parts[0][1]
-    out = lambda a: np.empty((len(y_),) + a.shape[1:])
+    out = lambda a: np.empty((len(y_),) + a.shape[1:], dtype=a.dtype)
     values, bias, boot = out(first.values), out(first.bias), out(first.bootstrap)
-    for te, e in parts: values[te], bias[te], boot[te] = e.values, e.bias, e.bootstrap
-    return Explanation(values, bias, first.feature_names, X_, first.output_names, boot)
+    # a pipeline's rows as each fold explained them (its transform is refitted per fold)
+    data = out(np.asarray(first.data)) if pipe and first.data is not None else X_
+    for te, e in parts:
+        values[te], bias[te], boot[te] = e.values, e.bias, e.bootstrap
+        if data is not X_: data[te] = np.asarray(e.data)
+    names, outputs = first.feature_names, first.output_names
+    return Explanation(values, bias, names, data, outputs, boot)
 
 # %% ../nbs/08_forest_floor.ipynb #c025b
 # low (red) -> middle (green) -> high (blue)

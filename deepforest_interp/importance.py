@@ -19,7 +19,10 @@ from .tree_contributions import FlatForest, walk_tree_sums
 from .tree_contributions import contributions, _is_dask, _dask_rows
 from .tree_contributions import _tree_reduce
 from .pipelines import is_pipeline, explain_pipeline, check_level
-from .pipelines import unwrap_pipeline, to_raw
+from .pipelines import unwrap_pipeline, to_raw, pipeline_rows
+from .core import align_columns
+from sklearn.utils.validation import check_is_fitted
+from joblib import effective_n_jobs
 
 # %% auto #0
 __all__ = ['mdi_tree', 'mdi', 'impurity_reductions', 'fit_weights', 'mdi_covariance', 'mdi_oob', 'local_mdi_from_contributions',
@@ -57,6 +60,14 @@ def _spread(per_tree:np.ndarray, names, name:str, mean=None)->Bunch:
         ),
     )
 
+# %% ../nbs/03_mdi_covariance.ipynb #c005r
+def _renamed(out, names:list):
+    "An importance (Series or spread Bunch, features first) indexed by `names`."
+    idx = pd.Index(names, name='feature')
+    if isinstance(out, pd.Series): return out.set_axis(idx)
+    return Bunch(**{k: v.set_axis(idx) if hasattr(v, 'set_axis') else v
+                    for k, v in out.items()})
+
 # %% ../nbs/03_mdi_covariance.ipynb #c005b
 def _check_bool(value, name:str)->bool:
     "`value` if it is a bool, else a TypeError naming `name`."
@@ -79,7 +90,10 @@ def mdi(
      "7-10).")
     if is_pipeline(model):
         parts = unwrap_pipeline(model, level)
-        return to_raw(parts, mdi(parts.model, normalize))
+        out = mdi(parts.model, normalize, return_std=return_std)
+        if parts.source is None:  # the model's columns, named as `contributions` does
+            return _renamed(out, parts.transformed_names)
+        return to_raw(parts, out)
     check_model(model, TREE_TYPES + FOREST_TYPES)
     if not isinstance(normalize, (bool, np.bool_)):
         raise TypeError(f"normalize must be a bool, got {type(normalize).__name__}")
@@ -196,7 +210,14 @@ def mdi_covariance(
      "Eq. 13-14).")
     if is_pipeline(model):
         return explain_pipeline(
-            mdi_covariance, model, X, y, inbag, sample_weight, level=level
+            mdi_covariance,
+            model,
+            X,
+            y,
+            inbag,
+            sample_weight,
+            level=level,
+            return_std=return_std,
         )
     check_level(level); check_model(model, TREE_TYPES + FOREST_TYPES)
     if not isinstance(inbag, (bool, np.bool_)):
@@ -417,8 +438,16 @@ def local_mdi(
     # True: a Bunch of features x classes frames (mean, sd over the trees) and per-tree
     # values
     return_std:bool=False,
+    # a Pipeline: 'raw' = its input columns (encoded columns summed), 'transformed' =
+    # the model's
+    level:str='raw',
 )->pd.DataFrame:           # features x classes (a Bunch with return_std=True)
     "Per-class local MDI of a classifier on labelled rows (seed 000 Sec. 7.2)."
+    if is_pipeline(model):  # local MDI is linear in the contributions: grouped exactly
+        return explain_pipeline(
+            local_mdi, model, X, y, level=level, return_std=return_std
+        )
+    check_level(level)
     if not is_classifier(model):
         raise TypeError("local_mdi needs a classifier (one local MDI per class)")
     check_model(model); _check_bool(return_std, 'return_std')
@@ -443,19 +472,51 @@ def local_mdi(
 
 # %% ../nbs/03_mdi_covariance.ipynb #c030
 def mda(
-    model, X, y, *, n_repeats: int = 5, scoring=None, random_state=None, n_jobs=None
+    model,
+    X,
+    y,
+    *,
+    n_repeats: int = 5,
+    scoring=None,
+    random_state=None,
+    n_jobs=None,
+    # a Pipeline: 'raw' = permute its input columns, 'transformed' = the model's columns
+    level: str = 'raw',
 ) -> pd.Series:
     ("Permutation importance (MDA) on held-out data via scikit-learn's "
      "`permutation_importance`: mean drop per feature (sd in `.attrs['std']`).")
-    Xc, names = check_X(X, None)
-    if hasattr(model, 'n_features_in_') and Xc.shape[1] != model.n_features_in_:
-        raise ValueError(
-            f"X has {Xc.shape[1]} features, but the model was fitted with"
-            f" {model.n_features_in_}"
+    if check_level(level) == 'transformed' and is_pipeline(model):
+        return explain_pipeline(
+            mda,
+            model,
+            X,
+            y,
+            level=level,
+            n_repeats=n_repeats,
+            scoring=scoring,
+            random_state=random_state,
+            n_jobs=n_jobs,
         )
-    check_y(y, Xc.shape[0])
+    X = pipeline_rows(model, X) if is_pipeline(model) else X
+    X = align_columns(X, getattr(model, 'feature_names_in_', None))
+    if is_pipeline(model):  # the pipeline takes its raw columns: permute those
+        check_is_fitted(model)
+        names, shape = model_feature_names(model), np.shape(X)
+        if len(shape) != 2 or shape[0] == 0:
+            raise ValueError(f"X must be 2-D with at least one row, got shape {shape}")
+    else:
+        Xc, names = check_X(X, None)
+        shape = Xc.shape
+        if not isinstance(X, pd.DataFrame): X = Xc
+    n_in = getattr(model, 'n_features_in_', None)
+    if n_in is not None and shape[1] != n_in:
+        raise ValueError(
+            f"X has {shape[1]} features, but the model was fitted with {n_in}"
+        )
+    check_y(y, shape[0])
     n_jobs = check_n_jobs(n_jobs)
     n_repeats = check_int(n_repeats, 'n_repeats', 1)
+    if n_jobs is not None and n_jobs > 0: n_jobs = min(n_jobs, effective_n_jobs(-1))
     r = permutation_importance(
         model,
         X,
@@ -479,12 +540,23 @@ def oob_permutation_importance(
     # the fit's sample_weight, if any (used only to check that X, y are the training
     # rows)
     sample_weight=None,
+    # a Pipeline: 'raw' = permute each input column (all its encoded columns with one
+    # permutation), 'transformed' = the model's columns one by one
+    level:str='raw',
     # importances (K, N) per tree; importances_mean, importances_std, z_scores: Series
     # by feature
 )->Bunch:
     "Breiman's per-tree out-of-bag permutation importance with the z-score of seed 002."
-    check_model(forest, FOREST_TYPES)
+    groups = None
+    if is_pipeline(forest):
+        parts = unwrap_pipeline(forest, level)
+        X = parts.transform_rows(pipeline_rows(forest, X))
+        if parts.source is not None: groups = parts.groups
+        forest = parts.model
+    check_level(level); check_model(forest, FOREST_TYPES)
     X, names = check_X(X, forest); y = check_y(y, X.shape[0])
+    if groups is None: groups = {name: np.array([j]) for j, name in enumerate(names)}
+    names = list(groups)
     Y = encode_target(forest, y)
     oob = oob_mask(forest, X.shape[0])
     try:
@@ -504,7 +576,7 @@ def oob_permutation_importance(
     score = (
         (lambda t, p: np.mean(t == p)) if clf else (lambda t, p: -np.mean((t - p) ** 2))
     )
-    N, K = len(forest.estimators_), X.shape[1]
+    N, K = len(forest.estimators_), len(groups)
     imp = np.zeros((K, N))
     X32 = X.astype(np.float32)
     for m, tree in enumerate(forest.estimators_):
@@ -513,10 +585,13 @@ def oob_permutation_importance(
         Xo, to = X32[rows], target[rows]
         pred = tree.predict  # a forest's trees predict the encoded class index
         base = score(to, pred(Xo))
-        # unused features keep PI = 0
-        for j in np.unique(tree.tree_.feature[tree.tree_.feature >= 0]):
-            Xp = Xo.copy(); Xp[:, j] = Xo[rng.permutation(rows.size), j]
-            imp[j, m] = base - score(to, pred(Xp))
+        used = set(tree.tree_.feature[tree.tree_.feature >= 0].tolist())
+        # a feature the tree never splits on keeps PI = 0; a raw column's encoded
+        # columns share one permutation of the rows
+        for g, cols in enumerate(groups.values()):
+            if not used.intersection(cols.tolist()): continue
+            Xp = Xo.copy(); Xp[:, cols] = Xo[rng.permutation(rows.size)][:, cols]
+            imp[g, m] = base - score(to, pred(Xp))
     mean, sd = imp.mean(1), imp.std(1, ddof=1) if N > 1 else np.zeros(K)
     z = np.divide(mean, sd / np.sqrt(N), out=np.zeros(K), where=sd > 0)
     S = lambda v, nm: pd.Series(v, index=names, name=nm)

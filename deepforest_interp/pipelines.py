@@ -15,10 +15,11 @@ from sklearn import preprocessing as _pp
 from sklearn.preprocessing import FunctionTransformer
 from sklearn.impute import SimpleImputer, MissingIndicator
 from sklearn.feature_selection import SelectorMixin
-from .core import Explanation
+from sklearn.utils import Bunch
+from .core import Explanation, align_columns
 
 # %% auto #0
-__all__ = ['COLUMNWISE', 'PipelineParts', 'is_pipeline', 'check_level', 'unwrap_pipeline', 'raw_rows', 'to_raw',
+__all__ = ['COLUMNWISE', 'PipelineParts', 'is_pipeline', 'check_level', 'unwrap_pipeline', 'raw_rows', 'pipeline_rows', 'to_raw',
            'explain_pipeline']
 
 # %% ../nbs/01b_pipelines.ipynb #p_columnwise
@@ -238,6 +239,39 @@ def raw_rows(X)->np.ndarray:
     X = np.asarray(X)
     return X if X.ndim == 2 else X.reshape(1, -1)
 
+# %% ../nbs/01b_pipelines.ipynb #p_pipeline_rows
+def pipeline_rows(pipe, X):
+    "`X` as the pipeline's `fit` saw it: columns in the fitted order, a row as a frame."
+    if isinstance(X, pd.Series):
+        X = pd.DataFrame([X.to_numpy()], columns=X.index).infer_objects()
+    return align_columns(X, getattr(pipe, 'feature_names_in_', None))
+
+# %% ../nbs/01b_pipelines.ipynb #p__bunch_to_raw
+def _grouped(a, groups:dict)->np.ndarray:
+    "Sum the rows (first axis) of `a` over each group of transformed columns."
+    a = np.asarray(a, dtype=float)
+    return np.stack([a[idx].sum(0) for idx in groups.values()])
+
+
+def _bunch_to_raw(b:Bunch, groups:dict, names:list)->Bunch:
+    "An importance Bunch summed back to the raw columns tree by tree, then averaged."
+    per_tree = _grouped(b.importances, groups)  # (raw columns, ..., trees)
+    idx = pd.Index(names, name='feature')
+
+    def like(template, values):
+        if isinstance(template, pd.DataFrame):
+            return pd.DataFrame(values, index=idx, columns=template.columns)
+        if isinstance(template, pd.Series):
+            return pd.Series(values, index=idx, name=template.name)
+        return values
+
+    out = Bunch(**b)
+    mean = _grouped(b.importances_mean, groups)  # linear: the group sums of the means
+    out.importances_mean = like(b.importances_mean, mean)
+    out.importances_std = like(b.importances_std, per_tree.std(-1))
+    out.importances = like(b.importances, per_tree)
+    return out
+
 # %% ../nbs/01b_pipelines.ipynb #p_to_raw
 def to_raw(parts:PipelineParts, result, X=None):
     ("Map an explainer's result on the transformed columns back to the raw columns "
@@ -257,6 +291,8 @@ def to_raw(parts:PipelineParts, result, X=None):
         if isinstance(result, pd.Series):
             return pd.Series(out, index=parts.input_names, name=result.name)
         return pd.DataFrame(out, index=parts.input_names, columns=result.columns)
+    if isinstance(result, Bunch) and 'importances' in result:
+        return _bunch_to_raw(result, groups, parts.input_names)
     raise TypeError(f"cannot map a {type(result).__name__} back to the raw columns")
 
 # %% ../nbs/01b_pipelines.ipynb #p_explain_pipeline
@@ -265,6 +301,7 @@ def explain_pipeline(explainer, pipe, X, *args, level:str='raw', **kwargs):
 
     at `level='raw'` sum back to the raw columns."""
     parts = unwrap_pipeline(pipe, level)
+    if X is not None: X = pipeline_rows(pipe, X)
     return to_raw(
         parts, explainer(parts.model, parts.transform_rows(X), *args, **kwargs), X
     )

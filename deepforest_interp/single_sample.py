@@ -20,6 +20,8 @@ from .core import check_training_rows, ensemble_trees, tree_arrays
 from .core import oob_mask, model_trees, TREE_TYPES, FOREST_TYPES
 from .core import LazyKernels
 from .tree_contributions import FlatForest, BLOCK_ROWS
+from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
+from .pipelines import check_level
 
 # %% auto #0
 __all__ = ['depth_weight', 'ssfi_reference', 'ssfi', 'feature_ranges', 'LOOForest', 'loo_forest', 'LOOSSFI', 'ssfi_loo',
@@ -198,9 +200,25 @@ def ssfi(
     # larger)
     average:bool=True,
     n_jobs:int|None=-1,   # threads for the row loop (joblib convention: -1 = all cores)
+    # a Pipeline: 'raw' = its input columns (the terms of each column's encoded columns
+    # summed; `scale` is per transformed column), 'transformed' = the model's
+    level:str='raw',
 )->np.ndarray:            # (n_samples, n_features), >= 0
     ("Single-sample feature importance of every row of `X` (paper Eq. 6-7), compiled "
      "and parallel over rows.")
+    if is_pipeline(model):  # Eq. (6) is a sum of per-split terms: grouped exactly
+        parts = unwrap_pipeline(model, level)
+        out = ssfi(
+            parts.model,
+            parts.transform_rows(pipeline_rows(model, X)),
+            alpha=alpha,
+            scale=scale,
+            average=average,
+            n_jobs=n_jobs,
+        )
+        if parts.source is None: return out
+        return np.stack([out[:, g].sum(1) for g in parts.groups.values()], axis=1)
+    check_level(level)
     _check_ssfi_model(model); a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs)
     X, _ = check_X(X, model); inv = _inv_scale(scale, X.shape[1])
     return _walk_ssfi(FlatForest.of(model), X, inv, a, average, n_jobs=n_jobs)

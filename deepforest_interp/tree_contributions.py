@@ -13,6 +13,7 @@ from .core import Explanation, Ensemble, ensemble_trees, check_X
 from .core import check_model, model_output, tree_arrays, TreeArrays
 from .core import check_int, check_n_jobs, check_index, LazyKernels
 from .pipelines import is_pipeline, explain_pipeline, check_level
+from .pipelines import unwrap_pipeline, pipeline_rows
 from .boosting import boosting_library, boosted_contributions
 
 # %% auto #0
@@ -477,7 +478,7 @@ def contributions(
                 " disagreement between estimates"
             )
         return boosted_contributions(
-            model, X, check_additivity=check_additivity, n_jobs=n_jobs
+            model, X, check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype
         )
     if _is_dask(X):
         return _dask_contributions(
@@ -603,13 +604,20 @@ def contribution_summary(
     batch_size:int|None=None,
     # threads per batch (joblib convention); a dask array: one thread per block
     n_jobs:int|None=-1,
+    # a Pipeline: 'raw' = its input columns (|.| of each column's summed
+    # contribution), 'transformed' = the model's
+    level:str='raw',
 )->Bunch:  # mean, mean_abs: features x outputs DataFrames; n: rows summarised
     ("Mean and mean |.| of the feature contributions over the rows of X, never "
      "holding the (n, K, C) array (paper Eq. 6).")
-    ens = ensemble_trees(model)
-    K, C = int(model.n_features_in_), ens.n_outputs
+    parts = unwrap_pipeline(model, level) if is_pipeline(model) else None
+    ens = ensemble_trees(model if parts is None else parts.model)
+    K = int((model if parts is None else parts.model).n_features_in_)
+    C = ens.n_outputs
     if batch_size is None: batch_size = max(1, SUMMARY_BATCH_BYTES // (8 * K * C))
     batch_size = check_int(batch_size, 'batch_size', 1)
+    if parts is not None:
+        return _pipeline_summary(model, X, batch_size, n_jobs, level, ens)
     if _is_dask(X): s, sa, n = _dask_summary_sums(model, X)
     else:
         if not (isinstance(X, (np.ndarray, pd.DataFrame)) and X.ndim == 2):
@@ -620,6 +628,32 @@ def contribution_summary(
     return Bunch(
         mean=_summary_frame(s / n, names, ens),
         mean_abs=_summary_frame(sa / n, names, ens),
+        n=n,
+    )
+
+# %% ../nbs/02_tree_contributions.ipynb #c020wp
+def _pipeline_summary(pipe, X, batch_size:int, n_jobs, level:str, ens)->Bunch:
+    "`contribution_summary` of a Pipeline: each batch explained by `contributions`."
+    # mean |.| is not additive: a raw column's |.| is taken of its summed contribution
+    if _is_dask(X):
+        raise TypeError(
+            "contribution_summary of a Pipeline takes a DataFrame or an array, not a"
+            " dask array: the pipeline's transform runs in memory"
+        )
+    X = pipeline_rows(pipe, X)
+    if not hasattr(X, 'iloc'): X = check_X(X, None)[0]
+    if X.shape[0] == 0: raise ValueError("X has no rows")
+    s = sa = 0.0
+    for lo in range(0, X.shape[0], batch_size):
+        rows = slice(lo, lo + batch_size)
+        Xb = X.iloc[rows] if hasattr(X, 'iloc') else X[rows]
+        e = contributions(pipe, Xb, check_additivity=False, n_jobs=n_jobs, level=level)
+        v = e.values.reshape(len(e), len(e.feature_names), -1)  # (n, K, C)
+        s, sa = s + v.sum(0), sa + np.abs(v).sum(0)
+    n = X.shape[0]
+    return Bunch(
+        mean=_summary_frame(s / n, e.feature_names, ens),
+        mean_abs=_summary_frame(sa / n, e.feature_names, ens),
         n=n,
     )
 
