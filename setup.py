@@ -16,6 +16,7 @@ setuptools.setup(
     packages=setuptools.find_namespace_packages(include=[cfg['lib_name'], cfg['lib_name'] + '.data', cfg['lib_name'] + '.data.*']),
     include_package_data=True, zip_safe=False,
     package_data={cfg['lib_name'] + '.data': ['*.csv', '*.md'], cfg['lib_name'] + '.data.keel': ['*.gz'],
+                  cfg['lib_name'] + '.data.explorers': ['*.css', '*.js'],     # the explorers' front-end code
                   **{cfg['lib_name'] + '.data.uci.' + d: ['*'] for d in ('adult', 'bank_marketing', 'statlog_satellite', 'crowdsourced_mapping', 'phishing')}},
     install_requires=shlex.split(cfg.get('requirements', '')),
     extras_require={'dev': (cfg.get('dev_requirements') or '').split(),

@@ -30,7 +30,6 @@ EDGE = [
 import os, tempfile
 import pandas as pd
 from deepforest_interp.experiments import write_results, md_table, save_figure, write_timings
-from deepforest_interp.derivations import resolve_symbol
 os.environ.setdefault('DFI_FIGURES', tempfile.mkdtemp(prefix='dfi_bad_input_'))
 BAD += [
     Bad('write_results/slug-slash', lambda: write_results('a/b', 'x'), ValueError, "slug must be a non-empty file-name part"),
@@ -43,7 +42,5 @@ BAD += [
     Bad('save_figure/not-figure', lambda: save_figure('fig', 'a'), TypeError, 'fig must be a matplotlib Figure'),
     Bad('task_key/list', lambda: task_key('a', [1, 2]), TypeError, 'task must be a dict'),
     Bad('task_key/slug-slash', lambda: task_key('a/b', {}), ValueError, 'slug'),
-    Bad('resolve_symbol/int', lambda: resolve_symbol(3), TypeError, 'symbol must be a non-empty dotted path'),
-    Bad('resolve_symbol/missing-attr', lambda: resolve_symbol('deepforest_interp.core.no_such_thing'), ImportError, 'has no'),
 ]
 EDGE += [Edge('md_table/series', lambda: md_table(pd.Series([1.0, 2.0], name='v')), lambda s: s.startswith('| v |'))]

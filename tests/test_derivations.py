@@ -1,8 +1,12 @@
-"The derivation index (nbs/derivations.ipynb): every symbol it names imports and is checked somewhere."
-import warnings
+"""The derivation index (nbs/derivations.ipynb, built by tools/derivations.py): every symbol it names imports and is
+checked somewhere."""
+import sys, warnings
+from pathlib import Path
 import pytest
 import deepforest_interp as dfi
-from deepforest_interp.derivations import ITEMS, derivation_index, parse_tags, resolve_symbol
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tools'))
+from derivations import ITEMS, derivation_index, parse_tags, resolve_symbol  # noqa: E402
 
 
 @pytest.fixture(scope='module')
@@ -23,6 +27,8 @@ def test_package_face():
         assert isinstance(g['_m'], types.ModuleType), m.name
     for helper in ['is_full', 'md_table', 'check_X', 'derivation_index', 'run_repetitions']:
         assert helper not in dfi.__all__
+    assert not hasattr(dfi, 'derivations')                 # a repository tool (tools/derivations.py), not shipped
+    with pytest.raises(ImportError): importlib.import_module('deepforest_interp.derivations')
 
 
 def test_one_row_per_item(index):
@@ -76,3 +82,9 @@ def test_tags_cite_real_items(index):
 ])
 def test_parse_tags(doc, seed, expected):
     assert parse_tags(doc, seed) == expected
+
+
+def test_resolve_symbol_bad_input():
+    with pytest.raises(TypeError, match='symbol must be a non-empty dotted path'): resolve_symbol(3)
+    with pytest.raises(ImportError, match='has no'): resolve_symbol('deepforest_interp.core.no_such_thing')
+    assert resolve_symbol('deepforest_interp.core.Explanation.output') is dfi.Explanation.output

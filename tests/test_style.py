@@ -2,8 +2,9 @@
 fixes most offenders without changing behaviour.
 
 Concept notebooks: every `nbs/*.ipynb` except the experiment notebooks `1N_experiments_*` and private `_*` files.
-Outputs are not code. The text of a multi-line string literal that is not a docstring (the JavaScript and CSS of the
-interactive explorers) is data, not code: wrapping it would change the string, so it is not counted here."""
+Outputs are not code. The text of a multi-line string literal that is not a docstring (string data, e.g. a template)
+is data, not code: wrapping it would change the string, so it is not counted here. (The explorers' JavaScript and CSS,
+once such strings, are files in deepforest_interp/data/explorers/.)"""
 import json, re, sys
 from pathlib import Path
 

@@ -138,12 +138,13 @@ def stage_notebook(src: Path, dst: Path, note: bool):
 
 
 def _fill_derivations(dst: Path):
-    "If derivations.ipynb was committed without outputs, render the index table from the library (the cell's output)."
+    "If derivations.ipynb was committed without outputs, render its table with tools/derivations.py (the cell's output)."
     nb = json.loads(dst.read_text())
     changed = False
     for c in nb['cells']:
         if c['cell_type'] == 'code' and not c.get('outputs') and 'show_derivation_index()' in c['source']:
-            from deepforest_interp.derivations import derivation_index_markdown
+            sys.path.insert(0, str(ROOT / 'tools'))
+            from derivations import derivation_index_markdown
             c['outputs'] = [{'output_type': 'display_data', 'metadata': {},
                              'data': {'text/markdown': derivation_index_markdown(), 'text/plain': '<index>'}}]
             changed = True

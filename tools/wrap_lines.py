@@ -487,7 +487,7 @@ def wrap_cell(src: str) -> tuple:
 
 
 def string_data_lines(src: str) -> set:
-    """Lines inside a multi-line string literal that is not a docstring (the JavaScript / CSS of an explorer): data,
+    """Lines inside a multi-line string literal that is not a docstring (string data, e.g. a template): data,
     not code; wrapping them would change the string, so they are reported apart and tests/test_style.py skips them."""
     try: tree = ast.parse(src)
     except SyntaxError: return set()
@@ -547,7 +547,7 @@ def main(argv) -> int:
               + (f" ({r['data']} in string literals)" if r['data'] else ''))
         for cid, why in r['left']: print(f'    cell {cid} left: {why}')
     print(f"total: {total['cells']} cells changed; lines > {WIDTH}: {total['before']} -> {total['after']}, of which "
-          f"{total['data']} inside multi-line string literals (data: JavaScript/CSS) and "
+          f"{total['data']} inside multi-line string literals (data) and "
           f"{total['after'] - total['data']} of code")
     if check and would: print('would change: ' + ', '.join(would)); return 1
     return 0
