@@ -616,6 +616,11 @@ def _prepare_rows(model, lib:str, X)->tuple:
         if np.isinf(rows).any(): raise ValueError("X contains infinite values")
         walk = np.empty_like(rows); walk[:, _hgb_columns(model)] = rows
         return walk, Xm, names
+    stored = getattr(model, 'feature_names_in_', None)  # a native Booster's own names
+    if stored is None and lib == 'xgboost': stored = _xgb_booster(model).feature_names
+    if stored is None and lib == 'lightgbm':
+        stored = _lgbm_booster(model).feature_name()
+    X = align_columns(X, stored, strict=False)  # the fitted columns in another order
     Xa, names = check_X(
         X, model if hasattr(model, 'n_features_in_') else None, allow_nan=True
     )

@@ -12,7 +12,7 @@ from sklearn.utils import Bunch
 from sklearn.tree._tree import NODE_DTYPE
 from sklearn.utils.validation import check_is_fitted
 from .core import Explanation, check_X, check_y, check_n_jobs
-from .core import LazyKernels
+from .core import LazyKernels, pipeline_message
 from .importance import encode_target, local_mdi_from_contributions
 from .importance import _spread
 from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
@@ -166,6 +166,7 @@ def _table_nb(left, right, feature, value, weight, K, C, S, method):
 
 # %% ../nbs/06_calibration.ipynb #c015
 def _check_cascade(model):
+    if is_pipeline(model): raise TypeError(pipeline_message('this function'))
     if not isinstance(model, (CascadeForestClassifier, CascadeForestRegressor)):
         raise TypeError(
             "model must be a fitted CascadeForestClassifier or CascadeForestRegressor,"

@@ -14,6 +14,7 @@ from joblib import effective_n_jobs
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
+from sklearn.pipeline import Pipeline
 from sklearn.tree import BaseDecisionTree, DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.ensemble import (
     RandomForestClassifier,
@@ -26,10 +27,11 @@ from sklearn.ensemble import (
 
 # %% auto #0
 __all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'TRAINING_RTOL', 'Explanation',
-           'label_codes', 'check_model', 'routes_missing', 'categorical_message', 'numeric_frame', 'accepts_categories',
-           'align_columns', 'check_X', 'check_y', 'check_int', 'check_n_jobs', 'check_real', 'check_index',
-           'check_array', 'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output',
-           'model_trees', 'feature_names', 'encode_target', 'inbag_counts', 'oob_mask', 'check_training_rows']
+           'label_codes', 'check_model', 'pipeline_message', 'routes_missing', 'categorical_message', 'numeric_frame',
+           'accepts_categories', 'align_columns', 'row_frame', 'check_X', 'check_y', 'check_int', 'check_n_jobs',
+           'check_real', 'check_index', 'check_array', 'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble',
+           'ensemble_trees', 'model_output', 'model_trees', 'feature_names', 'encode_target', 'inbag_counts',
+           'oob_mask', 'check_training_rows']
 
 # %% ../nbs/00_core.ipynb #c004i
 def _frozen(a)->np.ndarray|None:
@@ -527,6 +529,7 @@ BOOSTING_TYPES = (GradientBoostingClassifier, GradientBoostingRegressor)
 def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
     ("Raise a clear `TypeError` for unsupported models and `NotFittedError` for "
      "unfitted ones.")
+    if isinstance(model, Pipeline): raise TypeError(pipeline_message('this function'))
     if not isinstance(model, allowed):
         names = ', '.join(sorted({t.__name__ for t in allowed}))
         raise TypeError(
@@ -534,6 +537,16 @@ def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
         )
     check_is_fitted(model)
     return model
+
+# %% ../nbs/00_core.ipynb #c010pm
+def pipeline_message(who:str)->str:
+    "The error text for a Pipeline given to a function that needs the fitted model."
+    return (
+        f"{who} takes the fitted model itself, not a Pipeline: its trees and rules"
+        " live in the columns the model sees. Pass the model, pipe[-1], with the rows"
+        " it sees, pipe[:-1].transform(X); contributions, the importances, SSFI and"
+        " the forest-floor functions take the Pipeline itself"
+    )
 
 # %% ../nbs/00_core.ipynb #c010n
 def routes_missing(model)->bool:
@@ -580,7 +593,14 @@ def accepts_categories(model)->bool:
             and getattr(model, 'categorical_features', None) == 'from_dtype')
 
 # %% ../nbs/00_core.ipynb #c010al
-def align_columns(X, names, name:str='X'):
+def align_columns(
+    X,
+    names,  # the fitted column names (None: nothing to match)
+    name:str='X',
+    # False: a frame whose columns are not exactly `names` is returned as it is, for a
+    # later check to name the problem
+    strict:bool=True,
+):
     "`X` with its columns reordered to `names` (a DataFrame holding exactly them)."
     if not isinstance(X, pd.DataFrame) or names is None: return X
     have, want = [str(c) for c in X.columns], [str(c) for c in names]
@@ -588,12 +608,19 @@ def align_columns(X, names, name:str='X'):
     missing = [c for c in want if c not in have]
     extra = [c for c in have if c not in want]
     if missing or extra or len(set(have)) != len(have):
+        if not strict: return X
         raise ValueError(
             f"{name}'s columns do not match the fitted feature names ({len(want)}"
             f" features): missing {missing[:5]}, unexpected {extra[:5]}"
         )
     where = {c: j for j, c in enumerate(have)}
     return X.iloc[:, [where[c] for c in want]]
+
+# %% ../nbs/00_core.ipynb #c010rf
+def row_frame(X):
+    "A row given as a `Series` as a one-row frame with each column's own dtype."
+    if not isinstance(X, pd.Series): return X
+    return pd.DataFrame([X.to_numpy()], columns=X.index).infer_objects()
 
 # %% ../nbs/00_core.ipynb #c011
 MAX_DENSE_BYTES = 2**31   # largest scipy sparse X densified (float64 bytes)
@@ -610,7 +637,7 @@ def check_X(
      "only if `allow_nan`, default: if `model` routes it); return `(array, "
      "feature_names)`: a fresh float64 copy (`keep_float32`: a float32 input is "
      "returned as it is, never copied to float64).")
-    if isinstance(X, pd.Series): X = X.to_frame().T
+    X = row_frame(X)
     # scipy sparse: trees see the same values densified
     if hasattr(X, 'toarray') and hasattr(X, 'nnz'):
         n_bytes = 8 * int(np.prod(X.shape))
@@ -628,9 +655,9 @@ def check_X(
                 f"{name} has duplicate column names {dup[:5]}: every feature needs its"
                 " own name"
             )
-        fitted = None if model is None else getattr(model, 'feature_names_in_', None)
-        if fitted is not None and set(map(str, X.columns)) == set(map(str, fitted)):
-            X = align_columns(X, fitted, name)  # the fitted columns in another order
+        if model is not None:  # the fitted columns in another order
+            fitted = getattr(model, 'feature_names_in_', None)
+            X = align_columns(X, fitted, strict=False)
         bad = [
             c
             for c in X.columns

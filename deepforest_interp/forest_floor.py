@@ -17,6 +17,7 @@ from .core import check_training_rows, check_real
 from .tree_contributions import FlatForest, walk_contributions
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .pipelines import raw_rows
+from .core import align_columns
 
 # %% auto #0
 __all__ = ['GRADIENT_COLORS', 'oob_contributions', 'heldout_contributions', 'default_k', 'knn_loo', 'knn_smooth',
@@ -302,6 +303,7 @@ def _context_data(e:Explanation, X=None)->np.ndarray:
                 "this explanation has no data: pass X (the explained rows)"
             )
         return label_codes(e.data)[0]  # category labels -> sorted-label positions
+    X = align_columns(X, e.feature_names, strict=False)  # matched by name
     X, _ = check_X(X)
     if X.shape != e.values.shape[:2]:
         raise ValueError(
@@ -438,13 +440,12 @@ def cv_contributions(
     check_level(level)
     n_folds = check_int(n_folds, 'n_folds', 2)
     if pipe:  # the pipeline takes the raw columns, category and string ones included
-        if isinstance(X, pd.Series): X = X.to_frame().T
         X_ = raw_rows(X)
         if X_.ndim != 2 or X_.shape[0] == 0:
             raise ValueError(
                 f"X must be 2-D with at least one row, got shape {X_.shape}"
             )
-    else: X_, names = check_X(X, None, name='X')
+    else: X_, names = check_X(X, None, name='X', allow_nan=True)  # the fit decides
     y_ = np.asarray(check_y(y, X_.shape[0]))
     if n_folds > len(y_):
         raise ValueError(

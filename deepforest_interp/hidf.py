@@ -26,6 +26,7 @@ from .intersection_trees import MAX_INTERSECTION_DEPTH, MAX_N_CHILD
 from .cascade import CascadeForestClassifier
 from .tree_contributions import contributions
 from .importance import encode_target
+from .pipelines import is_pipeline, explain_pipeline, check_level
 
 # %% auto #0
 __all__ = ['ALC_SHARE_TOL', 'PAPER_SETTINGS', 'alc_features', 'alc_shares', 'credit_alc', 'HiDFLayer', 'HiDFClassifier',
@@ -566,6 +567,7 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         self._validate_params()
         check_n_jobs(self.n_jobs)
         X, y = validate_data(self, X, y, dtype=np.float64)
+        X = np.array(X, order='C')  # our own copy: kept for out-of-fold explanations
         check_classification_targets(y)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
@@ -576,7 +578,9 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         sw = (
             None
             if sample_weight is None
-            else _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+            else np.array(
+                _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+            )
         )
         if sw is not None and not sw.sum() > 0:
             raise ValueError("sample_weight must not be all zero")
@@ -751,11 +755,25 @@ def hidf_contributions(
     calibration:str='partial',
     all_layers:bool=False,          # pipeline 'cascade': one Explanation per kept layer
     verbose:int=0,  # pipeline 'cascade': tqdm progress over the trees when > 0
+    # a Pipeline ending in a HiDFClassifier: 'raw' input columns (encoded columns
+    # summed) or the 'transformed' ones hiDF sees
+    level:str='raw',
 ):
     """Contributions of the original features to a hiDF's class probabilities:
 
     ALC splits credited by Definition 1, class vectors calibrated (seed 001 Eq. 3, seed
     000 Algorithm 1)."""
+    if is_pipeline(model):  # additive per original column: grouped exactly
+        return explain_pipeline(
+            hidf_contributions,
+            model,
+            X,
+            calibration=calibration,
+            all_layers=all_layers,
+            verbose=verbose,
+            level=level,
+        )
+    check_level(level)
     _check_hidf(model)
     if calibration not in _HIDF_CALIBRATIONS:
         raise ValueError(
@@ -804,10 +822,15 @@ def hidf_mdi(
     *,
     calibration:str='partial',      # see `hidf_contributions`
     verbose:int=0,  # pipeline 'cascade': tqdm progress over the trees when > 0
+    level:str='raw',  # a Pipeline ending in a HiDFClassifier: see `hidf_contributions`
 )->pd.Series:  # one importance per original feature, indexed by name
     """MDI of the original features:
 
     covariance of their hiDF contributions with the one-hot label (seed 000 Eq. 31)."""
+    if is_pipeline(model):  # linear in the contributions: grouped exactly
+        return explain_pipeline(
+            hidf_mdi, model, X, y, calibration=calibration, verbose=verbose, level=level
+        )
     e = hidf_contributions(model, X, calibration=calibration, verbose=verbose)
     Y = encode_target(model, check_y(y, len(e)))
     return pd.Series(

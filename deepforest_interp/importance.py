@@ -363,13 +363,16 @@ def mdi_oob(
     """Li et al.'s debiased MDI:
 
     Eq. 13 evaluated on each tree's out-of-bag rows (seed 000 [Li+19])."""
-    if is_pipeline(forest):
-        if return_std:
-            raise ValueError(
-                "return_std=True is not available for a Pipeline: use the unwrapped"
-                " model"
-            )
-        return explain_pipeline(mdi_oob, forest, X, y, sample_weight, level=level)
+    if is_pipeline(forest):  # per tree a sum over nodes: grouped tree by tree exactly
+        return explain_pipeline(
+            mdi_oob,
+            forest,
+            X,
+            y,
+            sample_weight,
+            level=level,
+            return_std=return_std,
+        )
     check_level(level)
     check_model(forest, FOREST_TYPES)
     _check_bool(return_std, 'return_std')
@@ -505,7 +508,9 @@ def mda(
         if len(shape) != 2 or shape[0] == 0:
             raise ValueError(f"X must be 2-D with at least one row, got shape {shape}")
     else:
-        Xc, names = check_X(X, None)
+        # the model decides which values it takes (NaN, categories): MDA only permutes
+        own = model if hasattr(model, 'n_features_in_') else None
+        Xc, names = check_X(X, own, allow_nan=True)
         shape = Xc.shape
         if not isinstance(X, pd.DataFrame): X = Xc
     n_in = getattr(model, 'n_features_in_', None)

@@ -18,7 +18,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 from .core import check_X, check_y, check_int, check_index, check_array
 from .core import tree_arrays, model_trees, TREE_TYPES, FOREST_TYPES
-from .core import MAX_SEED
+from .core import MAX_SEED, align_columns, pipeline_message
+from sklearn.pipeline import Pipeline
 
 # %% auto #0
 __all__ = ['MAX_INTERSECTION_DEPTH', 'MAX_N_CHILD', 'MAX_RIT_NODES', 'Interaction', 'RuleSet', 'leaf_rules',
@@ -261,6 +262,7 @@ def _tree_views(model)->tuple[list, int]:
         return list(zip(model.estimators_, model.tree_columns_)), model.n_features_in_
     if isinstance(model, TREE_TYPES + FOREST_TYPES):
         return [(t, None) for t in model_trees(model)], model.n_features_in_
+    if isinstance(model, Pipeline): raise TypeError(pipeline_message('this function'))
     raise TypeError(
         f"unsupported model type {type(model).__name__}; expected a fitted scikit-learn"
         " decision tree, random forest / extra-trees, or"
@@ -328,6 +330,7 @@ def sample_forest_rules(
     2, line 9)."""
     _check_conditions(conditions)
     views, p = _tree_views(model)
+    X = align_columns(X, getattr(model, 'feature_names_in_', None), strict=False)
     X, _ = check_X(X)
     if X.shape[1] != p:
         raise ValueError(

@@ -16,7 +16,7 @@ from sklearn.preprocessing import FunctionTransformer
 from sklearn.impute import SimpleImputer, MissingIndicator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import Bunch
-from .core import Explanation, align_columns
+from .core import Explanation, align_columns, row_frame
 
 # %% auto #0
 __all__ = ['COLUMNWISE', 'PipelineParts', 'is_pipeline', 'check_level', 'unwrap_pipeline', 'raw_rows', 'pipeline_rows', 'to_raw',
@@ -229,7 +229,7 @@ def raw_rows(X)->np.ndarray:
     """The raw rows as an array:
 
     floats for numeric data, objects (category labels as they are) otherwise."""
-    if isinstance(X, pd.Series): X = X.to_frame().T
+    X = row_frame(X)
     if isinstance(X, pd.DataFrame):
         numeric = all(
             pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c])
@@ -242,9 +242,7 @@ def raw_rows(X)->np.ndarray:
 # %% ../nbs/01b_pipelines.ipynb #p_pipeline_rows
 def pipeline_rows(pipe, X):
     "`X` as the pipeline's `fit` saw it: columns in the fitted order, a row as a frame."
-    if isinstance(X, pd.Series):
-        X = pd.DataFrame([X.to_numpy()], columns=X.index).infer_objects()
-    return align_columns(X, getattr(pipe, 'feature_names_in_', None))
+    return align_columns(row_frame(X), getattr(pipe, 'feature_names_in_', None))
 
 # %% ../nbs/01b_pipelines.ipynb #p__bunch_to_raw
 def _grouped(a, groups:dict)->np.ndarray:

@@ -116,9 +116,10 @@ def test_grouped_importances_are_exact_sums():
     assert not np.allclose(s.mean_abs.loc['c'], np.abs(e.values[:, groups['c']]).sum(1).mean(0))
 
 
-@pytest.mark.parametrize('fn', ['mdi', 'mdi_covariance', 'local_mdi'])
+@pytest.mark.parametrize('fn', ['mdi', 'mdi_covariance', 'mdi_oob', 'local_mdi'])
 def test_pipeline_spread_is_over_grouped_per_tree_values(fn):
     call = {'mdi': lambda **k: dfi.mdi(PIPE, **k), 'mdi_covariance': lambda **k: dfi.mdi_covariance(PIPE, X, y, **k),
+            'mdi_oob': lambda **k: dfi.mdi_oob(PIPE, X, y, **k),
             'local_mdi': lambda **k: dfi.local_mdi(PIPE, X, y, **k)}[fn]
     b = call(return_std=True)
     assert set(b) >= {'importances_mean', 'importances_std', 'importances'}
@@ -231,3 +232,28 @@ def test_deep_forest_functions_accept_a_pipeline():
     np.testing.assert_allclose(b.mdi[-1].to_numpy(), ref.mdi[-1].to_numpy(), atol=1e-12)
     assert b.new[-1].feature_names == ['a', 'b', 'c', 'd']
     np.testing.assert_array_equal(np.asarray(b.new[-1].data, dtype=float), Xn.iloc[:5].to_numpy())
+
+
+def test_models_and_functions_that_need_the_model_itself_say_how():
+    for call in (lambda: dfi.leaf_rules(PIPE), lambda: dfi.explore_path(PIPE, X),
+                 lambda: dfi.grit_forest(PIPE, X, random_state=0)):
+        with pytest.raises(TypeError, match=r'pipe\[:-1\]\.transform\(X\)'):
+            call()
+
+
+def test_hidf_in_a_pipeline_is_grouped_exactly():
+    Xn = X.assign(c=(X.c == 'u').astype(float))
+    pipe = make_pipeline(StandardScaler(), dfi.HiDFClassifier(n_estimators=8, max_layers=2, random_state=0)).fit(Xn, y)
+    e = dfi.hidf_contributions(pipe, Xn[['d', 'c', 'b', 'a']])
+    ref = dfi.hidf_contributions(pipe[-1], pipe[:-1].transform(Xn))
+    np.testing.assert_allclose(e.values, ref.values, atol=1e-12)
+    np.testing.assert_allclose(e.output, pipe.predict_proba(Xn), atol=1e-9)
+    assert e.feature_names == ['a', 'b', 'c', 'd']
+    np.testing.assert_allclose(dfi.hidf_mdi(pipe, Xn, y).to_numpy(), dfi.hidf_mdi(pipe[-1], pipe[:-1].transform(Xn), y),
+                               atol=1e-12)
+
+
+def test_a_numeric_row_as_a_series():
+    Xi = pd.DataFrame({'n': np.arange(40), 'flag': np.arange(40) % 2 == 0, 'x': np.linspace(0, 1, 40)})
+    m = RandomForestRegressor(n_estimators=5, random_state=0).fit(Xi, np.arange(40.0))
+    np.testing.assert_allclose(dfi.contributions(m, Xi.iloc[3]).values, dfi.contributions(m, Xi.iloc[[3]]).values)
