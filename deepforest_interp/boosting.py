@@ -25,8 +25,7 @@ _K = LazyKernels(globals())
 # %% ../nbs/01c_boosting.ipynb #b006
 @dataclass
 class BoostedTrees:
-    ("All trees of a boosting model in global node arrays with every node's increment "
-     "(Eq. B2-B3), as `walk_boosted` reads them.")
+    "All trees of a boosting model in global node arrays with every node's increment (Eq. B2-B3), as `walk_boosted` reads them."
     roots: np.ndarray          # (M,) first node of every tree
     column: np.ndarray         # (M,) output column (class) every tree adds to
     left: np.ndarray           # (N,) global id of the left child, -1 at leaves
@@ -55,9 +54,7 @@ class BoostedTrees:
     def n_outputs(self)->int: return len(self.offset)
     @property
     def root_value(self)->np.ndarray:
-        """Bias of Eq. (B2) without the intercept:
-
-        the sum of the root values per output column, (C,)."""
+        "Bias of Eq. (B2) without the intercept: the sum of the root values per output column, (C,)."
         return np.bincount(
             self.column, weights=self.value[self.roots], minlength=self.n_outputs
         )
@@ -66,8 +63,7 @@ class BoostedTrees:
 def _assemble(
     trees: list, offset, n_features: int, output_names, source: str, cat_width: int = 8
 ) -> BoostedTrees:
-    ("Concatenate per-tree dicts (left, right, feature, threshold, missing_left, "
-     "zero_missing, cats, leaf_value, weight, column).")
+    "Concatenate per-tree dicts (left, right, feature, threshold, missing_left, zero_missing, cats, leaf_value, weight, column)."
     sizes = np.array([len(t['left']) for t in trees], dtype=np.int64)
     roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     N = int(sizes.sum())
@@ -142,8 +138,7 @@ def _assemble(
 # `_preprocess_X(X, reset=False)` and the raw score from `_raw_predict(X)`. Nothing else
 # in the package reads them.
 def _hgb_columns(model)->np.ndarray:
-    ("Original column of every model-space column of a fitted HGB model (the identity "
-     "without categorical features).")
+    "Original column of every model-space column of a fitted HGB model (the identity without categorical features)."
     pre, n = model._preprocessor, int(model.n_features_in_)
     if pre is None: return np.arange(n)
     perm = np.empty(n, np.int64)
@@ -153,9 +148,7 @@ def _hgb_columns(model)->np.ndarray:
     return perm
 
 def _hgb_read(model)->tuple:
-    """The semi-private pieces of a fitted HGB model:
-
-    (predictors, baseline (C,), known-category bitsets, f_idx_map, column order)."""
+    "The semi-private pieces of a fitted HGB model: (predictors, baseline (C,), known-category bitsets, f_idx_map, column order)."
     known, f_idx_map = model._bin_mapper.make_known_categories_bitsets()
     return (
         model._predictors,
@@ -166,19 +159,16 @@ def _hgb_read(model)->tuple:
     )
 
 def _hgb_rows(model, X)->np.ndarray:
-    ("Model-space rows of `X` (float64, category codes, NaN for missing or unseen "
-     "categories), in the model's column order.")
+    "Model-space rows of `X` (float64, category codes, NaN for missing or unseen categories), in the model's column order."
     return np.asarray(model._preprocess_X(X, reset=False), dtype=float)
 
 def _hgb_raw(model, X)->np.ndarray:
-    ("Raw score `(n, C)` of a fitted HGB model (the sum of Eq. B1 before the inverse "
-     "link).")
+    "Raw score `(n, C)` of a fitted HGB model (the sum of Eq. B1 before the inverse link)."
     return np.asarray(model._raw_predict(X), dtype=float)
 
 # %% ../nbs/01c_boosting.ipynb #b012
 def hgb_trees(model)->BoostedTrees:
-    ("Read a fitted `HistGradientBoostingClassifier`/`Regressor` into `BoostedTrees` "
-     "(Eq. B1-B3, node weights = `count`).")
+    "Read a fitted `HistGradientBoostingClassifier`/`Regressor` into `BoostedTrees` (Eq. B1-B3, node weights = `count`)."
     check_is_fitted(model)
     predictors, baseline, known, f_idx_map, perm = _hgb_read(model)
     trees = []
@@ -230,17 +220,14 @@ def _xgb_booster(model):
     return model
 
 def _xgb_n_trees(model, booster, per_iter:int)->int|None:
-    ("Number of trees the sklearn wrapper predicts with (all, unless early stopping "
-     "chose a best iteration).")
+    "Number of trees the sklearn wrapper predicts with (all, unless early stopping chose a best iteration)."
     if 'XGBModel' not in _bases(model): return None
     try: best = model.best_iteration
     except AttributeError: return None
     return None if best is None else (int(best) + 1) * per_iter
 
 def _margin_link(objective:str, base:np.ndarray)->np.ndarray:
-    """XGBoost `base_score` in margin space:
-
-    logit for logistic objectives, log for log-link ones, unchanged otherwise."""
+    "XGBoost `base_score` in margin space: logit for logistic objectives, log for log-link ones, unchanged otherwise."
     if objective in ('binary:logistic', 'reg:logistic', 'binary:logitraw'):
         return np.log(base / (1 - base))
     if objective in (
@@ -254,8 +241,7 @@ def _margin_link(objective:str, base:np.ndarray)->np.ndarray:
     return base
 
 def _xgb_tree(node:dict, index:dict, column:int)->dict:
-    ("One tree of `get_dump(dump_format='json', with_stats=True)` as node arrays (ids "
-     "compacted in dump order).")
+    "One tree of `get_dump(dump_format='json', with_stats=True)` as node arrays (ids compacted in dump order)."
     stack, order = [node], []
     while stack:
         n = stack.pop(); order.append(n); stack.extend(reversed(n.get('children', [])))
@@ -294,23 +280,20 @@ def _xgb_tree(node:dict, index:dict, column:int)->dict:
 
 # %% ../nbs/01c_boosting.ipynb #b017
 def xgb_trees(model)->BoostedTrees:
-    ("Read a fitted XGBoost model (`XGBClassifier`/`XGBRegressor`/`Booster`) into "
-     "`BoostedTrees` (Eq. B1-B3, weights = cover).")
+    "Read a fitted XGBoost model (`XGBClassifier`/`XGBRegressor`/`Booster`) into `BoostedTrees` (Eq. B1-B3, weights = cover)."
     booster = _xgb_booster(model)
     cfg = json.loads(booster.save_config())['learner']
     gb = cfg['gradient_booster']
     if gb.get('name') != 'gbtree':
         raise TypeError(
-            "only tree boosters (booster='gbtree') are supported, got"
-            f" booster={gb.get('name')!r}"
+            f"only tree boosters (booster='gbtree') are supported, got booster={gb.get('name')!r}"
         )
     if (
         gb.get('gbtree_train_param', {}).get('multi_strategy', 'one_output_per_tree')
         != 'one_output_per_tree'
     ):
         raise TypeError(
-            "XGBoost multi_strategy='multi_output_tree' (vector leaves) is not"
-            " supported"
+            "XGBoost multi_strategy='multi_output_tree' (vector leaves) is not supported"
         )
     mp = cfg['learner_model_param']
     n_groups = max(1, int(mp.get('num_class', 0)), int(mp.get('num_target', 1)))
@@ -406,8 +389,7 @@ def _lgbm_tree(root:dict, column:int, scale:float)->dict:
 
 # %% ../nbs/01c_boosting.ipynb #b019
 def lgbm_trees(model)->BoostedTrees:
-    ("Read a fitted LightGBM model (`LGBMClassifier`/`LGBMRegressor`/`Booster`) into "
-     "`BoostedTrees` (Eq. B1-B3, weights = hessian sums).")
+    "Read a fitted LightGBM model (`LGBMClassifier`/`LGBMRegressor`/`Booster`) into `BoostedTrees` (Eq. B1-B3, weights = hessian sums)."
     booster = _lgbm_booster(model)
     # the best iteration if early stopping set one, as predict
     dm = booster.dump_model()
@@ -481,8 +463,7 @@ def walk_boosted(
     X:np.ndarray,
     n_jobs:int|None=None,     # threads (joblib convention)
 )->np.ndarray:                # (n, K, C) contributions, Eq. (B2)
-    ("Sum the increments of every path into an `(n, K, C)` array (compiled, parallel "
-     "over rows).")
+    "Sum the increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
     if not isinstance(bt, BoostedTrees):
         raise TypeError(
             f"bt must be a BoostedTrees (boosted_trees(model)), got {type(bt).__name__}"
@@ -512,8 +493,7 @@ def walk_boosted(
 
 # %% ../nbs/01c_boosting.ipynb #b024
 def boosting_library(model)->str|None:
-    ("'sklearn-hgb', 'xgboost' or 'lightgbm' for a model `boosted_trees` reads, else "
-     "None (never imports a library).")
+    "'sklearn-hgb', 'xgboost' or 'lightgbm' for a model `boosted_trees` reads, else None (never imports a library)."
     from sklearn.ensemble import (
         HistGradientBoostingClassifier,
         HistGradientBoostingRegressor,
@@ -533,8 +513,7 @@ def boosting_library(model)->str|None:
 _CACHE = weakref.WeakKeyDictionary()      # model -> (fingerprint, BoostedTrees)
 
 def _fingerprint(model, lib:str)->tuple:
-    ("What identifies the trees a model holds now (weak references to its tree "
-     "objects, and their number).")
+    "What identifies the trees a model holds now (weak references to its tree objects, and their number)."
     ref = lambda o: weakref.ref(o) if o is not model else None
     if lib == 'sklearn-hgb':
         return (
@@ -557,8 +536,7 @@ def _same(a:tuple, b:tuple)->bool:
 
 # %% ../nbs/01c_boosting.ipynb #b026
 def boosted_trees(model)->BoostedTrees:
-    ("The `BoostedTrees` of a fitted HGB / XGBoost / LightGBM model, cached while the "
-     "model holds the same trees.")
+    "The `BoostedTrees` of a fitted HGB / XGBoost / LightGBM model, cached while the model holds the same trees."
     lib = boosting_library(model)
     if lib is None:
         raise TypeError(
@@ -595,8 +573,7 @@ def boosted_trees(model)->BoostedTrees:
 
 # %% ../nbs/01c_boosting.ipynb #b027
 def _prepare_rows(model, lib:str, X)->tuple:
-    ("(rows the kernel walks in the caller's column order, what to pass the model's "
-     "own predict, feature names).")
+    "(rows the kernel walks in the caller's column order, what to pass the model's own predict, feature names)."
     if lib == 'sklearn-hgb':
         fitted = getattr(model, 'feature_names_in_', None)
         if isinstance(X, pd.DataFrame):
@@ -654,9 +631,7 @@ def boosted_contributions(
     check_additivity:bool=True,
     n_jobs:int|None=-1,          # threads for the row loop (joblib convention)
 )->Explanation:  # values (n, K) regressors, (n, K, C) classifiers; raw-score space
-    """Saabas path contributions of a boosting model in raw-score space:
-
-    `bias + values.sum(1) == raw score` (Eq. B1-B2)."""
+    "Saabas path contributions of a boosting model in raw-score space: `bias + values.sum(1) == raw score` (Eq. B1-B2)."
     lib = boosting_library(model)
     bt = boosted_trees(model)
     walk, Xm, names = _prepare_rows(model, lib, X)

@@ -52,8 +52,7 @@ def _additive_col(est, dmu):
 
 @_K.register
 def _calibrate_col(est, dmu, method):
-    ("Calibrate one class column `est` (K,) to sum to `dmu` with the calibration code "
-     "`method` (CAL_*).")
+    "Calibrate one class column `est` (K,) to sum to `dmu` with the calibration code `method` (CAL_*)."
     if method == CAL_NONE: return est.copy()
     tot = est.sum()
     if method == CAL_MULTIPLICATIVE:                                 # Eq. (23)
@@ -81,8 +80,7 @@ def _calibrate(est, dmu, method):
 
 # %% ../nbs/06_calibration.ipynb #c007
 def _check_node(est, dmu)->tuple[np.ndarray, np.ndarray, bool]:
-    ("Validate one node's estimate `est` (K,) or (K, C) and increment `dmu` (scalar "
-     "or (C,)) before any kernel sees them.")
+    "Validate one node's estimate `est` (K,) or (K, C) and increment `dmu` (scalar or (C,)) before any kernel sees them."
     try:
         e = np.asarray(est, dtype=float)
         d = np.asarray(dmu, dtype=float)
@@ -112,25 +110,19 @@ def _calibrate_node(est, dmu, method)->np.ndarray:
 
 # %% ../nbs/06_calibration.ipynb #c007m
 def multiplicative_calibration(est, dmu)->np.ndarray:
-    """Naive multiplicative calibration of one node's estimate (paper Eq. 23);
-
-    est (K,) or (K, C), dmu scalar or (C,)."""
+    "Naive multiplicative calibration of one node's estimate (paper Eq. 23); est (K,) or (K, C), dmu scalar or (C,)."
     return _calibrate_node(est, dmu, CAL_MULTIPLICATIVE)
 
 
 # %% ../nbs/06_calibration.ipynb #c007a
 def additive_calibration(est, dmu)->np.ndarray:
-    """Naive additive calibration of one node's estimate (paper Eq. 24);
-
-    est (K,) or (K, C), dmu scalar or (C,)."""
+    "Naive additive calibration of one node's estimate (paper Eq. 24); est (K,) or (K, C), dmu scalar or (C,)."
     return _calibrate_node(est, dmu, CAL_ADDITIVE)
 
 
 # %% ../nbs/06_calibration.ipynb #c007p
 def partial_additive_calibration(est, dmu)->np.ndarray:
-    """Partial additive calibration of one node's estimate:
-
-    rescale only the features agreeing in sign (paper Eq. 25-26)."""
+    "Partial additive calibration of one node's estimate: rescale only the features agreeing in sign (paper Eq. 25-26)."
     return _calibrate_node(est, dmu, CAL_PARTIAL)
 
 
@@ -177,8 +169,7 @@ def _method(calibration)->int:
     "The calibration code (CAL_*) of a calibration name."
     if calibration is not None and not isinstance(calibration, str):
         raise TypeError(
-            f"calibration must be a str or None, got {type(calibration).__name__}"
-            f" {calibration!r}"
+            f"calibration must be a str or None, got {type(calibration).__name__} {calibration!r}"
         )
     if calibration not in CALIBRATIONS:
         raise ValueError(
@@ -199,9 +190,7 @@ def _layer_index(model, layer)->int:
     return int(layer) % L
 
 def _compiled_table(method:int):
-    """Algorithm 1's node table for the engine (`estimation.algorithm1_pass`):
-
-    the compiled `_table_nb` with calibration `method`."""
+    "Algorithm 1's node table for the engine (`estimation.algorithm1_pass`): the compiled `_table_nb` with calibration `method`."
     def table(nodes, S, K, C):
         # no split on a previous output: S is never read
         if S is None: S = np.zeros((1, 1, K, C))
@@ -223,8 +212,7 @@ def _compiled_table(method:int):
 TABLE_CACHE_BYTES = None
 
 def _tree_bytes(forests)->int:
-    ("Bytes of the node arrays (node records + values) of every tree in nested lists "
-     "of fold forests: the model's size.")
+    "Bytes of the node arrays (node records + values) of every tree in nested lists of fold forests: the model's size."
     if hasattr(forests, 'estimators_'):
         return sum(
             t.tree_.node_count * NODE_DTYPE.itemsize + t.tree_.value.nbytes
@@ -290,8 +278,7 @@ def cascade_pass(
 
 # %% ../nbs/06_calibration.ipynb #c019
 def _training_mean(model)->np.ndarray:
-    ("mu_0 of the paper: the (sample-weighted) training mean of the one-hot label / "
-     "target, (C,).")
+    "mu_0 of the paper: the (sample-weighted) training mean of the one-hot label / target, (C,)."
     t = model.training_data()
     return np.average(encode_target(model, t.y), axis=0, weights=t.sample_weight)
 
@@ -326,8 +313,7 @@ def deep_forest_contributions(
     # tqdm progress over the trees when > 0 (a first call on a big model takes a while)
     verbose:int=0,
 ):
-    ("Contributions of the original features to a deep forest's output (paper "
-     "Algorithm 1, Eq. 27-30).")
+    "Contributions of the original features to a deep forest's output (paper Algorithm 1, Eq. 27-30)."
     if is_pipeline(model):
         return explain_pipeline(
             deep_forest_contributions,
@@ -376,10 +362,7 @@ def prepare_explanations(
     n_jobs:int|None=None,           # threads (forests of a layer run in parallel)
     verbose:int=0,                  # tqdm progress over the trees when > 0
 ):                                  # the model, its per-model cache filled
-    """Precompute what every explanation of new rows shares:
-
-    Algorithm 1 on the training rows below `layer`, `layer`'s leaf tables (paper
-    Algorithm 1, Sec. 7.3)."""
+    "Precompute what every explanation of new rows shares: Algorithm 1 on the training rows below `layer`, `layer`'s leaf tables (paper Algorithm 1, Sec. 7.3)."
     _check_cascade(model)
     method = _method(calibration)
     L = _layer_index(model, layer)
@@ -508,8 +491,7 @@ def deep_forest_local_mdi(
     n_jobs:int|None=None,
     verbose:int=0,                  # tqdm progress over the trees when > 0
 )->pd.DataFrame:                    # features x classes
-    ("Per-class local MDI of a deep-forest classifier, features x classes (seed 000 "
-     "Sec. 7.2).")
+    "Per-class local MDI of a deep-forest classifier, features x classes (seed 000 Sec. 7.2)."
     _check_cascade(model)
     if not hasattr(model, 'classes_'):
         raise TypeError(
@@ -543,10 +525,7 @@ def deep_forest_explain(
     verbose:int=0,                  # tqdm progress over the trees when > 0
     # train / new: lists of Explanation per layer; mdi: list of pd.Series per layer
 )->Bunch:
-    """One pass of Algorithm 1:
-
-    OOF training explanations, explanations of X and MDI(DF) for every layer (paper
-    Algorithm 1, Eq. 27-31)."""
+    "One pass of Algorithm 1: OOF training explanations, explanations of X and MDI(DF) for every layer (paper Algorithm 1, Eq. 27-31)."
     _check_cascade(model)
     t = model.training_data()
     names = check_X(t.X[:1], model)[1]
@@ -580,10 +559,7 @@ def deep_forest_steps_data(
     # class label / index to follow (default: the last class; regression: the output)
     output=None,
 )->dict:                            # JSON-able numbers of `explore_deep_forest`
-    """The numbers of the deep-forest step-through:
-
-    per layer, tree and row the splits of Algorithm 1, the estimates (Eq. 15-17) and the
-    three calibration maps (Eq. 23-26)."""
+    "The numbers of the deep-forest step-through: per layer, tree and row the splits of Algorithm 1, the estimates (Eq. 15-17) and the three calibration maps (Eq. 23-26)."
     from deepforest_interp.tree_contributions import _explorer_rows, _num
     from deepforest_interp.tree_contributions import MAX_EXPLORER_TREES
     from deepforest_interp.core import check_int, tree_arrays
@@ -591,8 +567,7 @@ def deep_forest_steps_data(
     _check_cascade(model)
     if calibration not in ('partial', 'additive', 'multiplicative'):
         raise ValueError(
-            "calibration must be 'partial', 'additive' or 'multiplicative', got"
-            f" {calibration!r}"
+            f"calibration must be 'partial', 'additive' or 'multiplicative', got {calibration!r}"
         )
     method = _method(calibration)
     X, names = check_X(X, model)
@@ -611,8 +586,7 @@ def deep_forest_steps_data(
         o = int(output)
     else:
         raise ValueError(
-            f"output must be a class label {labels} or an index in 0..{C - 1}, got"
-            f" {output!r}"
+            f"output must be a class label {labels} or an index in 0..{C - 1}, got {output!r}"
         )
     per_forest = check_int(trees, 'trees', 1)
     if per_forest * F > MAX_EXPLORER_TREES:
@@ -846,10 +820,7 @@ def explore_deep_forest(
     # an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab
     # and on the site
 ):
-    """Deep-forest step-through:
-
-    pick a row, a layer and a tree, then step through Algorithm 1 to the layer's exact
-    contributions (paper Eq. 15-17, 23-30)."""
+    "Deep-forest step-through: pick a row, a layer and a tree, then step through Algorithm 1 to the layer's exact contributions (paper Eq. 15-17, 23-30)."
     from deepforest_interp.tree_contributions import Explorer
     data = deep_forest_steps_data(
         model, X, rows=rows, trees=trees, calibration=calibration, output=output
@@ -858,6 +829,5 @@ def explore_deep_forest(
         'deep-forest',
         data,
         _DEEP_JS,
-        'Deep-forest step-through: Algorithm 1 on one path, then the layer\u2019s'
-        ' contributions',
+        'Deep-forest step-through: Algorithm 1 on one path, then the layer\u2019s contributions',
     )

@@ -39,10 +39,7 @@ def _layer_matrix(
     # (n, K) for layer 0, (n, K + F*C) otherwise; column K + f*C + c = output c of
     # forest f
 )->np.ndarray:
-    """Input matrix of a cascade layer:
-
-    the original features next to the previous layer's forest outputs (seed 000
-    Sec. 3.3)."""
+    "Input matrix of a cascade layer: the original features next to the previous layer's forest outputs (seed 000 Sec. 3.3)."
     if outputs is None: return X
     return np.hstack([X, outputs.reshape(len(X), -1)])
 
@@ -56,8 +53,7 @@ def _cross_fit_forest(
     C:int,               # output width
     sample_weight:np.ndarray|None=None,  # (n,) row weights passed to the forests
 )->tuple[list, np.ndarray]:  # J fitted fold forests, (n, C) out-of-fold outputs
-    ("Fit one cascade forest on each fold and collect the out-of-fold outputs of the "
-     "training rows (seed 000 Sec. 3.3).")
+    "Fit one cascade forest on each fold and collect the out-of-fold outputs of the training rows (seed 000 Sec. 3.3)."
     models, oof = [], np.zeros((len(Z), C))
     for j, (tr, va) in enumerate(folds):
         m = make_forest(j).fit(
@@ -71,24 +67,18 @@ def _cross_fit_forest(
 
 # %% ../nbs/04_cascade_forest.ipynb #c012
 def _fingerprint(X:np.ndarray)->dict:
-    """Shape and SHA-256 of the float64 bytes of `X`:
-
-    identifies the training matrix of a cascade."""
+    "Shape and SHA-256 of the float64 bytes of `X`: identifies the training matrix of a cascade."
     A = np.ascontiguousarray(X, dtype=np.float64)
     return {'shape': tuple(A.shape), 'sha256': hashlib.sha256(A.tobytes()).hexdigest()}
 
 def _sum_in_order(parts, shape)->np.ndarray:
-    """Sum arrays in list order starting from zeros:
-
-    the order scikit-learn's forests use with n_jobs=1."""
+    "Sum arrays in list order starting from zeros: the order scikit-learn's forests use with n_jobs=1."
     out = np.zeros(shape)
     for p in parts: out += p
     return out
 
 class _BaseCascadeForest(BaseEstimator):
-    """Shared machinery of the cascade forests:
-
-    cross-fitted layers, early stopping, layer-wise prediction (seed 000 Sec. 3.3)."""
+    "Shared machinery of the cascade forests: cross-fitted layers, early stopping, layer-wise prediction (seed 000 Sec. 3.3)."
     _parameter_constraints = {
         'n_forests': [Interval(numbers.Integral, 1, None, closed='left')],
         'n_estimators': [Interval(numbers.Integral, 1, None, closed='left')],
@@ -126,19 +116,15 @@ class _BaseCascadeForest(BaseEstimator):
     # ---- hooks for models built on this fit loop (hiDF, notebook 07b); the cascade
     # itself keeps the defaults ------
     def _layer_input(self, X, l:int, outputs):
-        ("Input matrix of layer `l` for the validated rows X and the previous layer's "
-         "outputs (hook; default `_layer_matrix`).")
+        "Input matrix of layer `l` for the validated rows X and the previous layer's outputs (hook; default `_layer_matrix`)."
         return _layer_matrix(X, outputs)
 
     def _layer_grown(self, l:int, Z, y, sample_weight)->bool:
-        ("Hook called after layer `l` (fitted on `Z`) is scored, unless growth stops "
-         "there; False stops growth. Default: go on.")
+        "Hook called after layer `l` (fitted on `Z`) is scored, unless growth stops there; False stops growth. Default: go on."
         return True
 
     def _make_forest(self, f:int, seed:int):
-        """Forest `f` of a layer:
-
-        even `f` a random forest (bootstrap), odd `f` extra-trees (no bootstrap)."""
+        "Forest `f` of a layer: even `f` a random forest (bootstrap), odd `f` extra-trees (no bootstrap)."
         cls = self._forest_types[f % 2]
         return cls(
             n_estimators=self.n_estimators,
@@ -150,8 +136,7 @@ class _BaseCascadeForest(BaseEstimator):
         )
 
     def _forest_predict(self, forest, Z)->np.ndarray:
-        ("Mean output (n, C) of a fold forest's trees, summed in tree order whatever "
-         "`n_jobs` is (bit-reproducible).")
+        "Mean output (n, C) of a fold forest's trees, summed in tree order whatever `n_jobs` is (bit-reproducible)."
         Z32 = np.ascontiguousarray(Z, dtype=np.float32)
         trees = forest.estimators_
         if self.n_jobs in (None, 1) or len(trees) == 1:
@@ -253,8 +238,7 @@ class _BaseCascadeForest(BaseEstimator):
 
     # ---- layer-wise outputs ----------------------------------------------------------
     def _check_layer(self, layer)->int:
-        ("Resolve `layer` (None = best layer, negative from the end) to a 0-based "
-         "index of a kept layer.")
+        "Resolve `layer` (None = best layer, negative from the end) to a 0-based index of a kept layer."
         if layer is None: return self.best_layer_
         if isinstance(layer, (bool, np.bool_)) or not isinstance(
             layer, numbers.Integral
@@ -276,8 +260,7 @@ class _BaseCascadeForest(BaseEstimator):
             raise TypeError(f"forest must be an int, got {forest!r}")
         if not -self.n_forests <= forest < self.n_forests:
             raise ValueError(
-                f"forest={forest} is out of range: every layer has {self.n_forests}"
-                " forests"
+                f"forest={forest} is out of range: every layer has {self.n_forests} forests"
             )
         return int(forest) % self.n_forests
 
@@ -301,9 +284,7 @@ class _BaseCascadeForest(BaseEstimator):
         ) / len(models)
 
     def _forward(self, X, layer:int, inputs:list|None=None)->np.ndarray:
-        """Outputs (n, F, C) of layer `layer` for validated X;
-
-        the layer inputs met on the way are appended to `inputs`."""
+        "Outputs (n, F, C) of layer `layer` for validated X; the layer inputs met on the way are appended to `inputs`."
         out = None
         for l in range(layer + 1):
             Z = self._layer_input(X, l, out)
@@ -314,9 +295,7 @@ class _BaseCascadeForest(BaseEstimator):
         return out
 
     def layer_input(self, X, layer:int, *, oof:bool=False)->np.ndarray:
-        """Input matrix of `layer` for the rows X, (n, K) or (n, K + F*C);
-
-        `oof=True`: the cross-fitted training input."""
+        "Input matrix of `layer` for the rows X, (n, K) or (n, K + F*C); `oof=True`: the cross-fitted training input."
         X = self._validate_X(X); l = self._check_layer(layer)
         if oof: self._check_training_data(X)
         if l == 0: return X.copy()   # never hand back the caller's own array
@@ -325,8 +304,7 @@ class _BaseCascadeForest(BaseEstimator):
         )
 
     def layer_inputs(self, X, layer:int|None=None, *, verbose:int=0)->list:
-        ("Input matrices of layers 0..`layer` for new rows X in one forward pass "
-         "(each equals `layer_input(X, l)`); tqdm over the layers when verbose > 0.")
+        "Input matrices of layers 0..`layer` for new rows X in one forward pass (each equals `layer_input(X, l)`); tqdm over the layers when verbose > 0."
         X = self._validate_X(X); l = self._check_layer(layer)
         inputs, out = [], None
         with tqdm(
@@ -343,9 +321,7 @@ class _BaseCascadeForest(BaseEstimator):
         return inputs
 
     def layer_outputs(self, X, layer:int|None=None, *, oof:bool=False)->np.ndarray:
-        """Every forest's output of `layer` on X, (n, n_forests, C) like `oof_outputs_`;
-
-        `oof=True`: the training rows' ones."""
+        "Every forest's output of `layer` on X, (n, n_forests, C) like `oof_outputs_`; `oof=True`: the training rows' ones."
         X = self._validate_X(X); l = self._check_layer(layer)
         if oof:
             self._check_training_data(X)
@@ -353,9 +329,7 @@ class _BaseCascadeForest(BaseEstimator):
         return self._forward(X, l)
 
     def forest_output(self, X, layer:int, forest:int)->np.ndarray:
-        """Fold-averaged output of one forest of a layer on X:
-
-        (n, C) probabilities (classifier), (n,) (regressor)."""
+        "Fold-averaged output of one forest of a layer on X: (n, C) probabilities (classifier), (n,) (regressor)."
         X = self._validate_X(X)
         l = self._check_layer(layer)
         f = self._check_forest(forest)
@@ -366,8 +340,7 @@ class _BaseCascadeForest(BaseEstimator):
 
     # ---- the training data, for the explainers (notebooks 05-06) ---------------------
     def is_training_data(self, X)->bool:
-        ("True when `X` is, as a float64 matrix, exactly the matrix the cascade was "
-         "fitted on (shape + SHA-256).")
+        "True when `X` is, as a float64 matrix, exactly the matrix the cascade was fitted on (shape + SHA-256)."
         check_is_fitted(self)
         names = getattr(self, 'feature_names_in_', None)
         if (
@@ -381,10 +354,7 @@ class _BaseCascadeForest(BaseEstimator):
         return _fingerprint(A) == self.train_fingerprint_
 
     def training_data(self)->Bunch:
-        """Copies of the training rows:
-
-        `X` (n, K) float64, `y` as given to `fit`, `sample_weight` (None if not given).
-        """
+        "Copies of the training rows: `X` (n, K) float64, `y` as given to `fit`, `sample_weight` (None if not given)."
         check_is_fitted(self)
         t = self._train
         return Bunch(
@@ -394,9 +364,7 @@ class _BaseCascadeForest(BaseEstimator):
         )
 
     def training_input(self, layer:int|None=None)->np.ndarray:
-        """Input matrix of `layer` for the training rows:
-
-        X next to the previous layer's out-of-fold outputs (cross-fitted)."""
+        "Input matrix of `layer` for the training rows: X next to the previous layer's out-of-fold outputs (cross-fitted)."
         check_is_fitted(self); l = self._check_layer(layer)
         X = self._train.X
         return X.copy() if l == 0 else self._layer_input(X, l, self.oof_outputs_[l - 1])
@@ -516,8 +484,7 @@ class CascadeForestClassifier(ClassifierMixin, _BaseCascadeForest):
             and (np.bincount(y_enc, weights=sample_weight, minlength=C) == 0).any()
         ):
             raise ValueError(
-                "sample_weight is zero on every row of a class: that class cannot be"
-                " learned"
+                "sample_weight is zero on every row of a class: that class cannot be learned"
             )
         if counts.min() < self.n_folds:
             c = int(counts.argmin())
@@ -545,9 +512,7 @@ class CascadeForestClassifier(ClassifierMixin, _BaseCascadeForest):
         return float(np.average(out.argmax(axis=1) == y, weights=w))
 
     def predict_proba(self, X, layer:int|None=None)->np.ndarray:
-        """Class probabilities of a layer (None:
-
-        the best layer), the mean of its forests: (n, n_classes)."""
+        "Class probabilities of a layer (None: the best layer), the mean of its forests: (n, n_classes)."
         return self.layer_outputs(X, layer).mean(axis=1)
 
     def predict(self, X, layer:int|None=None)->np.ndarray:
@@ -564,10 +529,7 @@ CascadeForestClassifier.__doc__ = (
         max_features_note=(
             "'sqrt' is the scikit-learn and gcForest default for classification."
         ),
-        n_outputs_note=(
-            "the number of classes (unlike scikit-learn forests, where it counts"
-            " targets)."
-        ),
+        n_outputs_note="the number of classes (unlike scikit-learn forests, where it counts targets).",
         score_name="accuracy (higher is better; weighted by sample_weight when given)",
     )
     + "    classes_, n_classes_ : the class labels and their number.\n"
@@ -636,10 +598,7 @@ CascadeForestRegressor.__doc__ = (
             " default."
         ),
         n_outputs_note="1 (one output column per forest).",
-        score_name=(
-            "mean squared error (lower is better: the attribute holds the MSE, not its"
-            " negative)"
-        ),
+        score_name="mean squared error (lower is better: the attribute holds the MSE, not its negative)",
     )
 )
 
@@ -649,8 +608,7 @@ def plot_validation_curve(
     ax=None,       # matplotlib Axes to draw on (a new figure when None)
     **kwargs,      # passed to `ax.plot`
 )->'matplotlib.axes.Axes':
-    ("Out-of-fold validation score of every layer grown, the best layer marked (seed "
-     "000 Fig. 3b/4b).")
+    "Out-of-fold validation score of every layer grown, the best layer marked (seed 000 Fig. 3b/4b)."
     if not isinstance(model, _BaseCascadeForest):
         raise TypeError(
             "model must be a CascadeForestClassifier or CascadeForestRegressor, got"
@@ -683,8 +641,7 @@ def new_feature_split_share(
     # share of the layer's splits (all trees, folds, forests) whose column is a new
     # feature
 )->float:
-    ("Share of a layer's splits on the previous layer's outputs (new features, "
-     "columns >= K; seed 000 Sec. 3.3, Fig. 2b).")
+    "Share of a layer's splits on the previous layer's outputs (new features, columns >= K; seed 000 Sec. 3.3, Fig. 2b)."
     if not isinstance(model, _BaseCascadeForest):
         raise TypeError(
             "model must be a CascadeForestClassifier or CascadeForestRegressor, got"

@@ -33,9 +33,7 @@ __all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'M
 
 # %% ../nbs/00_core.ipynb #c004i
 def _frozen(a)->np.ndarray|None:
-    """A private read-only copy of `a` (None stays None):
-
-    later edits of the caller's array cannot reach an Explanation."""
+    "A private read-only copy of `a` (None stays None): later edits of the caller's array cannot reach an Explanation."
     if a is None: return None
     # a dask array is immutable and stays lazy (never gathered here)
     if hasattr(a, '__dask_graph__'): return a
@@ -55,12 +53,10 @@ def _has_labels(X)->bool:
 
 # %% ../nbs/00_core.ipynb #c004j
 def _position(key, n:int, what:str)->np.ndarray:
-    ("Normalise an int / slice / boolean mask / 1-D index array over `n` items to an "
-     "index array (clear errors).")
+    "Normalise an int / slice / boolean mask / 1-D index array over `n` items to an index array (clear errors)."
     if key is None or isinstance(key, (bool, np.bool_)):
         raise TypeError(
-            f"{what} must be an int, slice, boolean mask or 1-D index array, got"
-            f" {key!r}"
+            f"{what} must be an int, slice, boolean mask or 1-D index array, got {key!r}"
         )
     if isinstance(key, slice): return np.arange(n)[key]
     if isinstance(key, numbers.Integral):
@@ -79,8 +75,7 @@ def _position(key, n:int, what:str)->np.ndarray:
         return np.flatnonzero(arr)
     if arr.dtype.kind not in 'iu':
         raise TypeError(
-            f"{what} must be an int, slice, boolean mask or 1-D index array, got dtype"
-            f" {arr.dtype}"
+            f"{what} must be an int, slice, boolean mask or 1-D index array, got dtype {arr.dtype}"
         )
     if (arr < -n).any() or (arr >= n).any():
         raise ValueError(
@@ -100,20 +95,14 @@ def _abbrev(items, k:int=3)->str:
 
 # %% ../nbs/00_core.ipynb #c005
 def _float_values(a):
-    """`a` as a float array:
-
-    float32/float64 kept as they are, a lazy dask array left lazy, anything else
-    float64."""
+    "`a` as a float array: float32/float64 kept as they are, a lazy dask array left lazy, anything else float64."
     if hasattr(a, '__dask_graph__'): return a
     a = np.asarray(a)
     return a if a.dtype in (np.float32, np.float64) else a.astype(float)
 
 @dataclass(eq=False, repr=False)
 class Explanation:
-    """Additive explanation:
-
-    `bias (+ bootstrap) + values.sum(1)` reproduces the model output (seed 000 Eq.
-    11-12)."""
+    "Additive explanation: `bias (+ bootstrap) + values.sum(1)` reproduces the model output (seed 000 Eq. 11-12)."
     values: np.ndarray  # (n, K) regression, (n, K, C) classification / multi-output
     bias: np.ndarray                        # (n,) or (n, C)
     feature_names: list                     # K names
@@ -138,15 +127,13 @@ class Explanation:
         n, K = self.values.shape[:2]
         if self.bias.shape != (n,) + self.values.shape[2:]:
             raise ValueError(
-                f"bias has shape {self.bias.shape}, expected"
-                f" {(n,) + self.values.shape[2:]}"
+                f"bias has shape {self.bias.shape}, expected {(n,) + self.values.shape[2:]}"
             )
         if self.bootstrap is not None:
             self.bootstrap = np.asarray(self.bootstrap, dtype=float)
             if self.bootstrap.shape != self.bias.shape:
                 raise ValueError(
-                    f"bootstrap has shape {self.bootstrap.shape}, expected"
-                    f" {self.bias.shape}"
+                    f"bootstrap has shape {self.bootstrap.shape}, expected {self.bias.shape}"
                 )
         if self.std is not None:
             self.std = np.asarray(self.std, dtype=float)
@@ -158,8 +145,7 @@ class Explanation:
         self.data = _frozen(self.data)
         if self.data is not None and self.data.shape != (n, K):
             raise ValueError(
-                f"data has shape {self.data.shape}, expected (n_rows, n_features) ="
-                f" {(n, K)}"
+                f"data has shape {self.data.shape}, expected (n_rows, n_features) = {(n, K)}"
             )
         if isinstance(self.feature_names, str):
             raise TypeError("feature_names must be a list of names, got a str")
@@ -179,8 +165,7 @@ class Explanation:
 
     @property
     def output(self)->np.ndarray:
-        ("The reconstructed model output, `bias + values.sum(axis=1)` (+ `bootstrap` "
-         "when set).")
+        "The reconstructed model output, `bias + values.sum(axis=1)` (+ `bootstrap` when set)."
         out = self.bias + self.values.sum(axis=1)
         return out if self.bootstrap is None else out + self.bootstrap
 
@@ -210,8 +195,7 @@ class Explanation:
         )
 
     def _feature_index(self, key)->np.ndarray:
-        ("Feature positions from names (str or list of str) or from positions / masks "
-         "/ slices.")
+        "Feature positions from names (str or list of str) or from positions / masks / slices."
         K = len(self.feature_names)
         if isinstance(key, str) or (
             isinstance(key, (list, tuple, np.ndarray))
@@ -229,8 +213,7 @@ class Explanation:
         return _position(key, K, 'feature')
 
     def output_index(self, output)->int:
-        ("Position of `output`, given as a class label / target name (tried first) or "
-         "as an int position.")
+        "Position of `output`, given as a class label / target name (tried first) or as an int position."
         if self.values.ndim != 3:
             raise ValueError(
                 "this explanation has a single output: there is no output to select"
@@ -250,8 +233,7 @@ class Explanation:
             output, numbers.Integral
         ):
             raise TypeError(
-                "output must be a class label / output name or an int position, got"
-                f" {output!r}"
+                f"output must be a class label / output name or an int position, got {output!r}"
             )
         if output >= C:
             raise ValueError(f"output must be <= {C - 1} ({C} outputs), got {output}")
@@ -260,8 +242,7 @@ class Explanation:
         return int(output) % C
 
     def for_output(self, output)->Explanation:
-        ("The explanation of one output (a class label such as `'>50K'`, or a "
-         "position): 2-D values, 1-D bias.")
+        "The explanation of one output (a class label such as `'>50K'`, or a position): 2-D values, 1-D bias."
         c = self.output_index(output)
         pick = lambda a: None if a is None else a[..., c]
         info = dict(self.info)
@@ -278,9 +259,7 @@ class Explanation:
         )
 
     def __getitem__(self, key)->Explanation:
-        """Select rows, then optionally features (by name or position) and one output:
-
-        `e[rows]`, `e[:, 'age']`, `e[:, :, '>50K']`."""
+        "Select rows, then optionally features (by name or position) and one output: `e[rows]`, `e[:, 'age']`, `e[:, :, '>50K']`."
         if isinstance(key, tuple):
             if not 1 <= len(key) <= 3:
                 raise ValueError(
@@ -290,8 +269,7 @@ class Explanation:
         else: rows, feats, out = key, slice(None), None
         if isinstance(rows, str):
             raise TypeError(
-                "rows must be positions or a mask; select a feature by name with e[:,"
-                f" {rows!r}]"
+                f"rows must be positions or a mask; select a feature by name with e[:, {rows!r}]"
             )
         r, f = _position(rows, len(self), 'row'), self._feature_index(feats)
         sel = lambda a: None if a is None else a[r][:, f]
@@ -312,9 +290,7 @@ class Explanation:
         )
 
     def abs(self)->Explanation:
-        """Absolute contributions (bias, bootstrap, data and std kept):
-
-        the usual first step of a global importance."""
+        "Absolute contributions (bias, bootstrap, data and std kept): the usual first step of a global importance."
         return Explanation(
             np.abs(self.values),
             self.bias,
@@ -327,9 +303,7 @@ class Explanation:
         )
 
     def mean(self, axis:int=0)->Explanation:
-        """Average over rows (`axis=0` only): a one-row explanation (data dropped;
-
-        std becomes the mean per-row spread)."""
+        "Average over rows (`axis=0` only): a one-row explanation (data dropped; std becomes the mean per-row spread)."
         if axis != 0:
             raise ValueError(
                 f"mean is taken over rows only (axis=0), got axis={axis!r}"
@@ -347,9 +321,7 @@ class Explanation:
         )
 
     def group(self, mapping, data=None)->Explanation:
-        """Sum contributions over groups of features (exact: the output is unchanged);
-
-        `mapping` = {group: [features]} or one group label per feature."""
+        "Sum contributions over groups of features (exact: the output is unchanged); `mapping` = {group: [features]} or one group label per feature."
         K = len(self.feature_names)
         if isinstance(mapping, dict):
             groups = {
@@ -391,9 +363,7 @@ class Explanation:
         )
 
     def to_frame(self)->pd.DataFrame:
-        """Tidy long table, one row per (sample, feature[, output]):
-
-        value, contribution, bias (and bootstrap, std); `from_frame` inverts it."""
+        "Tidy long table, one row per (sample, feature[, output]): value, contribution, bias (and bootstrap, std); `from_frame` inverts it."
         n, K = self.values.shape[:2]
         C = self.values.shape[2] if self.values.ndim == 3 else 1
         rep = lambda a: np.asarray(a).reshape(n, K, C).reshape(-1)  # (n, K, C) order
@@ -416,8 +386,7 @@ class Explanation:
 
     @classmethod
     def from_frame(cls, df:pd.DataFrame)->Explanation:
-        ("Rebuild an Explanation from `to_frame()`'s table (exact round trip of "
-         "values, bias, data, bootstrap, std).")
+        "Rebuild an Explanation from `to_frame()`'s table (exact round trip of values, bias, data, bootstrap, std)."
         if not isinstance(df, pd.DataFrame):
             raise TypeError(
                 f"df must be a DataFrame (from to_frame()), got {type(df).__name__}"
@@ -425,8 +394,7 @@ class Explanation:
         need = {'sample', 'feature', 'contribution', 'bias'}
         if need - set(df.columns):
             raise ValueError(
-                f"df lacks the columns {sorted(need - set(df.columns))} that to_frame()"
-                " writes"
+                f"df lacks the columns {sorted(need - set(df.columns))} that to_frame() writes"
             )
         feats = list(pd.unique(df['feature'].astype(str)))
         samples = np.sort(pd.unique(df['sample']))
@@ -435,8 +403,7 @@ class Explanation:
         n, K, C = len(samples), len(feats), len(outs)
         if len(df) != n * K * C:
             raise ValueError(
-                f"df has {len(df)} rows, expected samples x features x outputs ="
-                f" {n * K * C}"
+                f"df has {len(df)} rows, expected samples x features x outputs = {n * K * C}"
             )
         i = np.searchsorted(samples, df['sample'].to_numpy())
         k = pd.Categorical(df['feature'].astype(str), categories=feats).codes
@@ -467,10 +434,7 @@ class Explanation:
         )
 
     def to_shap(self, output=None):
-        """A `shap.Explanation` (needs `shap`);
-
-        a multi-output explanation needs `output=` (label or position) for shap's plots.
-        """
+        "A `shap.Explanation` (needs `shap`); a multi-output explanation needs `output=` (label or position) for shap's plots."
         try: import shap
         except ImportError as err:
             raise ImportError(
@@ -494,9 +458,7 @@ class Explanation:
 
 # %% ../nbs/00_core.ipynb #c008q
 def label_codes(data)->tuple[np.ndarray, dict]:
-    """`data` as floats: label columns become the position of their sorted labels;
-
-    also `{column: labels}` for the axes."""
+    "`data` as floats: label columns become the position of their sorted labels; also `{column: labels}` for the axes."
     data = np.asarray(data)
     if data.dtype.kind != 'O': return data.astype(float), {}
     out, labels = np.empty(data.shape, dtype=float), {}
@@ -525,8 +487,7 @@ FOREST_TYPES = (
 BOOSTING_TYPES = (GradientBoostingClassifier, GradientBoostingRegressor)
 
 def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
-    ("Raise a clear `TypeError` for unsupported models and `NotFittedError` for "
-     "unfitted ones.")
+    "Raise a clear `TypeError` for unsupported models and `NotFittedError` for unfitted ones."
     if not isinstance(model, allowed):
         names = ', '.join(sorted({t.__name__ for t in allowed}))
         raise TypeError(
@@ -537,16 +498,13 @@ def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
 
 # %% ../nbs/00_core.ipynb #c010n
 def routes_missing(model)->bool:
-    ("True if the fitted `model` routes NaN inputs itself (its scikit-learn tag "
-     "`input_tags.allow_nan`).")
+    "True if the fitted `model` routes NaN inputs itself (its scikit-learn tag `input_tags.allow_nan`)."
     try: return bool(get_tags(model).input_tags.allow_nan)
     except (AttributeError, TypeError, ValueError): return False
 
 # %% ../nbs/00_core.ipynb #c010q
 def categorical_message(columns, name:str='X')->str:
-    """The error text for non-numeric columns given to a model that takes numbers only:
-
-    names the columns and the fix."""
+    "The error text for non-numeric columns given to a model that takes numbers only: names the columns and the fix."
     cols = [str(c) for c in columns][:5]
     return (
         f"{name} has non-numeric (category/string) columns {cols}, and this model takes"
@@ -558,8 +516,7 @@ def categorical_message(columns, name:str='X')->str:
 
 # %% ../nbs/00_core.ipynb #c010s
 def numeric_frame(X, name:str='X'):
-    ("Return `X` unchanged, after raising `categorical_message` if it is a DataFrame "
-     "with category/string columns.")
+    "Return `X` unchanged, after raising `categorical_message` if it is a DataFrame with category/string columns."
     if isinstance(X, pd.DataFrame):
         bad = [
             c
@@ -573,8 +530,7 @@ def numeric_frame(X, name:str='X'):
 
 # %% ../nbs/00_core.ipynb #c010r
 def accepts_categories(model)->bool:
-    ("True if the fitted `model` takes pandas 'category' columns itself "
-     "(scikit-learn's `is_categorical_` from `categorical_features='from_dtype'`).")
+    "True if the fitted `model` takes pandas 'category' columns itself (scikit-learn's `is_categorical_` from `categorical_features='from_dtype'`)."
     is_cat = getattr(model, 'is_categorical_', None)
     return (is_cat is not None and bool(np.asarray(is_cat).any())
             and getattr(model, 'categorical_features', None) == 'from_dtype')
@@ -590,10 +546,7 @@ def check_X(
     allow_nan: bool | None = None,
     keep_float32: bool = False
 ) -> tuple[np.ndarray, list]:
-    ("Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN "
-     "only if `allow_nan`, default: if `model` routes it); return `(array, "
-     "feature_names)`: a fresh float64 copy (`keep_float32`: a float32 input is "
-     "returned as it is, never copied to float64).")
+    "Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN only if `allow_nan`, default: if `model` routes it); return `(array, feature_names)`: a fresh float64 copy (`keep_float32`: a float32 input is returned as it is, never copied to float64)."
     if isinstance(X, pd.Series): X = X.to_frame().T
     # scipy sparse: trees see the same values densified
     if hasattr(X, 'toarray') and hasattr(X, 'nnz'):
@@ -609,8 +562,7 @@ def check_X(
         if not X.columns.is_unique:
             dup = X.columns[X.columns.duplicated()].unique().tolist()
             raise ValueError(
-                f"{name} has duplicate column names {dup[:5]}: every feature needs its"
-                " own name"
+                f"{name} has duplicate column names {dup[:5]}: every feature needs its own name"
             )
         bad = [
             c
@@ -640,8 +592,7 @@ def check_X(
         cplx = [c for c in X.columns if pd.api.types.is_complex_dtype(X[c])]
         if cplx:
             raise TypeError(
-                f"{name} has complex-valued columns {cplx[:5]}: trees split real"
-                " numbers only"
+                f"{name} has complex-valued columns {cplx[:5]}: trees split real numbers only"
             )
         keep32 = keep_float32 and all(t == np.float32 for t in X.dtypes)
         names, arr = [str(c) for c in X.columns], X.to_numpy(
@@ -662,8 +613,7 @@ def check_X(
                 ) from None
         if arr.dtype.kind == 'c':
             raise TypeError(
-                f"{name} is complex-valued (dtype {arr.dtype}): trees split real"
-                " numbers only"
+                f"{name} is complex-valued (dtype {arr.dtype}): trees split real numbers only"
             )
         if arr.dtype.kind not in 'biuf':
             raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
@@ -687,8 +637,7 @@ def check_X(
         n_in = getattr(model, 'n_features_in_', None)
         if n_in is not None and arr.shape[1] != n_in:
             raise ValueError(
-                f"{name} has {arr.shape[1]} features, but the model was fitted with"
-                f" {n_in}"
+                f"{name} has {arr.shape[1]} features, but the model was fitted with {n_in}"
             )
         fitted = getattr(model, 'feature_names_in_', None)
         if fitted is not None:
@@ -727,8 +676,7 @@ def check_y(y, n_samples:int, *, name='y')->np.ndarray:
 MAX_SEED = np.iinfo(np.int32).max   # sub-estimator seeds are drawn from [0, MAX_SEED)
 
 def check_int(value, name:str, minimum:int|None=None, maximum:int|None=None)->int:
-    ("Return `value` as an `int` if it is an integer (not a bool) in `[minimum, "
-     "maximum]`; raise `TypeError`/`ValueError` naming `name`.")
+    "Return `value` as an `int` if it is an integer (not a bool) in `[minimum, maximum]`; raise `TypeError`/`ValueError` naming `name`."
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
     if minimum is not None and value < minimum:
@@ -740,15 +688,12 @@ def check_int(value, name:str, minimum:int|None=None, maximum:int|None=None)->in
 
 # %% ../nbs/00_core.ipynb #c012b
 def check_n_jobs(n_jobs, name:str='n_jobs')->int|None:
-    """Validate a joblib-style `n_jobs` (None, or a non-zero int;
-
-    negative counts back from the number of cores)."""
+    "Validate a joblib-style `n_jobs` (None, or a non-zero int; negative counts back from the number of cores)."
     if n_jobs is None: return None
     n_jobs = check_int(n_jobs, name)
     if n_jobs == 0:
         raise ValueError(
-            f"{name} must be a non-zero int or None (joblib convention: -1 = all"
-            " cores), got 0"
+            f"{name} must be a non-zero int or None (joblib convention: -1 = all cores), got 0"
         )
     return n_jobs
 
@@ -763,8 +708,7 @@ def check_real(
     low_open: bool = False,
     high_open: bool = False
 ) -> float:
-    ("Return `value` as a finite `float` in `[low, high]` (`(` / `)` with `low_open` "
-     "/ `high_open`); raise `TypeError`/`ValueError` naming `name`.")
+    "Return `value` as a finite `float` in `[low, high]` (`(` / `)` with `low_open` / `high_open`); raise `TypeError`/`ValueError` naming `name`."
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(
             f"{name} must be a real number, got {type(value).__name__} {value!r}"
@@ -780,8 +724,7 @@ def check_real(
 
 # %% ../nbs/00_core.ipynb #c012g
 def check_index(value, n:int, name:str)->int:
-    ("Return position `value` of a sequence of length `n` as an int in `[0, n)` "
-     "(negative counts from the end, as in Python).")
+    "Return position `value` of a sequence of length `n` as an int in `[0, n)` (negative counts from the end, as in Python)."
     value = check_int(value, name)
     if not -n <= value < n:
         raise ValueError(
@@ -791,10 +734,7 @@ def check_index(value, n:int, name:str)->int:
 
 # %% ../nbs/00_core.ipynb #c012i
 def check_array(value, name:str, *, ndim:int|None=None, finite:bool=True)->np.ndarray:
-    """Return `value` as a float64 array (a copy);
-
-    `TypeError` naming `name` if it is not numeric, `ValueError` for the wrong `ndim` or
-    non-finite entries."""
+    "Return `value` as a float64 array (a copy); `TypeError` naming `name` if it is not numeric, `ValueError` for the wrong `ndim` or non-finite entries."
     try: a = np.array(value, dtype=float)
     except (TypeError, ValueError) as err:
         raise TypeError(
@@ -810,8 +750,7 @@ def check_array(value, name:str, *, ndim:int|None=None, finite:bool=True)->np.nd
 
 # %% ../nbs/00_core.ipynb #c012l
 class LazyKernels:
-    ("The numba kernels of one module, compiled together on first use (so `import "
-     "deepforest_interp` never loads numba).")
+    "The numba kernels of one module, compiled together on first use (so `import deepforest_interp` never loads numba)."
     def __init__(
         self,
         # the module's `globals()`: compiled kernels replace the plain functions there
@@ -825,8 +764,7 @@ class LazyKernels:
         )
 
     def register(self, fn=None, *, parallel:bool=False):
-        ("Decorator: mark a module-level function as a kernel (`parallel=True` if it "
-         "loops with `prange`).")
+        "Decorator: mark a module-level function as a kernel (`parallel=True` if it loops with `prange`)."
         if fn is None: return lambda f: self.register(f, parallel=parallel)
         self._options[fn.__name__] = dict(parallel=parallel); self._ready = False
         return fn
@@ -849,8 +787,7 @@ class LazyKernels:
             self._ready = True
 
     def __getattr__(self, name):
-        ("The compiled kernel `name` (compiling every kernel of the module on the "
-         "first access).")
+        "The compiled kernel `name` (compiling every kernel of the module on the first access)."
         if name.startswith('_') and name not in self.__dict__.get('_options', {}):
             raise AttributeError(name)
         if name not in self._options:
@@ -862,9 +799,7 @@ class LazyKernels:
 
     @contextmanager
     def threads(self, n_jobs:int|None):
-        """Run the kernels inside the block on `n_jobs` threads (joblib convention:
-
-        None = 1, -1 = all cores)."""
+        "Run the kernels inside the block on `n_jobs` threads (joblib convention: None = 1, -1 = all cores)."
         import numba
         nt = max(
             1,
@@ -877,8 +812,7 @@ class LazyKernels:
 # %% ../nbs/00_core.ipynb #c015
 @dataclass
 class TreeArrays:
-    ("Parallel node arrays of one fitted tree (node means in `value`, shape "
-     "`(n_nodes, C)`).")
+    "Parallel node arrays of one fitted tree (node means in `value`, shape `(n_nodes, C)`)."
     left: np.ndarray          # child id for x[feature] <= threshold, -1 at leaves
     right: np.ndarray         # child id for x[feature] > threshold, -1 at leaves
     parent: np.ndarray        # parent id, -1 at the root
@@ -898,8 +832,7 @@ class TreeArrays:
 
 # %% ../nbs/00_core.ipynb #c015c
 def tree_arrays(tree)->TreeArrays:
-    ("Extract the node arrays of a fitted sklearn `DecisionTree*` (or a boosting "
-     "stage's regressor).")
+    "Extract the node arrays of a fitted sklearn `DecisionTree*` (or a boosting stage's regressor)."
     if hasattr(tree, 'estimators_'):
         raise TypeError(
             "tree_arrays takes one fitted tree, got the ensemble"
@@ -909,8 +842,7 @@ def tree_arrays(tree)->TreeArrays:
     if isinstance(tree, BaseDecisionTree): check_is_fitted(tree)
     elif not hasattr(tree, 'children_left'):
         raise TypeError(
-            "tree_arrays takes a fitted sklearn decision tree, got"
-            f" {type(tree).__name__}"
+            f"tree_arrays takes a fitted sklearn decision tree, got {type(tree).__name__}"
         )
     t = tree.tree_ if hasattr(tree, 'tree_') else tree
     left, right = t.children_left.astype(np.intp), t.children_right.astype(np.intp)
@@ -961,8 +893,7 @@ class Ensemble:
 
     def __len__(self): return len(self.trees)
     def arrays(self, m:int)->TreeArrays:
-        ("`TreeArrays` of tree `m` with `value` spread to all `n_outputs` columns "
-         "(zeros outside the tree's column).")
+        "`TreeArrays` of tree `m` with `value` spread to all `n_outputs` columns (zeros outside the tree's column)."
         ta = tree_arrays(self.trees[m])
         if ta.value.shape[1] != self.n_outputs:
             v = np.zeros((ta.n_nodes, self.n_outputs))
@@ -972,8 +903,7 @@ class Ensemble:
 
 # %% ../nbs/00_core.ipynb #c018s
 def ensemble_trees(model)->Ensemble:
-    ("Describe a supported fitted model as a weighted sum of trees (see the formula "
-     "above).")
+    "Describe a supported fitted model as a weighted sum of trees (see the formula above)."
     check_model(model)
     clf = is_classifier(model)
     if isinstance(model, BOOSTING_TYPES):
@@ -1004,18 +934,14 @@ def ensemble_trees(model)->Ensemble:
     )
 
 def _boosting_offset(model, n_out):
-    """Raw-score offset of a gradient-boosting model:
-
-    the init estimator's raw prediction (constant)."""
+    "Raw-score offset of a gradient-boosting model: the init estimator's raw prediction (constant)."
     probe = np.zeros((1, model.n_features_in_))
     raw = np.asarray(model._raw_predict_init(probe), dtype=float).reshape(-1)
     return raw[:n_out]
 
 # %% ../nbs/00_core.ipynb #c019
 def model_output(model, X)->np.ndarray:
-    """The model output explanations reproduce:
-
-    `predict_proba` (classifiers), `decision_function` (boosting), `predict`."""
+    "The model output explanations reproduce: `predict_proba` (classifiers), `decision_function` (boosting), `predict`."
     names = getattr(model, 'feature_names_in_', None)
     # validated arrays lose their names: restore them
     if names is not None and not isinstance(X, pd.DataFrame):
@@ -1026,30 +952,25 @@ def model_output(model, X)->np.ndarray:
 
 # %% ../nbs/00_core.ipynb #c020t
 def model_trees(model)->list:
-    ("The fitted scikit-learn trees of a decision tree or a random forest / "
-     "extra-trees model (checked: supported and fitted).")
+    "The fitted scikit-learn trees of a decision tree or a random forest / extra-trees model (checked: supported and fitted)."
     check_model(model, TREE_TYPES + FOREST_TYPES)
     return list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
 
 # %% ../nbs/00_core.ipynb #c020f
 def feature_names(model, n_features:int|None=None)->list:
-    """The model's fitted feature names (`feature_names_in_`), else `x0 ..
-
-    x{p-1}` for its `n_features_in_` (or `n_features`)."""
+    "The model's fitted feature names (`feature_names_in_`), else `x0 .. x{p-1}` for its `n_features_in_` (or `n_features`)."
     names = getattr(model, 'feature_names_in_', None)
     if names is not None: return [str(f) for f in names]
     p = getattr(model, 'n_features_in_', None) if n_features is None else n_features
     if p is None:
         raise ValueError(
-            f"{type(model).__name__} records no number of input features: pass"
-            " n_features"
+            f"{type(model).__name__} records no number of input features: pass n_features"
         )
     return [f'x{j}' for j in range(check_int(p, 'n_features', 0))]
 
 # %% ../nbs/00_core.ipynb #c020e
 def encode_target(model, y)->np.ndarray:
-    ("One-hot matrix (n, C) for classifiers (columns in `model.classes_` order), (n, "
-     "n_outputs) floats for regressors.")
+    "One-hot matrix (n, C) for classifiers (columns in `model.classes_` order), (n, n_outputs) floats for regressors."
     y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
     if y.dtype.kind == 'O' and pd.isna(y).any():
         raise ValueError("y contains missing values (None/NaN)")
@@ -1062,8 +983,7 @@ def encode_target(model, y)->np.ndarray:
         # a cascade counts its classes
         if isinstance(model.classes_, list) or np.ndim(model.classes_) != 1:
             raise ValueError(
-                "multi-output classifiers are not supported: fit one classifier per"
-                " output"
+                "multi-output classifiers are not supported: fit one classifier per output"
             )
         # an (n, 1) column is a 1-D label vector
         if y.ndim == 2 and y.shape[1] == 1: y = y[:, 0]
@@ -1076,14 +996,12 @@ def encode_target(model, y)->np.ndarray:
             idx = np.searchsorted(classes, y)
         except TypeError:
             raise ValueError(
-                "y's labels cannot be compared with the model's classes"
-                f" {list(classes)[:5]}"
+                f"y's labels cannot be compared with the model's classes {list(classes)[:5]}"
             ) from None
         bad = (idx >= len(classes)) | (classes[np.minimum(idx, len(classes) - 1)] != y)
         if bad.any():
             raise ValueError(
-                "y contains labels the model was not fitted on:"
-                f" {np.unique(y[bad])[:5]}"
+                f"y contains labels the model was not fitted on: {np.unique(y[bad])[:5]}"
             )
         return np.eye(len(classes))[idx]
     n_out = int(getattr(model, 'n_outputs_', 1))
@@ -1104,16 +1022,14 @@ def encode_target(model, y)->np.ndarray:
 
 # %% ../nbs/00_core.ipynb #c022
 def inbag_counts(forest, n_samples:int|None=None)->np.ndarray:
-    ("Bootstrap multiplicity of every training row in every tree, shape `(n_trees, "
-     "n_samples)`.")
+    "Bootstrap multiplicity of every training row in every tree, shape `(n_trees, n_samples)`."
     check_model(forest, FOREST_TYPES)
     n = getattr(forest, '_n_samples', None)
     if n is None:
         raise ValueError("this forest does not record its number of training rows")
     if n_samples is not None and n_samples != n:
         raise ValueError(
-            f"X has {n_samples} rows but the forest was fitted on {n}: pass the"
-            " training data"
+            f"X has {n_samples} rows but the forest was fitted on {n}: pass the training data"
         )
     counts = np.zeros((len(forest.estimators_), n), dtype=np.int64)
     for m, idx in enumerate(forest.estimators_samples_):
@@ -1123,9 +1039,7 @@ def inbag_counts(forest, n_samples:int|None=None)->np.ndarray:
 
 # %% ../nbs/00_core.ipynb #c022c
 def oob_mask(forest, n_samples:int|None=None)->np.ndarray:
-    """`True` where row i is out of bag for tree m, shape `(n_trees, n_samples)`;
-
-    needs `bootstrap=True`."""
+    "`True` where row i is out of bag for tree m, shape `(n_trees, n_samples)`; needs `bootstrap=True`."
     check_model(forest, FOREST_TYPES)
     if not forest.bootstrap:
         raise ValueError(
@@ -1150,8 +1064,7 @@ _MEAN_CRITERIA = {
 _VARIANCE_CRITERIA = {'squared_error', 'friedman_mse', 'gini'}
 
 def _weight_candidates(model, y, sw):
-    ("Row weights per tree as `fit` may have used them (scikit-learn changed how "
-     "bootstrap uses sample_weight).")
+    "Row weights per tree as `fit` may have used them (scikit-learn changed how bootstrap uses sample_weight)."
     from sklearn.utils.class_weight import compute_sample_weight, compute_class_weight
     n, M = len(y), len(model_trees(model)); one = np.ones(n) if sw is None else sw
     cw = getattr(model, 'class_weight', None) if is_classifier(model) else None
@@ -1190,9 +1103,7 @@ def _weight_candidates(model, y, sw):
             yield np.broadcast_to(one * factor(with_sw), (M, n))
 
 def _up(ta, a:np.ndarray)->np.ndarray:
-    """Per-node totals from per-leaf totals:
-
-    add every node's total into its parent, deepest level first."""
+    "Per-node totals from per-leaf totals: add every node's total into its parent, deepest level first."
     a = a.copy()
     for d in range(int(ta.depth.max()), 0, -1):
         nodes = np.flatnonzero(ta.depth == d)
@@ -1200,8 +1111,7 @@ def _up(ta, a:np.ndarray)->np.ndarray:
     return a
 
 def _leaves_match(model, X32, Y, W, weights:bool)->bool:
-    ("Do the rows (weights W, targets Y or None) reproduce every node's counts, "
-     "weights and values (or impurities)?")
+    "Do the rows (weights W, targets Y or None) reproduce every node's counts, weights and values (or impurities)?"
     crit, mono = (
         getattr(model, 'criterion', None),
         getattr(model, 'monotonic_cst', None) is not None,
@@ -1256,8 +1166,7 @@ def check_training_rows(
     *,
     name:str='X', y_name:str='y',   # argument names for the messages
 )->np.ndarray:  # (n_trees, n_samples) weight of every row in every tree as fit used it
-    ("Raise a `ValueError` unless `X` (and `y`, `sample_weight`) are the model's "
-     "training data in training order; return the row weights.")
+    "Raise a `ValueError` unless `X` (and `y`, `sample_weight`) are the model's training data in training order; return the row weights."
     trees = model_trees(model)
     X, _ = check_X(X, model, name=name)
     n, what = X.shape[0], 'forest' if isinstance(model, FOREST_TYPES) else 'tree'

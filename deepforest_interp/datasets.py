@@ -84,8 +84,7 @@ def make_three_class(
     n_noise:int=100,    # irrelevant U(0,1) features appended after x1, x2
     random_state=None,  # None, int seed or np.random.Generator
 )->tuple[pd.DataFrame, pd.Series]:  # X: x1..x{2+n_noise}; y in {0, 1, 2}
-    ("Three-class data decided by x1, x2 plus uniform noise features, seed 000 Sec. "
-     "7.1 (Fig. 4, Table 2).")
+    "Three-class data decided by x1, x2 plus uniform noise features, seed 000 Sec. 7.1 (Fig. 4, Table 2)."
     n, p0, rng = (
         _check_int(n_samples, 'n_samples'),
         _check_int(n_noise, 'n_noise', 0),
@@ -110,8 +109,7 @@ def make_sim(
     random_state=None,       # None, int seed or np.random.Generator
     return_relevant:bool=False,  # also return the sorted list of relevant column names
 )->tuple:  # (X, y) or (X, y, relevant); X int64 columns x1..x{n_features}, y in {0, 1}
-    ("Li et al. (2019) `sim` data with cardinality growing in j and a logistic label, "
-     "seed 000 Sec. 7.3 (Table 3).")
+    "Li et al. (2019) `sim` data with cardinality growing in j and a logistic label, seed 000 Sec. 7.3 (Table 3)."
     n, p = _check_int(n_samples, 'n_samples'), _check_int(n_features, 'n_features')
     s, m = _check_int(n_relevant, 'n_relevant'), _check_int(
         n_candidates, 'n_candidates'
@@ -134,8 +132,7 @@ def make_sim(
 _TOY_SIGNAL_VAR = 4 / 45 + 1 / 8 + 1 / 9   # Var G(x) for x ~ U(-1,1)^6, = 117/360
 
 def _forest_floor_signal(X)->np.ndarray:
-    ("Noise-free toy function G(x) = x1^2 + 0.5 sin(2π x2) + x3 x4 of the "
-     "forest-floor paper.")
+    "Noise-free toy function G(x) = x1^2 + 0.5 sin(2π x2) + x3 x4 of the forest-floor paper."
     X = np.asarray(X, dtype=float)
     return X[:, 0]**2 + 0.5 * np.sin(2 * np.pi * X[:, 1]) + X[:, 2] * X[:, 3]
 
@@ -145,10 +142,7 @@ def make_forest_floor_toy(
     cor:float=0.75,
     random_state=None,   # None, int seed or np.random.Generator
 )->tuple[pd.DataFrame, pd.Series]:  # X with columns x1..x6 ~ U(-1,1); y = G(X) + k*eps
-    """Forest-floor toy data:
-
-    six U(-1,1) features, y = x1² + ½sin(2πx2) + x3x4 + noise with cor(G, y) = 0.75
-    (seed 003)."""
+    "Forest-floor toy data: six U(-1,1) features, y = x1² + ½sin(2πx2) + x3x4 + noise with cor(G, y) = 0.75 (seed 003)."
     n, rho, rng = (
         _check_int(n_samples, 'n_samples'),
         _check_real(cor, 'cor', 0, 1, low_open=True),
@@ -171,8 +165,7 @@ def make_hidf_sphere(
     random_state=None,     # None, int seed or np.random.Generator
     # X: x1..x{2+n_noise}; y = 1 outside the circle of radius sqrt(2 ln 2)
 )->tuple[pd.DataFrame, pd.Series]:
-    ("Gaussian 2-D data with a circular class boundary at the median radius plus "
-     "uniform noise features, seed 001 Sec. III-A.")
+    "Gaussian 2-D data with a circular class boundary at the median radius plus uniform noise features, seed 001 Sec. III-A."
     n, p0, rng = (
         _check_int(n_samples, 'n_samples'),
         _check_int(n_noise, 'n_noise', 0),
@@ -186,8 +179,7 @@ def make_hidf_sphere(
 
 # %% ../nbs/01_datasets.ipynb #c037
 def _from_sklearn(bunch, classification:bool)->tuple[pd.DataFrame, pd.Series]:
-    ("Split a scikit-learn `as_frame=True` bunch into `(X, y)` and attach the class "
-     "names to `y.attrs`.")
+    "Split a scikit-learn `as_frame=True` bunch into `(X, y)` and attach the class names to `y.attrs`."
     X, y = bunch.data.copy(), bunch.target.copy().rename('target')
     X.columns = [str(c) for c in X.columns]
     if classification:
@@ -199,16 +191,13 @@ def _from_sklearn(bunch, classification:bool)->tuple[pd.DataFrame, pd.Series]:
 
 # %% ../nbs/01_datasets.ipynb #c038
 def load_iris()->tuple[pd.DataFrame, pd.Series]:  # 150 x 4 features; y in {0, 1, 2}
-    """Fisher's iris data (150 x 4, 3 classes) via `sklearn.datasets.load_iris`;
-
-    the mlcourse.ai example of seed 002."""
+    "Fisher's iris data (150 x 4, 3 classes) via `sklearn.datasets.load_iris`; the mlcourse.ai example of seed 002."
     from sklearn.datasets import load_iris as _load
     return _from_sklearn(_load(as_frame=True), True)
 
 # %% ../nbs/01_datasets.ipynb #c040
 def load_wine()->tuple[pd.DataFrame, pd.Series]:  # 178 x 13 features; y in {0, 1, 2}
-    ("UCI wine recognition data (178 x 13, 3 cultivars) via "
-     "`sklearn.datasets.load_wine`.")
+    "UCI wine recognition data (178 x 13, 3 cultivars) via `sklearn.datasets.load_wine`."
     from sklearn.datasets import load_wine as _load
     return _from_sklearn(_load(as_frame=True), True)
 
@@ -216,8 +205,7 @@ def load_wine()->tuple[pd.DataFrame, pd.Series]:  # 178 x 13 features; y in {0, 
 def load_breast_cancer(
     # 569 x 30 features; y: 0 malignant, 1 benign
 )->tuple[pd.DataFrame, pd.Series]:
-    ("Wisconsin diagnostic breast cancer data (569 x 30, 2 classes) via "
-     "`sklearn.datasets.load_breast_cancer`.")
+    "Wisconsin diagnostic breast cancer data (569 x 30, 2 classes) via `sklearn.datasets.load_breast_cancer`."
     from sklearn.datasets import load_breast_cancer as _load
     return _from_sklearn(_load(as_frame=True), True)
 
@@ -225,8 +213,7 @@ def load_breast_cancer(
 def load_digits(
     # 1797 x 64 pixel features pixel_r_c; y in {0..9}
 )->tuple[pd.DataFrame, pd.Series]:
-    ("8x8 handwritten digits (1797 x 64, 10 classes) via "
-     "`sklearn.datasets.load_digits`; pixel_r_c is row r, column c.")
+    "8x8 handwritten digits (1797 x 64, 10 classes) via `sklearn.datasets.load_digits`; pixel_r_c is row r, column c."
     from sklearn.datasets import load_digits as _load
     return _from_sklearn(_load(as_frame=True), True)
 
@@ -242,9 +229,7 @@ def load_diabetes(
 
 # %% ../nbs/01_datasets.ipynb #c048a
 def _data_dir()->Path:
-    """The package's data/ folder:
-
-    next to this module, or next to the installed package when run in the notebook."""
+    "The package's data/ folder: next to this module, or next to the installed package when run in the notebook."
     try: return Path(__file__).parent / 'data'
     except NameError:  # running in the notebook: ask the installed module
         import deepforest_interp.core as _core
@@ -344,8 +329,7 @@ def load_keel(
     name:str,  # one of 'vehicle', 'segment', 'satimage', 'penbased', 'contraceptive'
     # X with UCI feature names; y named 'class' with attrs['target_names']
 )->tuple[pd.DataFrame, pd.Series]:
-    ("KEEL copy of a UCI benchmark (shipped in `data/keel/`, CC BY 4.0), with "
-     "documented UCI column names (seed 000 Sec. 7.3, seed 003).")
+    "KEEL copy of a UCI benchmark (shipped in `data/keel/`, CC BY 4.0), with documented UCI column names (seed 000 Sec. 7.3, seed 003)."
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, got {type(name).__name__}")
     if name not in _KEEL:
@@ -356,8 +340,7 @@ def load_keel(
     columns, target_names = _KEEL[name]
     if raw.shape[1] != len(columns) + 1:
         raise ValueError(
-            f"{name}: expected {len(columns) + 1} columns in the KEEL file, found"
-            f" {raw.shape[1]}"
+            f"{name}: expected {len(columns) + 1} columns in the KEEL file, found {raw.shape[1]}"
         )
     X = raw.iloc[:, :-1].apply(pd.to_numeric)
     X.columns = columns
@@ -373,8 +356,7 @@ def load_keel(
 
 # %% ../nbs/01_datasets.ipynb #c055b
 def _coded(X:pd.DataFrame, categories:dict, as_category:bool)->pd.DataFrame:
-    ("Integer-coded categorical columns with `X.attrs['categories']`, or pandas "
-     "categoricals with the labels.")
+    "Integer-coded categorical columns with `X.attrs['categories']`, or pandas categoricals with the labels."
     X = X.copy()
     if as_category:
         for c, table in categories.items():
@@ -415,10 +397,7 @@ def load_adult(
     as_category:bool=False,
     # X_train (32561 x 14), X_test (16281 x 14), y_train, y_test
 )->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
-    """UCI Adult (Kohavi & Becker 1996;
-
-    CC BY 4.0) with its shipped train/test split, as coded by the hiDF authors (seed 001
-    Table I)."""
+    "UCI Adult (Kohavi & Becker 1996; CC BY 4.0) with its shipped train/test split, as coded by the hiDF authors (seed 001 Table I)."
     d = _data_dir() / 'uci' / 'adult'
     names = {}
     for line in (d / 'adult.names').read_text(encoding='utf-8').splitlines():
@@ -466,9 +445,7 @@ def load_bank_marketing(
     as_category:bool=False,
     # X_train, X_test (20 features), y_train, y_test (1 = subscribed)
 )->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
-    """UCI Bank Marketing, `bank-additional-full` (Moro, Cortez & Rita 2014;
-
-    CC BY 4.0), split with a seeded stratified 80/20 split (seed 001 Table I)."""
+    "UCI Bank Marketing, `bank-additional-full` (Moro, Cortez & Rita 2014; CC BY 4.0), split with a seeded stratified 80/20 split (seed 001 Table I)."
     from sklearn.model_selection import train_test_split
     random_state = check_int(random_state, 'random_state', 0)
     test_size = _check_real(test_size, 'test_size', 0.0, 1.0, low_open=True)
@@ -498,10 +475,7 @@ def load_bank_marketing(
 def load_statlog_satellite(
     # 4435 + 2000 rows x 36; y in {1,2,3,4,5,7}
 )->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
-    """UCI Statlog (Landsat Satellite) (Srinivasan 1993;
-
-    CC BY 4.0) with its shipped train/test split (seed 001 Table I; = KEEL's satimage).
-    """
+    "UCI Statlog (Landsat Satellite) (Srinivasan 1993; CC BY 4.0) with its shipped train/test split (seed 001 Table I; = KEEL's satimage)."
     d = _data_dir() / 'uci' / 'statlog_satellite'
     columns, names = _KEEL['satimage']
     out = []
@@ -516,9 +490,7 @@ def load_statlog_satellite(
 def load_crowdsourced_mapping(
     # 10545 + 300 rows x 28; 6 land-cover classes
 )->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
-    """UCI Crowdsourced Mapping (Johnson & Iizuka 2016;
-
-    CC BY 4.0) with its shipped train/test split (seed 001 Table I)."""
+    "UCI Crowdsourced Mapping (Johnson & Iizuka 2016; CC BY 4.0) with its shipped train/test split (seed 001 Table I)."
     d = _data_dir() / 'uci' / 'crowdsourced_mapping'
     tr, te = (
         pd.read_csv(d / f, dtype={'class': str})
@@ -539,9 +511,7 @@ def load_crowdsourced_mapping(
 def load_phishing(
     # 11055 x 30 features in {-1, 0, 1}; y 'Result' in {-1, 1}
 )->tuple[pd.DataFrame, pd.Series]:
-    """UCI Phishing Websites (Mohammad, Thabtah & McCluskey 2012;
-
-    CC BY 4.0), as seed 000 Table 3 uses it (one table, no split)."""
+    "UCI Phishing Websites (Mohammad, Thabtah & McCluskey 2012; CC BY 4.0), as seed 000 Table 3 uses it (one table, no split)."
     df = pd.read_csv(
         _data_dir() / 'uci' / 'phishing' / 'phishing_websites.csv.gz'
     ).astype(np.int64)
@@ -561,8 +531,7 @@ BIKE_FEATURES = [
 def load_bike_sharing(
     # X: 731 days x 6 features, indexed by date; y: 'count'
 )->tuple[pd.DataFrame, pd.Series]:
-    ("Daily UCI bike-sharing table with the six features of seed 000 Sec. 7.5 (Table "
-     "5); see data/README.md for the derivation.")
+    "Daily UCI bike-sharing table with the six features of seed 000 Sec. 7.5 (Table 5); see data/README.md for the derivation."
     df = pd.read_csv(
         _data_dir() / 'bike_sharing_daily.csv', parse_dates=['date'], index_col='date'
     )
@@ -573,8 +542,7 @@ def load_bike_sharing(
 
 # %% ../nbs/01_datasets.ipynb #c063
 def _joined(split)->tuple[pd.DataFrame, pd.Series]:
-    ("Train and test parts of a split loader stacked into one `(X, y)` (for the "
-     "overview table).")
+    "Train and test parts of a split loader stacked into one `(X, y)` (for the overview table)."
     Xtr, Xte, ytr, yte = split
     return pd.concat([Xtr, Xte], ignore_index=True), pd.concat(
         [ytr, yte], ignore_index=True
@@ -806,8 +774,6 @@ _REGISTRY = [  # name, kind, task, n_samples, n_features, source, loader call, l
 def list_datasets(
     # one row per data set; synthetic sizes are the generators' defaults
 )->pd.DataFrame:
-    """Table of every data set in this module:
-
-    name, kind, task, size, source and the call that returns it."""
+    "Table of every data set in this module: name, kind, task, size, source and the call that returns it."
     cols = ['name', 'kind', 'task', 'n_samples', 'n_features', 'source', 'loader']
     return pd.DataFrame([r[:7] for r in _REGISTRY], columns=cols)

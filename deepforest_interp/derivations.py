@@ -30,10 +30,7 @@ ITEMS = [
     (
         '000',
         'Eq. 3',
-        (
-            r'tree prediction = bias + per-feature contributions, $f(x) = \mu_0 +'
-            r' \sum_k f_k(x)$'
-        ),
+        r'tree prediction = bias + per-feature contributions, $f(x) = \mu_0 + \sum_k f_k(x)$',
         None,
     ),
     ('000', 'Eq. 4', r'contribution $f_k(x)$ of feature $k$ to a tree', None),
@@ -285,10 +282,7 @@ ITEMS = [
     (
         '003',
         'Eq. 13',
-        (
-            r'feature contributions $F_{il}$ over all trees (in bag), the scale of new'
-            r' rows'
-        ),
+        r'feature contributions $F_{il}$ over all trees (in bag), the scale of new rows',
         'deepforest_interp.forest_floor.heldout_contributions',
     ),
     (
@@ -430,16 +424,13 @@ def parse_tags(
 
 # %% ../nbs/derivations.ipynb #d015
 def _root()->Path:
-    """The checkout holding nbs/ and tests/ (for an editable install;
-
-    a plain install finds no notebooks and no tests)."""
+    "The checkout holding nbs/ and tests/ (for an editable install; a plain install finds no notebooks and no tests)."
     return (
         Path(importlib.import_module('deepforest_interp').__file__).resolve().parents[1]
     )
 
 def _symbols()->dict:
-    ("{dotted symbol: (module short name, notebook stem, docstring)} for every public "
-     "exported symbol.")
+    "{dotted symbol: (module short name, notebook stem, docstring)} for every public exported symbol."
     # the notebook comes from the generated module's header ("File to edit:
     # ../nbs/02_tree_contributions.ipynb")
     from deepforest_interp._modidx import d
@@ -475,8 +466,7 @@ _TAG = r'\\tag\{\s*(\d+)\s*\}'
 _EXPORT = r'(?m)^\s*#\s*\|\s*export'
 
 def _notebooks()->dict:
-    ("{notebook stem: (module short name or None, cells)} for the notebooks in nbs/ "
-     "(empty when not in a checkout).")
+    "{notebook stem: (module short name or None, cells)} for the notebooks in nbs/ (empty when not in a checkout)."
     out = {}
     for p in sorted((_root() / 'nbs').glob('*.ipynb')):
         if p.name.startswith(('_', '.')): continue
@@ -487,8 +477,7 @@ def _notebooks()->dict:
     return out
 
 def rhythm_tags()->list:
-    ("[(seed, label, dotted symbol)] from `\\tag{N}` cells directly above an exported "
-     "definition.")
+    "[(seed, label, dotted symbol)] from `\\tag{N}` cells directly above an exported definition."
     out = []
     for stem, (mod, cells) in _notebooks().items():
         seed = MODULE_SEED.get(mod)
@@ -507,8 +496,7 @@ def rhythm_tags()->list:
 _CHECK = r'(?m)^[ \t]*#[ \t]*check:[ \t]*(.+)$'
 
 def find_checks()->dict:
-    ("{(seed, label): [place, ...]} of every notebook cell and test function tagged "
-     "`# check: seed NNN <label>`.")
+    "{(seed, label): [place, ...]} of every notebook cell and test function tagged `# check: seed NNN <label>`."
     out = {}
     def add(text, place):
         for tag in re.findall(_CHECK, text):
@@ -546,10 +534,7 @@ def derivation_index(
     # seed, label, title, symbol, notebook, checks: one row per numbered item of the
     # seeds
 )->pd.DataFrame:
-    """The derivation index:
-
-    every numbered item of seeds 000-004, its implementing symbol, notebook and tagged
-    checks."""
+    "The derivation index: every numbered item of seeds 000-004, its implementing symbol, notebook and tagged checks."
     syms = _symbols()
     cands, unknown = {}, []
     known = {(s, l) for s, l, *_ in ITEMS}
@@ -561,8 +546,7 @@ def derivation_index(
                 cands.setdefault((seed, label), []).append((span, pos > 0, sym))
             else:
                 unknown.append(
-                    f'{sym} cites seed {seed} {label}, which is not a numbered item of'
-                    ' that seed'
+                    f'{sym} cites seed {seed} {label}, which is not a numbered item of that seed'
                 )
     rhythm = {}
     for seed, label, sym in rhythm_tags():
@@ -623,12 +607,10 @@ def derivation_index(
 
 # %% ../nbs/derivations.ipynb #d026b
 def resolve_symbol(symbol:str):
-    ("Import a dotted path such as 'deepforest_interp.core.Explanation.output' (the "
-     "longest importable module first).")
+    "Import a dotted path such as 'deepforest_interp.core.Explanation.output' (the longest importable module first)."
     if not isinstance(symbol, str) or not symbol:
         raise TypeError(
-            "symbol must be a non-empty dotted path string, got"
-            f" {type(symbol).__name__} {symbol!r}"
+            f"symbol must be a non-empty dotted path string, got {type(symbol).__name__} {symbol!r}"
         )
     parts = symbol.split('.')
     for i in range(len(parts), 0, -1):
@@ -646,8 +628,7 @@ def resolve_symbol(symbol:str):
 
 # %% ../nbs/derivations.ipynb #d029
 def _equation_pages()->dict:
-    ("{(seed, 'Eq. N'): notebook stem} for the first notebook of a seed whose "
-     "markdown numbers Eq. N with `\\tag{N}`.")
+    "{(seed, 'Eq. N'): notebook stem} for the first notebook of a seed whose markdown numbers Eq. N with `\\tag{N}`."
     out = {}
     for stem, (mod, cells) in _notebooks().items():
         seed = MODULE_SEED.get(mod)
@@ -659,14 +640,10 @@ def _equation_pages()->dict:
     return out
 
 def derivation_index_markdown(df:pd.DataFrame|None=None)->str:
-    ("The index as markdown tables, one per seed, linking labels to equations, "
-     "symbols to code and checks to cells.")
+    "The index as markdown tables, one per seed, linking labels to equations, symbols to code and checks to cells."
     df = derivation_index() if df is None else df
     names = {
-        '000': (
-            'He, Lyu and Jiang (2023): interpreting deep forest (feature contribution,'
-            ' MDI)'
-        ),
+        '000': 'He, Lyu and Jiang (2023): interpreting deep forest (feature contribution, MDI)',
         '001': 'Chen, Lyu and Jiang (2021): hiDF, high-order interactions',
         '002': 'mlcourse.ai: feature importance (named formulas)',
         '003': 'Welling et al. (2016): forest floor',

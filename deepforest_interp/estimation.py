@@ -32,9 +32,7 @@ def inbag_rows(
     sample_weight:np.ndarray|None=None,
     # global row ids in the tree's resample, their weights (count x sample weight)
 )->tuple[np.ndarray, np.ndarray]:
-    """Global row ids and weights of tree `m`'s in-bag sample:
-
-    the rows and weights behind its node means (paper Eq. 15-16)."""
+    "Global row ids and weights of tree `m`'s in-bag sample: the rows and weights behind its node means (paper Eq. 15-16)."
     check_model(fold_forest, FOREST_TYPES)
     m = check_int(m, 'm', 0, len(fold_forest.estimators_) - 1)
     train_idx = np.asarray(train_idx)
@@ -49,8 +47,7 @@ def inbag_rows(
             len(train_idx) and train_idx.max() >= len(sample_weight)
         ):
             raise ValueError(
-                "sample_weight must be 1-D with one weight per training row of the"
-                " cascade"
+                "sample_weight must be 1-D with one weight per training row of the cascade"
             )
     counts = (inbag_counts(fold_forest, len(train_idx)) if counts is None else counts)[
         m
@@ -71,8 +68,7 @@ def inbag_rows(
 
 # %% ../nbs/05_cascade_estimation.ipynb #c005n
 def node_sums(ta:TreeArrays, leaf:np.ndarray, w:np.ndarray, P:np.ndarray)->np.ndarray:
-    ("Weighted sums of the rows' arrays `P` (n_rows, ...) over every node, from leaf "
-     "sums pushed up level by level.")
+    "Weighted sums of the rows' arrays `P` (n_rows, ...) over every node, from leaf sums pushed up level by level."
     leaf, w, P = (
         np.asarray(leaf),
         np.asarray(w, dtype=float),
@@ -84,8 +80,7 @@ def node_sums(ta:TreeArrays, leaf:np.ndarray, w:np.ndarray, P:np.ndarray)->np.nd
         raise ValueError(f"leaf holds node ids outside 0..{ta.n_nodes - 1}")
     if not (len(leaf) == len(w) == len(P)) or w.ndim != 1:
         raise ValueError(
-            f"leaf, w and P need one entry per row: got lengths {len(leaf)}, {len(w)},"
-            f" {len(P)}"
+            f"leaf, w and P need one entry per row: got lengths {len(leaf)}, {len(w)}, {len(P)}"
         )
     if not (np.isfinite(w).all() and np.isfinite(P).all()):
         raise ValueError("w and P must be finite")
@@ -106,14 +101,12 @@ def estimated_increments(
     n_outputs:int,          # C (1 for regression)
     # (n_nodes, K, C): Δμ̂(t, k) for children of new-feature splits, 0 elsewhere
 )->np.ndarray:
-    ("Estimated increments of every split on a new feature, attributed to the "
-     "original features (paper Eq. 16).")
+    "Estimated increments of every split on a new feature, attributed to the original features (paper Eq. 16)."
     K, C = n_features, n_outputs
     S = np.asarray(S, dtype=float)
     if S.ndim != 4 or S.shape[0] != ta.n_nodes or S.shape[2:] != (K, C):
         raise ValueError(
-            f"S must have shape (n_nodes={ta.n_nodes}, n_forests, K={K}, C={C}), got"
-            f" {S.shape}"
+            f"S must have shape (n_nodes={ta.n_nodes}, n_forests, K={K}, C={C}), got {S.shape}"
         )
     if ta.feature.max(initial=-1) >= K and (ta.feature.max() - K) // C >= S.shape[1]:
         raise ValueError(
@@ -136,9 +129,7 @@ _K = LazyKernels(globals())
 
 @_K.register
 def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
-    """S[t] = sum of w_r * P2[rows[r]] over the in-bag rows r in node t;
-
-    P2 is (n_train, D) flat, S is (n_nodes, D)."""
+    "S[t] = sum of w_r * P2[rows[r]] over the in-bag rows r in node t; P2 is (n_train, D) flat, S is (n_nodes, D)."
     D = P2.shape[1]
     S = np.zeros((n_nodes, D))
     for r in range(leaf.shape[0]):  # rows into their leaves ...
@@ -160,8 +151,7 @@ def _gather_add(out2, leafpos, table2):
 
 @_K.register
 def _walk_add(out2, Z, left, right, feature, threshold, value, colmap, C):
-    ("out2[r] += the increments along row Z[r]'s path in a tree that splits on own "
-     "columns only (Algorithm 1 line 7, as `apply` routes).")
+    "out2[r] += the increments along row Z[r]'s path in a tree that splits on own columns only (Algorithm 1 line 7, as `apply` routes)."
     for r in range(Z.shape[0]):
         node = 0
         while left[node] >= 0:
@@ -174,8 +164,7 @@ def _walk_add(out2, Z, left, right, feature, threshold, value, colmap, C):
 
 @_K.register
 def _walk_dot(out, Z, W, left, right, feature, threshold, value, colmap):
-    ("out[k] += sum over rows r of the increments on feature k along Z[r]'s path, "
-     "dotted with W[r] (one tree's share of Eq. 31).")
+    "out[k] += sum over rows r of the increments on feature k along Z[r]'s path, dotted with W[r] (one tree's share of Eq. 31)."
     for r in range(Z.shape[0]):
         node = 0
         while left[node] >= 0:
@@ -187,9 +176,7 @@ def _walk_dot(out, Z, W, left, right, feature, threshold, value, colmap):
 
 @_K.register
 def _leaf_dot(out, leafpos, W, table2, C):
-    """out[k] += sum over rows r of table2[leafpos[r], k*C + c] * W[r, c]:
-
-    one tree's contributions dotted with the rows' W."""
+    "out[k] += sum over rows r of table2[leafpos[r], k*C + c] * W[r, c]: one tree's contributions dotted with the rows' W."
     for r in range(leafpos.shape[0]):
         lf = leafpos[r]
         for d in range(table2.shape[1]): out[d // C] += table2[lf, d] * W[r, d % C]
@@ -198,8 +185,7 @@ def _leaf_dot(out, leafpos, W, table2, C):
 # %% ../nbs/05_cascade_estimation.ipynb #c009n
 @dataclass
 class _Nodes:
-    ("The node arrays Algorithm 1 reads from one fitted tree (the fields of "
-     "`core.TreeArrays` it needs).")
+    "The node arrays Algorithm 1 reads from one fitted tree (the fields of `core.TreeArrays` it needs)."
     # child ids, -1 at leaves (a child's id is always larger than its parent's)
     left: np.ndarray
     right: np.ndarray
@@ -213,8 +199,7 @@ class _Nodes:
     def is_leaf(self): return self.left < 0
 
 def _tree_nodes(tree, C:int)->_Nodes:
-    ("Node arrays of a fitted tree of a fold forest (public `tree_` and `classes_` "
-     "only); the values as `tree_arrays`.")
+    "Node arrays of a fitted tree of a fold forest (public `tree_` and `classes_` only); the values as `tree_arrays`."
     t = tree.tree_
     left, right = t.children_left.astype(np.intp), t.children_right.astype(np.intp)
     inner = np.flatnonzero(left >= 0)
@@ -242,9 +227,7 @@ _CACHES = weakref.WeakKeyDictionary()
 _CACHE_LOCK = threading.Lock()
 
 def _model_cache(model, token)->dict:
-    """The store of Algorithm 1's results kept for a fitted `model`;
-
-    emptied when `token` (its fitted layers) changes."""
+    "The store of Algorithm 1's results kept for a fitted `model`; emptied when `token` (its fitted layers) changes."
     with _CACHE_LOCK:
         entry = _CACHES.get(model)
         if entry is None or entry[0] is not token:
@@ -259,9 +242,7 @@ def _read_only(*arrays):
 # %% ../nbs/05_cascade_estimation.ipynb #c009l
 @dataclass
 class Algorithm1Layer:
-    """One layer of a cascade as Algorithm 1 reads it:
-
-    fold forests, folds, training input, own columns, weights."""
+    "One layer of a cascade as Algorithm 1 reads it: fold forests, folds, training input, own columns, weights."
     # forests[f][j]: fold model j of forest f, fitted on rows folds[j][0] of train_input
     forests: list
     folds: list  # [(train_idx, val_idx)] * J, row ids of train_input
@@ -275,8 +256,7 @@ class Algorithm1Layer:
 
     @classmethod
     def from_cascade(cls, model, l:int)->'Algorithm1Layer':
-        ("Layer `l` of a fitted CascadeForestClassifier / CascadeForestRegressor, "
-         "from its public attributes.")
+        "Layer `l` of a fitted CascadeForestClassifier / CascadeForestRegressor, from its public attributes."
         return cls(
             model.layers_[l],
             model.folds_[l],
@@ -288,8 +268,7 @@ class Algorithm1Layer:
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009f
 def _keep_table(cache, key, hit, budget):
-    ("Store a leaf table (read-only) in `cache` while the tables stay within `budget` "
-     "bytes.")
+    "Store a leaf table (read-only) in `cache` while the tables stay within `budget` bytes."
     size = sum(a.nbytes for a in hit)
     with _CACHE_LOCK:
         if cache['table bytes'] + size <= budget:
@@ -333,17 +312,14 @@ def _bootstrap_counts(fm, n:int, weighted:bool)->tuple[np.ndarray, bool]:
     return counts, True
 
 def _counts_fit(t, leaf, w)->bool:
-    ("Do the in-bag rows (their leaves `leaf`, weights `w`) fill every leaf of the "
-     "tree `t` (a sklearn Tree) with its weight?")
+    "Do the in-bag rows (their leaves `leaf`, weights `w`) fill every leaf of the tree `t` (a sklearn Tree) with its weight?"
     got = np.bincount(leaf, weights=w, minlength=t.node_count)
     want = t.weighted_n_node_samples
     lv = t.children_left < 0
     return float(np.abs(got[lv] - want[lv]).max()) <= 1e-9 * max(1.0, float(want[0]))
 
 def _inbag(fm, m, tr, counts, sample_weight):
-    """`inbag_rows` without its argument checks (the engine's own arrays):
-
-    global row ids and weights of tree m's sample."""
+    "`inbag_rows` without its argument checks (the engine's own arrays): global row ids and weights of tree m's sample."
     if sample_weight is not None: return inbag_rows(fm, m, tr, counts, sample_weight)
     c = counts[m]; keep = c > 0
     return tr[keep], c[keep].astype(float)
@@ -535,10 +511,7 @@ def algorithm1_pass(
     # per layer a Bunch(train, train_bias[, new, new_bias][, tree_dot]): per-forest
     # arrays (n, F, K_l, C)
 )->list:
-    """Algorithm 1 layer by layer:
-
-    training rows out of fold, new rows by all fold models (paper Algorithm 1, Eq.
-    15-17, 27-30)."""
+    "Algorithm 1 layer by layer: training rows out of fold, new rows by all fold models (paper Algorithm 1, Eq. 15-17, 27-30)."
     L, C = len(layers) - 1, int(n_outputs)
     if new_layers not in ('all', 'last'):
         raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
@@ -650,9 +623,7 @@ def algorithm1_pass(
 
 # %% ../nbs/05_cascade_estimation.ipynb #c011
 def _node_table(ta, K, C, S, node_map):
-    """Cumulative contributions of every node (n_nodes, K, C):
-
-    Algorithm 1 with per-node map g = `node_map`."""
+    "Cumulative contributions of every node (n_nodes, K, C): Algorithm 1 with per-node map g = `node_map`."
     table = np.zeros((ta.n_nodes, K, C))
     est = estimated_increments(ta, S, K, C) if S is not None else None
     # ids are depth-first: parents before children
@@ -672,8 +643,7 @@ def cascade_contributions_reference(
     # per layer a Bunch: 'train' (n, F, K, C) OOF, 'train_bias' (n, F, C), and 'new',
     # 'new_bias' when X
 )->list:
-    ("Layer-by-layer deep-forest contributions with a pluggable per-node map (paper "
-     "Sec. 5; readable tables, no cache).")
+    "Layer-by-layer deep-forest contributions with a pluggable per-node map (paper Sec. 5; readable tables, no cache)."
     if not isinstance(model, _BaseCascadeForest):
         raise TypeError(
             "model must be a fitted CascadeForestClassifier or CascadeForestRegressor,"

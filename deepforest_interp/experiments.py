@@ -33,9 +33,7 @@ def is_smoke()->bool:
 
 # %% ../nbs/09b_experiments.ipynb #c007
 def figures_dir()->Path:
-    """The folder figures and results are written to (created if missing);
-
-    see the rules above."""
+    "The folder figures and results are written to (created if missing); see the rules above."
     env = os.environ.get('DFI_FIGURES')
     if env: d = Path(env)
     elif is_smoke(): d = Path(tempfile.gettempdir()) / 'deepforest_interp_figures'
@@ -45,17 +43,14 @@ def figures_dir()->Path:
 
 # %% ../nbs/09b_experiments.ipynb #c007s
 def _check_file_part(value, name:str)->str:
-    """A name that becomes part of one file name:
-
-    a non-empty string without path separators."""
+    "A name that becomes part of one file name: a non-empty string without path separators."
     if not isinstance(value, str):
         raise TypeError(
             f"{name} must be a string, got {type(value).__name__} {value!r}"
         )
     if not value.strip() or value in ('.', '..') or any(c in value for c in '/\\\0'):
         raise ValueError(
-            f"{name} must be a non-empty file-name part without '/', '\\' or NUL, got"
-            f" {value!r}"
+            f"{name} must be a non-empty file-name part without '/', '\\' or NUL, got {value!r}"
         )
     return value
 
@@ -71,8 +66,7 @@ def save_figure(fig, name:str, dpi:int=110)->Path:
 
 # %% ../nbs/09b_experiments.ipynb #c009
 def write_results(slug:str, markdown:str)->Path:
-    ("Write one experiment's section of `results.md` as "
-     "`<figures_dir>/results_<slug>.md`.")
+    "Write one experiment's section of `results.md` as `<figures_dir>/results_<slug>.md`."
     slug = _check_file_part(slug, 'slug')
     if not isinstance(markdown, str):
         raise TypeError(f"markdown must be a string, got {type(markdown).__name__}")
@@ -85,8 +79,7 @@ CLAIM_COLUMNS = ('seed', 'claim', 'where', 'paper', 'ours', 'statistic', 'verdic
 VERDICTS = ('reproduced', 'partly', 'not reproduced', 'not run')
 
 def write_claims(slug:str, rows:list[dict])->Path:
-    ("Validate and write one experiment's claims rows as "
-     "`<figures_dir>/claims_<slug>.json`.")
+    "Validate and write one experiment's claims rows as `<figures_dir>/claims_<slug>.json`."
     slug = _check_file_part(slug, 'slug')
     if not isinstance(rows, (list, tuple)):
         raise TypeError(f"rows must be a list of dicts, got {type(rows).__name__}")
@@ -99,8 +92,7 @@ def write_claims(slug:str, rows:list[dict])->Path:
             )
         if not str(r['verdict']).startswith(VERDICTS):
             raise ValueError(
-                f"rows[{i}]['verdict'] must start with one of {VERDICTS}, got"
-                f" {r['verdict']!r}"
+                f"rows[{i}]['verdict'] must start with one of {VERDICTS}, got {r['verdict']!r}"
             )
         clean.append({k: str(r.get(k, '—')) for k in CLAIM_COLUMNS})
     p = figures_dir() / f'claims_{slug}.json'
@@ -117,16 +109,14 @@ REL_TOL = 0.1
 
 @dataclass
 class Verdict:
-    ("A claim's verdict (one of `VERDICTS`), its one-sentence reason and the "
-     "statistic it rests on.")
+    "A claim's verdict (one of `VERDICTS`), its one-sentence reason and the statistic it rests on."
     verdict: str       # 'reproduced' | 'partly' | 'not reproduced' | 'not run'
     reason: str        # one sentence ('' when simply reproduced)
     statistic: str     # the numbers the verdict rests on, as text
     p: float = float('nan')   # the test's p-value, where a test decided
     def __str__(self): return self.verdict + (f': {self.reason}' if self.reason else '')
     def row(self, **fields)->dict:
-        ("A claims row: `fields` (seed, claim, where, paper, ours) plus this "
-         "statistic and verdict.")
+        "A claims row: `fields` (seed, claim, where, paper, ours) plus this statistic and verdict."
         return {**fields, 'statistic': self.statistic, 'verdict': str(self)}
 
 # %% ../nbs/09b_experiments.ipynb #v002
@@ -147,9 +137,7 @@ def paired_verdict(
     fmt:str='.3f',                  # number format of the differences
     alpha:float=ALPHA,
 )->Verdict:
-    """Verdict on 'a beats b' (or a tie) from paired runs:
-
-    two-sided paired t-test at level alpha, with sign test and effect size."""
+    "Verdict on 'a beats b' (or a tie) from paired runs: two-sided paired t-test at level alpha, with sign test and effect size."
     from scipy.stats import ttest_rel, binomtest
     a, b = _finite(a, 'a'), _finite(b, 'b')
     if len(a) != len(b):
@@ -158,8 +146,7 @@ def paired_verdict(
         )
     if len(a) < 2:
         raise ValueError(
-            "a and b need at least 2 paired runs for a test (use single_run_verdict for"
-            " one run)"
+            "a and b need at least 2 paired runs for a test (use single_run_verdict for one run)"
         )
     if expect not in ('greater', 'equal'):
         raise ValueError(f"expect must be 'greater' or 'equal', got {expect!r}")
@@ -187,8 +174,7 @@ def paired_verdict(
     if expect == 'equal':
         return Verdict(
             'not reproduced',
-            f'{lead} is significantly ahead (p = {p:.2g}) where the paper reports'
-            ' a tie',
+            f'{lead} is significantly ahead (p = {p:.2g}) where the paper reports a tie',
             stat,
             p,
         )
@@ -205,9 +191,7 @@ def threshold_verdict(
     fmt:str='.3f',
     alpha:float=ALPHA,
 )->Verdict:
-    """Verdict on 'the value is above/below a threshold':
-
-    one-sided one-sample t-test of the runs' mean (one run: pass or fail)."""
+    "Verdict on 'the value is above/below a threshold': one-sided one-sample t-test of the runs' mean (one run: pass or fail)."
     from scipy.stats import ttest_1samp
     x = _finite(values, 'values')
     parts = str(paper).split()
@@ -250,9 +234,7 @@ def threshold_verdict(
 
 # %% ../nbs/09b_experiments.ipynb #v007
 def reported_unit(paper)->float:
-    """One unit of the last digit of a reported number:
-
-    '0.44' -> 0.01, '0.3' -> 0.1, '1479' -> 1 (a float is read as printed)."""
+    "One unit of the last digit of a reported number: '0.44' -> 0.01, '0.3' -> 0.1, '1479' -> 1 (a float is read as printed)."
     s = str(paper).strip().lstrip('+-±')
     try:
         float(s)
@@ -269,9 +251,7 @@ def single_run_verdict(
     exact:bool=False,               # a rank or a count: reproduced only when equal
     fmt:str='.3f',
 )->Verdict:
-    """Verdict on 'ours equals the paper's number':
-
-    tolerance max(one unit of the paper's last digit, 10 % of it); 3x is partly."""
+    "Verdict on 'ours equals the paper's number': tolerance max(one unit of the paper's last digit, 10 % of it); 3x is partly."
     x = _finite(ours, 'ours'); n, m = len(x), x.mean()
     unit = reported_unit(paper)          # also checks that paper is a number
     p = float(str(paper).strip().lstrip('±'))
@@ -287,10 +267,7 @@ def single_run_verdict(
             else Verdict('not reproduced', f'ours {m:g}, the paper {paper}', stat)
         )
     tol = max(unit, REL_TOL * abs(p)); dev = m - p
-    stat = (
-        f'{mean} − {paper} = {dev:+{fmt}}; tolerance {tol:.3g} (max of the reported'
-        ' unit and 10 %)'
-    )
+    stat = f'{mean} − {paper} = {dev:+{fmt}}; tolerance {tol:.3g} (max of the reported unit and 10 %)'
     if abs(dev) <= tol + 1e-12: return Verdict('reproduced', '', stat)
     if p != 0 and np.sign(m) == np.sign(p) and abs(dev) <= 3 * tol:
         return Verdict(
@@ -309,9 +286,7 @@ def combine_verdicts(
     # the row's statistic (default: the parts' statistics joined)
     statistic:str|None=None,
 )->Verdict:
-    """One verdict for a claim of several comparisons:
-
-    all reproduced, none reproduced (not reproduced), else partly."""
+    "One verdict for a claim of several comparisons: all reproduced, none reproduced (not reproduced), else partly."
     parts = list(parts)
     if not parts or not all(isinstance(v, Verdict) for v in parts):
         raise TypeError("parts must be a non-empty list of Verdicts")
@@ -329,9 +304,7 @@ def code_version(
     # module names of this package, e.g. ('cascade', 'importance'); None: all
     modules:list|tuple|None=None,
 )->str:
-    """Short hash of the package's source files (or of `modules`):
-
-    stored with results, so times name the code they measured."""
+    "Short hash of the package's source files (or of `modules`): stored with results, so times name the code they measured."
     import deepforest_interp
     root = Path(deepforest_interp.__file__).resolve().parent
     names = (
@@ -349,9 +322,7 @@ def code_version(
 
 # %% ../nbs/09b_experiments.ipynb #c014
 def md_table(df:pd.DataFrame, floatfmt:str='.3f')->str:
-    """Render a DataFrame as a GitHub markdown table (no `tabulate` dependency);
-
-    `|` inside a cell is escaped."""
+    "Render a DataFrame as a GitHub markdown table (no `tabulate` dependency); `|` inside a cell is escaped."
     if isinstance(df, pd.Series): df = df.to_frame()
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
@@ -369,8 +340,7 @@ def md_table(df:pd.DataFrame, floatfmt:str='.3f')->str:
 
 # %% ../nbs/09b_experiments.ipynb #s001
 def _markdown_for_page(text:str)->str:
-    ("Generated markdown with its headings turned into bold lines and its links to "
-     "figure files dropped (the page shows the figures).")
+    "Generated markdown with its headings turned into bold lines and its links to figure files dropped (the page shows the figures)."
     if not isinstance(text, str):
         raise TypeError(f"text must be a string, got {type(text).__name__}")
     # `![...](fig.png)` lines of results.md
@@ -378,16 +348,13 @@ def _markdown_for_page(text:str)->str:
     return re.sub(r'(?m)^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$', r'**\1**', text)
 
 def show_markdown(text:str):
-    ("Display generated markdown (a results section, a `md_table`) as rendered "
-     "markdown in the notebook.")
+    "Display generated markdown (a results section, a `md_table`) as rendered markdown in the notebook."
     from IPython.display import Markdown, display
     display(Markdown(_markdown_for_page(text)))
 
 # %% ../nbs/09b_experiments.ipynb #s003
 def claims_frame(rows:list[dict])->pd.DataFrame:
-    """The claims rows as `write_claims` stores them:
-
-    one column per `CLAIM_COLUMNS`, every value text, `—` where missing."""
+    "The claims rows as `write_claims` stores them: one column per `CLAIM_COLUMNS`, every value text, `—` where missing."
     if not isinstance(rows, (list, tuple)):
         raise TypeError(f"rows must be a list of dicts, got {type(rows).__name__}")
     for i, r in enumerate(rows):
@@ -399,16 +366,14 @@ def claims_frame(rows:list[dict])->pd.DataFrame:
     )
 
 def show_claims(rows:list[dict]):
-    ("Display the claims rows (with their statistic and verdict) as a table in the "
-     "notebook.")
+    "Display the claims rows (with their statistic and verdict) as a table in the notebook."
     show_markdown(
         md_table(claims_frame(rows)) if len(rows) else '*No claims rows in this run.*'
     )
 
 # %% ../nbs/09b_experiments.ipynb #c016
 def assemble_results(d:Path|None=None)->Path:
-    ("Write `results.md`: the claims table of every `claims_*.json`, then the "
-     "`results_*.md` sections.")
+    "Write `results.md`: the claims table of every `claims_*.json`, then the `results_*.md` sections."
     d = Path(d) if d is not None else figures_dir()
     claims = [
         r
@@ -438,29 +403,22 @@ def cache_dir()->Path:
 
 # %% ../nbs/09b_experiments.ipynb #c018b1
 def reps_dir()->Path:
-    """Committed per-repetition results, `<figures_dir>/reps`:
-
-    they seed the cache of a fresh checkout."""
+    "Committed per-repetition results, `<figures_dir>/reps`: they seed the cache of a fresh checkout."
     return figures_dir() / 'reps'
 
 # %% ../nbs/09b_experiments.ipynb #c018b2
 def _jsonable(v, where:str):
-    """A JSON-exact copy of a result value (numpy scalars to Python;
-
-    lists of numbers allowed)."""
+    "A JSON-exact copy of a result value (numpy scalars to Python; lists of numbers allowed)."
     if isinstance(v, (np.generic,)): v = v.item()
     if isinstance(v, (np.ndarray, list, tuple)):
         return [_jsonable(x, where) for x in list(v)]
     if v is None or isinstance(v, (bool, int, float, str)): return v
     raise TypeError(
-        f"{where} must be a number, string, None or a list of those, got"
-        f" {type(v).__name__}"
+        f"{where} must be a number, string, None or a list of those, got {type(v).__name__}"
     )
 
 def task_key(slug:str, task:dict, version:str='1')->str:
-    """File stem of one repetition:
-
-    readable settings and a hash of (slug, version, task)."""
+    "File stem of one repetition: readable settings and a hash of (slug, version, task)."
     slug = _check_file_part(slug, 'slug')
     if not isinstance(task, dict):
         raise TypeError(f"task must be a dict of settings, got {type(task).__name__}")
@@ -481,10 +439,7 @@ def task_key(slug:str, task:dict, version:str='1')->str:
 # %% ../nbs/09b_experiments.ipynb #c018c
 @contextmanager
 def execution_backend(scheduler:str|None=None, n_workers:int|None=None):
-    """joblib backend for repetitions:
-
-    the default process pool, or dask (`scheduler` 'local' or an address; default
-    `DASK_SCHEDULER`)."""
+    "joblib backend for repetitions: the default process pool, or dask (`scheduler` 'local' or an address; default `DASK_SCHEDULER`)."
     scheduler = os.environ.get('DASK_SCHEDULER', '') if scheduler is None else scheduler
     if not scheduler:
         yield None; return
@@ -496,8 +451,7 @@ def execution_backend(scheduler:str|None=None, n_workers:int|None=None):
     try: from dask.distributed import Client, LocalCluster
     except ImportError as e:
         raise ImportError(
-            "DASK_SCHEDULER needs dask.distributed: pip install"
-            " 'deepforest_interp[distributed]'"
+            "DASK_SCHEDULER needs dask.distributed: pip install 'deepforest_interp[distributed]'"
         ) from e
     cluster = None
     if scheduler == 'local':
@@ -557,8 +511,7 @@ def run_repetitions(
     verbose:bool=False,
     # one row per task (stored or finished ones only when DFI_CACHED_ONLY=1)
 )->pd.DataFrame:
-    ("Run the repetitions of an experiment as independent joblib tasks, cached per "
-     "repetition and resumable; dask scale-out.")
+    "Run the repetitions of an experiment as independent joblib tasks, cached per repetition and resumable; dask scale-out."
     if not callable(fn):
         raise TypeError(f"fn must be callable, got {type(fn).__name__}")
     if (
@@ -567,8 +520,7 @@ def run_repetitions(
         or not all(ch.isalnum() or ch in '_-' for ch in slug)
     ):
         raise ValueError(
-            "slug must be a non-empty name of letters, digits, '_' or '-', got"
-            f" {slug!r}"
+            f"slug must be a non-empty name of letters, digits, '_' or '-', got {slug!r}"
         )
     if isinstance(tasks, dict) or not hasattr(tasks, '__iter__'):
         raise TypeError("tasks must be a list of dicts")
@@ -620,8 +572,7 @@ def run_repetitions(
                 done[key] = res
                 if verbose:
                     print(
-                        f'{slug}: {len(done)}/{len(keys)} repetitions'
-                        f' ({time.time() - t0:.0f} s)',
+                        f'{slug}: {len(done)}/{len(keys)} repetitions ({time.time() - t0:.0f} s)',
                         file=sys.stderr,
                         flush=True,
                     )  # progress, like tqdm: not stored with the outputs
@@ -635,8 +586,7 @@ def run_prefer_full(
     full_tasks,
     **kwargs,               # passed to run_repetitions (slug=, version=, n_jobs=, ...)
 )->tuple[pd.DataFrame, str]:  # (results, 'FULL' | 'quick' | 'smoke')
-    ("Run the repetitions of this mode, but return a stored complete FULL run instead "
-     "when one exists (quick mode only).")
+    "Run the repetitions of this mode, but return a stored complete FULL run instead when one exists (quick mode only)."
     # generators are read more than once below
     tasks, full_tasks = list(tasks), list(full_tasks)
     if is_full(): return run_repetitions(fn, full_tasks, **kwargs), 'FULL'
@@ -656,9 +606,7 @@ def run_prefer_full(
 
 # %% ../nbs/09b_experiments.ipynb #c017b
 def out_dir()->Path:
-    """Folder for run logs and timings (`DFI_OUT`, else `./_out`);
-
-    git-ignored, never committed."""
+    "Folder for run logs and timings (`DFI_OUT`, else `./_out`); git-ignored, never committed."
     d = Path(os.environ.get('DFI_OUT') or Path.cwd() / '_out')
     d.mkdir(parents=True, exist_ok=True)
     return d

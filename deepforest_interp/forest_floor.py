@@ -24,8 +24,7 @@ __all__ = ['GRADIENT_COLORS', 'oob_contributions', 'heldout_contributions', 'def
 
 # %% ../nbs/08_forest_floor.ipynb #c006
 def _base_value(forest, root_value:np.ndarray, y, n:int)->np.ndarray:
-    ("The bias mu_0: training mean / base rate from `y` (encoded by core's "
-     "`encode_target`), else the average root value of the trees.")
+    "The bias mu_0: training mean / base rate from `y` (encoded by core's `encode_target`), else the average root value of the trees."
     if y is None: return root_value.mean(0)
     y = check_y(y, n)
     if not is_classifier(forest) and y.dtype.kind not in 'biuf':
@@ -51,9 +50,7 @@ def oob_contributions(
     # = the model's
     level:str='raw',
 )->Explanation:  # values (n, K[, C]); bias (n[, C]) = mu_0; bootstrap (n[, C]) = F_i0
-    """OOB cross-validated feature contributions:
-
-    `bias + bootstrap + values.sum(1)` = OOB prediction (paper Eq. 12, Eq. 14-15)."""
+    "OOB cross-validated feature contributions: `bias + bootstrap + values.sum(1)` = OOB prediction (paper Eq. 12, Eq. 14-15)."
     if is_pipeline(forest):
         return explain_pipeline(
             oob_contributions,
@@ -86,10 +83,7 @@ def oob_contributions(
     W = oob / np.maximum(n_oob, 1)  # W[j, i] = [i OOB for j] / |J_i|
     never = n_oob == 0
     if never.any():
-        msg = (
-            f"{never.sum()} of {n} training rows are in bag for every tree (never out"
-            " of bag)"
-        )
+        msg = f"{never.sum()} of {n} training rows are in bag for every tree (never out of bag)"
         if never_oob == 'raise':
             raise ValueError(
                 msg
@@ -124,8 +118,7 @@ def heldout_contributions(
     # = the model's
     level:str='raw',
 )->Explanation:  # values (n, K[, C]); bias = mu_0; bootstrap = F_0 (same for every row)
-    ("Contributions of new rows over all trees, on the scale of `oob_contributions` "
-     "(paper Eq. 13, Eq. 16).")
+    "Contributions of new rows over all trees, on the scale of `oob_contributions` (paper Eq. 13, Eq. 16)."
     if is_pipeline(forest):
         return explain_pipeline(
             heldout_contributions, forest, X_new, y, n_jobs=n_jobs, level=level
@@ -164,14 +157,12 @@ def _as_2d(a)->np.ndarray:
     return a[:, None] if a.ndim == 1 else a
 
 def _context_scale(Z:np.ndarray)->np.ndarray:
-    ("Standard deviation of each context column (1 where constant), as kknn's "
-     "`scale=TRUE`.")
+    "Standard deviation of each context column (1 where constant), as kknn's `scale=TRUE`."
     sd = Z.std(0, ddof=1) if len(Z) > 1 else np.ones(Z.shape[1])
     return np.where(sd > 0, sd, 1.0)
 
 def _kernel_weights(D:np.ndarray, k:int)->np.ndarray:
-    ("kknn's Gaussian kernel on the k nearest distances, scaled by the (k+1)-th "
-     "distance (columns of `D`).")
+    "kknn's Gaussian kernel on the k nearest distances, scaled by the (k+1)-th distance (columns of `D`)."
     maxd = np.maximum(D[:, k], 1e-6)
     V = np.clip(D[:, :k] / maxd[:, None], 1e-6, 1 - 1e-6)
     q = abs(NormalDist().inv_cdf(1 / (2 * (k + 1))))
@@ -182,9 +173,7 @@ def _weighted_mean(W, I, f2):
     return np.einsum('nr,nrc->nc', W, f2[I]) / np.maximum(W.sum(1), 1e-12)[:, None]
 
 def _check_k(k, n:int, reserve:int)->int:
-    """Neighbours: default round(sqrt(n)/2), capped at n - reserve;
-
-    an int >= 1 otherwise."""
+    "Neighbours: default round(sqrt(n)/2), capped at n - reserve; an int >= 1 otherwise."
     k = default_k(n) if k is None else check_int(k, 'k', 1)
     return min(k, n - reserve)
 
@@ -194,8 +183,7 @@ def knn_loo(
     f,                 # (n,) or (n, C) values to fit (contributions)
     k:int|None=None,   # neighbours; default round(sqrt(n)/2)
 )->np.ndarray:         # (n,) / (n, C) leave-one-out predictions g_hat
-    ("Exact leave-one-out Gaussian-kernel kNN fit g_hat of `f` from `Z`, as "
-     "forestFloor's kknn (paper Eq. 17).")
+    "Exact leave-one-out Gaussian-kernel kNN fit g_hat of `f` from `Z`, as forestFloor's kknn (paper Eq. 17)."
     Z, f2 = _as_2d(Z), _as_2d(f)
     n = len(Z)
     if len(f2) != n: raise ValueError(f"f has {len(f2)} rows but the context has {n}")
@@ -220,8 +208,7 @@ def knn_smooth(
     Zq,                # (m, q) query points
     k:int|None=None,   # neighbours; default round(sqrt(n)/2)
 )->np.ndarray:         # (m,) / (m, C) fitted values at Zq
-    ("The same Gaussian-kernel kNN fit evaluated at new points (for fitted lines and "
-     "surfaces; not LOO).")
+    "The same Gaussian-kernel kNN fit evaluated at new points (for fitted lines and surfaces; not LOO)."
     Z, f2, Zq = _as_2d(Z), _as_2d(f), _as_2d(Zq)
     n = len(Z)
     if n < 2: raise ValueError("a kNN fit needs at least 2 rows")
@@ -245,8 +232,7 @@ def _check_explanation(e, name:str='e')->Explanation:
     "Raise a clear TypeError unless `e` is an `Explanation`."
     if not isinstance(e, Explanation):
         raise TypeError(
-            f"{name} must be an Explanation (e.g. from oob_contributions), got"
-            f" {type(e).__name__}"
+            f"{name} must be an Explanation (e.g. from oob_contributions), got {type(e).__name__}"
         )
     return e
 
@@ -267,8 +253,7 @@ def _feature_index(names:list, f)->int:
     )
 
 def _feature_group(names:list, f, what:str='feature group')->tuple:
-    ("A feature, or a tuple/list of distinct features, as a tuple of indices (never "
-     "empty).")
+    "A feature, or a tuple/list of distinct features, as a tuple of indices (never empty)."
     g = (
         tuple(_feature_index(names, h) for h in f)
         if isinstance(f, (tuple, list, np.ndarray, pd.Index))
@@ -277,8 +262,7 @@ def _feature_group(names:list, f, what:str='feature group')->tuple:
     if not g: raise ValueError(f"the {what} is empty: name at least one feature")
     if len(set(g)) != len(g):
         raise ValueError(
-            f"the {what} repeats a feature: {[names[j] for j in g]}; name each feature"
-            " once"
+            f"the {what} repeats a feature: {[names[j] for j in g]}; name each feature once"
         )
     return g
 
@@ -292,9 +276,7 @@ def _feature_list(names:list, features)->list:
     return list(_feature_group(names, list(features), 'features list'))
 
 def _context_data(e:Explanation, X=None)->np.ndarray:
-    """The feature values the plots and GOV use:
-
-    `X` if given (checked against `e`), else `e.data`."""
+    "The feature values the plots and GOV use: `X` if given (checked against `e`), else `e.data`."
     if X is None:
         if e.data is None:
             raise ValueError(
@@ -304,14 +286,12 @@ def _context_data(e:Explanation, X=None)->np.ndarray:
     X, _ = check_X(X)
     if X.shape != e.values.shape[:2]:
         raise ValueError(
-            f"X has shape {X.shape} but the explanation has {e.values.shape[:2]} (rows,"
-            " features)"
+            f"X has shape {X.shape} but the explanation has {e.values.shape[:2]} (rows, features)"
         )
     return X
 
 def _output_values(e:Explanation, output=None)->tuple[np.ndarray, list]:
-    ("Contributions as (n, K, C') for the chosen output (all outputs if None) and the "
-     "outputs' labels.")
+    "Contributions as (n, K, C') for the chosen output (all outputs if None) and the outputs' labels."
     V = e.values if e.values.ndim == 3 else e.values[..., None]
     labels = (
         e.output_names
@@ -334,9 +314,7 @@ def _output_values(e:Explanation, output=None)->tuple[np.ndarray, list]:
     return V[..., [c]], [labels[c]]
 
 def _r2(f:np.ndarray, g:np.ndarray)->float:
-    """Squared Pearson correlation;
-
-    1 when f is constant (nothing to explain), 0 when only g is."""
+    "Squared Pearson correlation; 1 when f is constant (nothing to explain), 0 when only g is."
     f, g = f.ravel() - f.mean(), g.ravel() - g.mean()
     vf, vg = (f * f).sum(), (g * g).sum()
     if vf <= 1e-300: return 1.0
@@ -351,9 +329,7 @@ def _check_multiclass(multiclass:str)->str:
     return multiclass
 
 def _gov(f:np.ndarray, g:np.ndarray, multiclass:str):
-    """GOV of (n, C) contributions `f` fitted by `g`:
-
-    per class (array), their mean, or pooled over all (row, class)."""
+    "GOV of (n, C) contributions `f` fitted by `g`: per class (array), their mean, or pooled over all (row, class)."
     if multiclass == 'pooled': return _r2(f, g)
     per = np.array([_r2(f[:, c], g[:, c]) for c in range(f.shape[1])])
     return per if multiclass == 'per_class' else float(per.mean())
@@ -377,8 +353,7 @@ def goodness_of_visualization(
     # GOV in [0, 1] by feature ('a+b' for summed contributions); per_class: features x
     # classes
 )->pd.Series|pd.DataFrame:
-    ("Leave-one-out R^2 of a kNN fit of contributions from the plotted features "
-     "(paper Eq. 17).")
+    "Leave-one-out R^2 of a kNN fit of contributions from the plotted features (paper Eq. 17)."
     _check_explanation(e)
     _check_multiclass(multiclass)
     names = e.feature_names
@@ -418,9 +393,7 @@ def cv_contributions(
     # like oob_contributions: bias (per fold) + bootstrap + values.sum(1) =
     # cross_val_predict
 )->Explanation:
-    """n-fold cross-validated feature contributions:
-
-    each fold explained by a forest fitted on the others (paper Eq. 16 per fold)."""
+    "n-fold cross-validated feature contributions: each fold explained by a forest fitted on the others (paper Eq. 16 per fold)."
     from sklearn.base import clone
     from sklearn.model_selection import KFold, StratifiedKFold
     if not isinstance(estimator, FOREST_TYPES):
@@ -472,9 +445,7 @@ def _hex_rgb(h: str) -> np.ndarray:
     return np.array([int(h[i : i + 2], 16) for i in (1, 3, 5)]) / 255
 
 def _rgb_gradient(t:np.ndarray)->np.ndarray:
-    """Piecewise-linear red -> green -> blue (GRADIENT_COLORS) at positions t in [0, 1];
-
-    (n, 3) RGB."""
+    "Piecewise-linear red -> green -> blue (GRADIENT_COLORS) at positions t in [0, 1]; (n, 3) RGB."
     stops = np.array([_hex_rgb(h) for h in GRADIENT_COLORS])
     x = np.linspace(0, 1, len(stops))
     return np.column_stack([np.interp(t, x, stops[:, c]) for c in range(3)])
@@ -506,8 +477,7 @@ def feature_colors(
     outlier_lim:float=3.0,   # clip at this many standard deviations before stretching
     alpha:float=1.0,         # opacity of the returned colours
 )->np.ndarray:               # (n, 4) RGBA
-    ("Colour each row by its position along one feature or the first PCs of several "
-     "(forestFloor's `fcol`, seed 003).")
+    "Colour each row by its position along one feature or the first PCs of several (forestFloor's `fcol`, seed 003)."
     if isinstance(X, Explanation): Xa, names = _context_data(X), X.feature_names
     else: Xa, names = check_X(X)
     cols = (
@@ -520,8 +490,7 @@ def feature_colors(
     Z = Xa[:, cols]
     if not np.isfinite(Z).all():
         raise ValueError(
-            "X contains NaN or infinite values in the colouring features: colours need"
-            " every value"
+            "X contains NaN or infinite values in the colouring features: colours need every value"
         )
     Z = (Z - Z.mean(0)) / _context_scale(Z)
     Z = np.clip(Z, -outlier_lim, outlier_lim)
@@ -546,8 +515,7 @@ def contribution_importance(
     e:Explanation,           # contributions
     output=None,             # class / output (None averages the variances over outputs)
 )->pd.Series:                # by feature name, largest first
-    ("Spread (standard deviation, pooled over outputs) of each feature's "
-     "contributions, largest first.")
+    "Spread (standard deviation, pooled over outputs) of each feature's contributions, largest first."
     _check_explanation(e)
     V, _ = _output_values(e, output)
     return pd.Series(
@@ -564,13 +532,11 @@ def rank_interactions(
     X=None, k:int|None=None,
     # feature, partner, gov_one_way, gov_two_way, gain, weighted_gain (sorted)
 )->pd.DataFrame:
-    ("Rank feature pairs by how much a partner raises a contribution's GOV, two-way "
-     "minus one-way (paper Eq. 17).")
+    "Rank feature pairs by how much a partner raises a contribution's GOV, two-way minus one-way (paper Eq. 17)."
     _check_explanation(e)
     if _check_multiclass(multiclass) == 'per_class':
         raise ValueError(
-            "rank_interactions needs one number per pair: multiclass must be 'mean' or"
-            " 'pooled'"
+            "rank_interactions needs one number per pair: multiclass must be 'mean' or 'pooled'"
         )
     names = e.feature_names
     Xc = _context_data(e, X)

@@ -37,10 +37,7 @@ def _check_fig(fig):
     return fig
 
 def _resolve_colors(e:Explanation, color, X:np.ndarray, default='#1f77b4'):
-    """`color` as scatter colours:
-
-    None, a feature / list of features (gradient), an (n,) / (n, 3|4) array, or a
-    colour."""
+    "`color` as scatter colours: None, a feature / list of features (gradient), an (n,) / (n, 3|4) array, or a colour."
     from matplotlib.colors import to_rgba_array
     n = len(e)
     if color is None: return default
@@ -70,23 +67,19 @@ def _resolve_colors(e:Explanation, color, X:np.ndarray, default='#1f77b4'):
     arr = np.asarray(color)
     if arr.ndim == 0 or arr.shape[0] != n:
         raise ValueError(
-            f"color has {arr.shape[0] if arr.ndim else 1} entries but there are {n}"
-            " rows"
+            f"color has {arr.shape[0] if arr.ndim else 1} entries but there are {n} rows"
         )
     return to_rgba_array(arr)
 
 def _jitter(x:np.ndarray, amount:float, rng)->np.ndarray:
-    ("Spread tied values by `amount` times the smallest gap between distinct values "
-     "(display only).")
+    "Spread tied values by `amount` times the smallest gap between distinct values (display only)."
     if amount <= 0: return x
     u = np.unique(x)
     gap = np.diff(u).min() if len(u) > 1 else 1.0
     return x + rng.uniform(-0.5, 0.5, len(x)) * amount * gap
 
 def _check_test(e:Explanation, test, output):
-    """The new rows' explanation drawn beside `e`: same features and outputs;
-
-    returns its (n, K, C') values and data."""
+    "The new rows' explanation drawn beside `e`: same features and outputs; returns its (n, K, C') values and data."
     if test is None: return None, None
     _check_explanation(test, 'test')
     if test.feature_names != e.feature_names:
@@ -96,13 +89,11 @@ def _check_test(e:Explanation, test, output):
         )
     if test.values.shape[2:] != e.values.shape[2:]:
         raise ValueError(
-            f"test has outputs of shape {test.values.shape[2:]} but e has"
-            f" {e.values.shape[2:]}"
+            f"test has outputs of shape {test.values.shape[2:]} but e has {e.values.shape[2:]}"
         )
     if test.data is None:
         raise ValueError(
-            "test has no data: explain the new rows with heldout_contributions(forest,"
-            " X_new)"
+            "test has no data: explain the new rows with heldout_contributions(forest, X_new)"
         )
     return _output_values(test, output)[0], np.asarray(test.data, dtype=float)
 
@@ -127,10 +118,7 @@ def plot_forest_floor(
     X=None,                  # feature values if e.data is None
     fig=None, figsize=None,  # an existing Figure to draw into / its size
 ):                           # the Figure
-    """One-way forest-floor plots:
-
-    contribution vs feature value for each feature, with fit and GOV (seed 003 Sec.
-    Results)."""
+    "One-way forest-floor plots: contribution vs feature value for each feature, with fit and GOV (seed 003 Sec. Results)."
     plt = _pyplot()
     _check_explanation(e); _check_fig(fig)
     ncols = check_int(ncols, 'ncols', 1)
@@ -202,17 +190,13 @@ def plot_forest_floor(
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p012
 def _axis_levels(z:np.ndarray, grid:int, max_levels:int)->tuple[np.ndarray, bool]:
-    """Where to evaluate the surface along one axis:
-
-    the distinct values of a discrete feature, else an even grid."""
+    "Where to evaluate the surface along one axis: the distinct values of a discrete feature, else an even grid."
     u = np.unique(z)
     if len(u) <= max_levels: return u, True
     return np.linspace(u[0], u[-1], grid), False
 
 def _strip_edges(g:np.ndarray, discrete:bool)->list[tuple[np.ndarray, slice]]:
-    """Cell edges along one axis, as blocks:
-
-    one narrow block per level (discrete), one block of the whole grid (else)."""
+    "Cell edges along one axis, as blocks: one narrow block per level (discrete), one block of the whole grid (else)."
     if discrete:
         h = 0.35 * (np.diff(g).min() if len(g) > 1 else 1.0)
         return [(np.array([v - h, v + h]), slice(i, i + 1)) for i, v in enumerate(g)]
@@ -242,10 +226,7 @@ def plot_two_way(
     s:float=4, alpha:float=0.6,
     X=None, ax=None,  # feature values if e.data is None; an Axes (3-D for kind='3d')
 ):                           # the Axes
-    """Two-way forest-floor view:
-
-    summed contributions of two features over both features, with two-way GOV
-    (seed 003)."""
+    "Two-way forest-floor view: summed contributions of two features over both features, with two-way GOV (seed 003)."
     plt = _pyplot()
     _check_explanation(e); _check_ax(ax)
     grid, max_levels = check_int(grid, 'grid', 2), check_int(
@@ -375,16 +356,13 @@ def plot_aligned(
     test:Explanation|None=None,
     X=None, fig=None, figsize=None,
 ):                           # the Figure
-    """Aligned multiclass forest floor:
-
-    every class's contribution on one axis per feature (seed 003 Fig. cmc.mainAlign)."""
+    "Aligned multiclass forest floor: every class's contribution on one axis per feature (seed 003 Fig. cmc.mainAlign)."
     plt = _pyplot()
     _check_explanation(e); _check_fig(fig)
     ncols = check_int(ncols, 'ncols', 1)
     if e.values.ndim != 3:
         raise ValueError(
-            "plot_aligned needs a multi-output (classification) explanation; use"
-            " plot_forest_floor"
+            "plot_aligned needs a multi-output (classification) explanation; use plot_forest_floor"
         )
     if multiclass not in ('mean', 'pooled'):
         raise ValueError(
@@ -484,8 +462,7 @@ def _class_colors_for(e:Explanation, y, class_colors=None):
     bad = [v for v in np.unique(y) if v not in labels]
     if bad:
         raise ValueError(
-            f"y contains labels {bad[:5]} that are not the explanation's classes"
-            f" {labels}"
+            f"y contains labels {bad[:5]} that are not the explanation's classes {labels}"
         )
     cols = to_rgba_array(list(class_colors or CLASS_COLORS)[:len(labels)])
     return cols[[labels.index(v) for v in y]]
@@ -504,8 +481,7 @@ def plot_simplex(
     s:float=4, alpha:float=0.5,
     X=None, ax=None,
 ):                           # the Axes
-    ("3-class simplex plot of predicted probabilities or of one feature's main effect "
-     "(seed 003 Fig. cmc.mainSimplex).")
+    "3-class simplex plot of predicted probabilities or of one feature's main effect (seed 003 Fig. cmc.mainSimplex)."
     plt = _pyplot()
     _check_explanation(e); _check_ax(ax)
     if e.values.ndim != 3 or e.values.shape[2] != 3:
@@ -571,10 +547,7 @@ def plot_simplex_grid(
     ncols:int=2,             # pairs per row
     X=None, fig=None, figsize=None,
 ):                           # the Figure
-    """Bi-simplex pairs for every feature:
-
-    coloured by true class (left) and by the feature (right) (seed 003 Fig.
-    cmc.mainSimplex)."""
+    "Bi-simplex pairs for every feature: coloured by true class (left) and by the feature (right) (seed 003 Fig. cmc.mainSimplex)."
     plt = _pyplot()
     _check_explanation(e); _check_fig(fig)
     ncols = check_int(ncols, 'ncols', 1)
@@ -626,10 +599,7 @@ def forest_floor_data(
     # points drawn (a seeded sample of the rows when there are more), at most 1000
     max_rows:int=400,
 )->dict:                     # JSON-able numbers of `explore_forest_floor`
-    """The numbers of the forest-floor explorer:
-
-    per panel feature values, contributions, kNN fit and GOV (seed 003, Eq. 17), and row
-    colours by every feature."""
+    "The numbers of the forest-floor explorer: per panel feature values, contributions, kNN fit and GOV (seed 003, Eq. 17), and row colours by every feature."
     from deepforest_interp.tree_contributions import contributions, _num
     if not isinstance(e, Explanation):
         if X is None: raise ValueError("pass X: the rows to explain with the model e")
@@ -796,10 +766,7 @@ def explore_forest_floor(
     # an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab
     # and on the site
 ):
-    """Forest-floor explorer:
-
-    the one-way panels with linked box/lasso selection, colour by any feature and each
-    panel's GOV (seed 003)."""
+    "Forest-floor explorer: the one-way panels with linked box/lasso selection, colour by any feature and each panel's GOV (seed 003)."
     from deepforest_interp.tree_contributions import Explorer
     data = forest_floor_data(e, X, output=output, features=features, max_rows=max_rows)
     return Explorer(

@@ -77,9 +77,7 @@ def alc_shares(
     weights,                # (p,) the ALC weights w
     # shares (n, m) summing to 1 per row, and the m distinct columns of I
 )->tuple[np.ndarray, list]:
-    """Credit shares of an ALC feature's components:
-
-    u_j / sum(u) when the ReLU is on, 1/m otherwise (extends seed 001 Eq. 3)."""
+    "Credit shares of an ALC feature's components: u_j / sum(u) when the ReLU is on, 1/m otherwise (extends seed 001 Eq. 3)."
     X, _ = check_X(X)
     if not isinstance(interaction, Interaction):
         raise TypeError(
@@ -118,8 +116,7 @@ def credit_alc(
     specs:list,             # one (Interaction, weights) per ALC column, in column order
     n_features:int,         # K: the first K columns are the original features
 )->np.ndarray:              # (n, K[, C]) contributions of the original features
-    ("Hand every ALC column's contribution to its components by `alc_shares`, last "
-     "column first (extends seed 001 Eq. 3).")
+    "Hand every ALC column's contribution to its components by `alc_shares`, last column first (extends seed 001 Eq. 3)."
     V = np.array(values, dtype=float, copy=True); flat = V.ndim == 2
     if flat: V = V[..., None]
     K, G = int(n_features), V.shape[1]
@@ -140,9 +137,7 @@ def credit_alc(
 # %% ../nbs/07b_alc_hidf.ipynb #c044
 @dataclass
 class HiDFLayer:
-    """One fitted hiDF layer:
-
-    the stable interactions it turned into ALC features (seed 001 Algorithm 2)."""
+    "One fitted hiDF layer: the stable interactions it turned into ALC features (seed 001 Algorithm 2)."
     # the selected Interactions (columns refer to the layer's input [X, earlier ALC])
     interactions: list
     # w^(k): Gini importances of the layer's forest(s) over those columns
@@ -188,8 +183,7 @@ stability > 0.5."""
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045a
 def _forests_proba(forests:list, Z:np.ndarray, C:int, n_jobs=None)->np.ndarray:
-    ("Mean class probabilities (n, C) of the trees of fitted forests (equal sizes), "
-     "summed in tree order for every `n_jobs`.")
+    "Mean class probabilities (n, C) of the trees of fitted forests (equal sizes), summed in tree order for every `n_jobs`."
     Z32 = np.ascontiguousarray(Z, dtype=np.float32)
     def one(t):
         p = t.predict_proba(Z32, check_input=False)
@@ -205,10 +199,7 @@ def _forests_proba(forests:list, Z:np.ndarray, C:int, n_jobs=None)->np.ndarray:
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045b
 def _hidf_search(model, Z, y, w, sw, seed:int, used:set)->tuple[list, list]:
-    """Stable interactions of Z (Eq. 2), and the selected ones:
-
-    the `max_new_features` most stable new ones above the floor, non-constant and
-    distinct."""
+    "Stable interactions of Z (Eq. 2), and the selected ones: the `max_new_features` most stable new ones above the floor, non-constant and distinct."
     stab = stability_scores(
         Z,
         y,
@@ -242,9 +233,7 @@ def _hidf_search(model, Z, y, w, sw, seed:int, used:set)->tuple[list, list]:
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045c
 def _hidf_new_layer(k:int, chosen:list, w, Z, orders:list, stab:list)->HiDFLayer:
-    """The HiDFLayer of search `k`:
-
-    ALC names `alc{k+1}_i`, orders counted in original features."""
+    "The HiDFLayer of search `k`: ALC names `alc{k+1}_i`, orders counted in original features."
     names = [f'alc{k + 1}_{i}' for i in range(len(chosen))]
     new_orders = [sum(orders[j] for j in set(I.features)) for I in chosen]
     return HiDFLayer(
@@ -253,10 +242,7 @@ def _hidf_new_layer(k:int, chosen:list, w, Z, orders:list, stab:list)->HiDFLayer
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045d
 class _ALCCascade(CascadeForestClassifier):
-    """`CascadeForestClassifier`'s fit loop with hiDF's hooks:
-
-    layer l sees [X, ALC features of layers < l], no class vectors; `grow` searches
-    after each layer."""
+    "`CascadeForestClassifier`'s fit loop with hiDF's hooks: layer l sees [X, ALC features of layers < l], no class vectors; `grow` searches after each layer."
     alc_layers, grow = (), None  # set by `_hidf_fit_paper` before `fit`
 
     def _layer_input(self, X, l:int, outputs):
@@ -269,10 +255,7 @@ class _ALCCascade(CascadeForestClassifier):
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045e
 def _hidf_fit_paper(model, X, y, sw):
-    """Algorithm 2 on the cascade's fit loop:
-
-    out-of-fold scored structures of [X, ALC], a search after each, final forests on the
-    best one."""
+    "Algorithm 2 on the cascade's fit loop: out-of-fold scored structures of [X, ALC], a search after each, final forests on the best one."
     rng = check_random_state(model.random_state)
     casc_seed = int(rng.randint(MAX_SEED))
     search_seeds = rng.randint(MAX_SEED, size=model.max_layers + 1)
@@ -341,8 +324,7 @@ def _hidf_fit_paper(model, X, y, sw):
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045f
 def _hidf_fit_cascade(model, X, y, sw):
-    ("The authors' code: gcForest layers on [X, ALC features so far, previous class "
-     "vectors]; out-of-fold accuracy decides.")
+    "The authors' code: gcForest layers on [X, ALC features so far, previous class vectors]; out-of-fold accuracy decides."
     rng = check_random_state(model.random_state)
     n_max = max(model.max_layers, 1)
     seeds = rng.randint(MAX_SEED, size=(n_max, 2))
@@ -555,14 +537,11 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
 
     @classmethod
     def paper(cls, **kwargs)->HiDFClassifier:
-        ("The paper's settings (`PAPER_SETTINGS`, seed 001 Sec. III-B), overridden by "
-         "`kwargs`.")
+        "The paper's settings (`PAPER_SETTINGS`, seed 001 Sec. III-B), overridden by `kwargs`."
         return cls(**{**PAPER_SETTINGS, **kwargs})
 
     def fit(self, X, y, sample_weight=None):
-        """Grow structures of stable ALC features (pipeline 'cascade':
-
-        also class vectors) while the out-of-fold accuracy improves."""
+        "Grow structures of stable ALC features (pipeline 'cascade': also class vectors) while the out-of-fold accuracy improves."
         self._validate_params()
         check_n_jobs(self.n_jobs)
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -600,9 +579,7 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         self.feature_orders_ = np.asarray(orders[:K + n_alc])
 
     def representation(self, X, layer:int|None=None)->np.ndarray:
-        """X with the ALC features of the first `layer` layers appended (default:
-
-        all kept); cascade: without class vectors."""
+        "X with the ALC features of the first `layer` layers appended (default: all kept); cascade: without class vectors."
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         n_max = len(self.layers_)
@@ -622,8 +599,7 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         return Z
 
     def layer_inputs(self, X)->list:
-        ("pipeline='cascade': the input matrix [X, ALC features, previous class "
-         "vectors] of every kept layer.")
+        "pipeline='cascade': the input matrix [X, ALC features, previous class vectors] of every kept layer."
         check_is_fitted(self)
         if self.pipeline != 'cascade':
             raise ValueError("layer_inputs needs pipeline='cascade'")
@@ -637,8 +613,7 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         return out
 
     def _train_inputs(self)->list:
-        ("pipeline='cascade': the training input of every kept layer, with the "
-         "out-of-fold class vectors.")
+        "pipeline='cascade': the training input of every kept layer, with the out-of-fold class vectors."
         A, prev, out = self._fit_X, None, []
         for lay in self.layers_:
             Z = A if prev is None else np.hstack([A, prev.reshape(len(A), -1)])
@@ -646,10 +621,7 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         return out
 
     def predict_proba(self, X)->np.ndarray:
-        """Class probabilities, (n, n_classes):
-
-        the mean of the final forests (paper) or of the best layer's forests (cascade).
-        """
+        "Class probabilities, (n, n_classes): the mean of the final forests (paper) or of the best layer's forests (cascade)."
         if self.pipeline == 'paper':
             Z = self.representation(X)  # checks that the model is fitted first
             return _forests_proba(self.forests_, Z, len(self.classes_), self.n_jobs)
@@ -662,9 +634,7 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(P, axis=1)]
 
     def interactions_frame(self)->pd.DataFrame:
-        """One row per ALC feature of every grown layer:
-
-        layer, new column, interaction, rule, order, stability, used."""
+        "One row per ALC feature of every grown layer: layer, new column, interaction, rule, order, stability, used."
         check_is_fitted(self)
         grown = self.layers_ if self.pipeline == 'paper' else self._grown_layers
         names = list(self._names_in) + [nm for L in grown for nm in L.feature_names]
@@ -701,8 +671,7 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
 _HIDF_CALIBRATIONS = ('partial', 'additive', 'multiplicative')
 
 def _hidf_layers(model)->list:
-    ("Kept layers of a cascade-pipeline hiDF as Algorithm 1 reads them (each layer's "
-     "one-layer cascade, public attributes only).")
+    "Kept layers of a cascade-pipeline hiDF as Algorithm 1 reads them (each layer's one-layer cascade, public attributes only)."
     out = []
     for lay in model.layers_:
         # fitted on [X, ALC so far, previous class vectors] with the fit's weights
@@ -752,15 +721,11 @@ def hidf_contributions(
     all_layers:bool=False,          # pipeline 'cascade': one Explanation per kept layer
     verbose:int=0,  # pipeline 'cascade': tqdm progress over the trees when > 0
 ):
-    """Contributions of the original features to a hiDF's class probabilities:
-
-    ALC splits credited by Definition 1, class vectors calibrated (seed 001 Eq. 3, seed
-    000 Algorithm 1)."""
+    "Contributions of the original features to a hiDF's class probabilities: ALC splits credited by Definition 1, class vectors calibrated (seed 001 Eq. 3, seed 000 Algorithm 1)."
     _check_hidf(model)
     if calibration not in _HIDF_CALIBRATIONS:
         raise ValueError(
-            f"calibration must be one of {sorted(_HIDF_CALIBRATIONS)}, got"
-            f" {calibration!r}"
+            f"calibration must be one of {sorted(_HIDF_CALIBRATIONS)}, got {calibration!r}"
         )
     Xv, names = check_X(X, model)
     K, C = model.n_features_in_, len(model.classes_)
@@ -805,9 +770,7 @@ def hidf_mdi(
     calibration:str='partial',      # see `hidf_contributions`
     verbose:int=0,  # pipeline 'cascade': tqdm progress over the trees when > 0
 )->pd.Series:  # one importance per original feature, indexed by name
-    """MDI of the original features:
-
-    covariance of their hiDF contributions with the one-hot label (seed 000 Eq. 31)."""
+    "MDI of the original features: covariance of their hiDF contributions with the one-hot label (seed 000 Eq. 31)."
     e = hidf_contributions(model, X, calibration=calibration, verbose=verbose)
     Y = encode_target(model, check_y(y, len(e)))
     return pd.Series(

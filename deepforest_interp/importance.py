@@ -44,9 +44,7 @@ def mdi_tree(tree)->np.ndarray:
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005e
 def _spread(per_tree:np.ndarray, names, name:str, mean=None)->Bunch:
-    """scikit-learn's importance shape from per-tree values (n_trees, K):
-
-    mean, sd over the trees (ddof=0), per tree (K x trees)."""
+    "scikit-learn's importance shape from per-tree values (n_trees, K): mean, sd over the trees (ddof=0), per tree (K x trees)."
     idx = pd.Index(names, name='feature')
     mean = per_tree.mean(0) if mean is None else mean
     return Bunch(
@@ -75,8 +73,7 @@ def mdi(
     return_std:bool=False,
     # one value per feature, indexed by feature name (a Bunch with return_std=True)
 )->pd.Series:
-    ("Mean Decrease Impurity of a tree or forest, unnormalised by default (paper Eq. "
-     "7-10).")
+    "Mean Decrease Impurity of a tree or forest, unnormalised by default (paper Eq. 7-10)."
     if is_pipeline(model):
         parts = unwrap_pipeline(model, level)
         return to_raw(parts, mdi(parts.model, normalize))
@@ -96,8 +93,7 @@ def mdi(
 
 # %% ../nbs/03_mdi_covariance.ipynb #c009
 def impurity_reductions(tree, feature_names=None)->pd.DataFrame:
-    ("Per-node weighted impurity reduction of a fitted tree (seed 002's `RI`), one "
-     "row per internal node.")
+    "Per-node weighted impurity reduction of a fitted tree (seed 002's `RI`), one row per internal node."
     check_model(tree, TREE_TYPES)
     ta = tree_arrays(tree); inner = np.flatnonzero(~ta.is_leaf)
     names = (
@@ -128,32 +124,25 @@ def fit_weights(
     y,                       # the training labels / targets
     sample_weight=None,      # the `sample_weight` passed to `fit`, if any
 )->np.ndarray:               # (n_trees, n_samples)
-    ("Weight of every training row in every tree as `fit` used it (bootstrap count, "
-     "sample and class weights), checked against the trees.")
+    "Weight of every training row in every tree as `fit` used it (bootstrap count, sample and class weights), checked against the trees."
     check_model(model, TREE_TYPES + FOREST_TYPES)
     return check_training_rows(model, X, y, sample_weight)
 
 # %% ../nbs/03_mdi_covariance.ipynb #c015c
 def _per_tree_covariance(model, X, Y, W)->np.ndarray:
-    """(n_trees, K): each tree's own sum_i W[T,i] f_{T,k}(x_i) .
-
-    Y_i with the compiled per-tree kernel, scaled as sklearn's impurity."""
+    "(n_trees, K): each tree's own sum_i W[T,i] f_{T,k}(x_i) . Y_i with the compiled per-tree kernel, scaled as sklearn's impurity."
     S = walk_tree_sums(FlatForest.of(model), X.astype(np.float32), Y, W)
     return S.sum(2) * _mdi_scale(model)
 
 def _mdi_scale(model)->float:
-    """sklearn's multi-output squared error averages the outputs' variances;
-
-    Gini sums the classes' variances."""
+    "sklearn's multi-output squared error averages the outputs' variances; Gini sums the classes' variances."
     return 1.0 if is_classifier(model) else 1.0 / getattr(model, 'n_outputs_', 1)
 
 # impurity = variance of the (one-hot) response
 _COVARIANCE_CRITERIA = {'gini', 'squared_error', 'friedman_mse'}
 
 def _check_criterion(model, who:str):
-    """The covariance identity (Eq. 13) holds only for variance impurities:
-
-    Gini and squared error."""
+    "The covariance identity (Eq. 13) holds only for variance impurities: Gini and squared error."
     crit = getattr(model, 'criterion', None)
     if crit not in _COVARIANCE_CRITERIA:
         raise ValueError(
@@ -164,8 +153,7 @@ def _check_criterion(model, who:str):
         )
 
 def _covariance(per_tree, model, names, name:str, return_std:bool):
-    ("The model's importance `tree_weights @ per_tree` as a Series by feature, or "
-     "with its spread over the trees as a Bunch.")
+    "The model's importance `tree_weights @ per_tree` as a Series by feature, or with its spread over the trees as a Bunch."
     # 1/M each for a forest: the mean over the trees
     mean = FlatForest.of(model).weights @ per_tree
     return (
@@ -192,8 +180,7 @@ def mdi_covariance(
     return_std:bool=False,
     # one value per feature, indexed by feature name (a Bunch with return_std=True)
 )->pd.Series:
-    ("MDI as the covariance of feature contributions with the (one-hot) label (paper "
-     "Eq. 13-14).")
+    "MDI as the covariance of feature contributions with the (one-hot) label (paper Eq. 13-14)."
     if is_pipeline(model):
         return explain_pipeline(
             mdi_covariance, model, X, y, inbag, sample_weight, level=level
@@ -262,9 +249,7 @@ def _cov_label_block(model, yb, wb):
     return w.sum(), w @ Y
 
 def _cov_tree_block(model, xb, yb, wb, ybar, wtot):
-    """Pass 2 on one block:
-
-    per-tree sums of w_i f_{T,k,c}(x_i) (y_ic - ybar_c) / sum(w), (n_trees, K, C)."""
+    "Pass 2 on one block: per-tree sums of w_i f_{T,k,c}(x_i) (y_ic - ybar_c) / sum(w), (n_trees, K, C)."
     xb = check_X(xb, model, keep_float32=True)[0]
     Y = encode_target(model, check_y(yb, xb.shape[0])) - ybar
     w = np.ones(xb.shape[0]) if wb is None else np.asarray(wb, dtype=float)
@@ -279,9 +264,7 @@ def _cov_tree_block(model, xb, yb, wb, ybar, wtot):
     )
 
 def _dask_mdi_covariance(model, X, y, sample_weight, return_std:bool):
-    """mdi_covariance(inbag=False) of a dask array:
-
-    two reductions on the cluster (label mean, then per-tree sums)."""
+    "mdi_covariance(inbag=False) of a dask array: two reductions on the cluster (label mean, then per-tree sums)."
     import dask, dask.array as da
     X = _dask_rows(model, X); chunks = X.chunks[0]
     def rows_like_X(a, name):
@@ -297,8 +280,7 @@ def _dask_mdi_covariance(model, X, y, sample_weight, return_std:bool):
         )
         if a.ndim not in (1, 2) or a.shape[0] != X.shape[0]:
             raise ValueError(
-                f"{name} must have one entry per row of X ({X.shape[0]}), got shape"
-                f" {a.shape}"
+                f"{name} must have one entry per row of X ({X.shape[0]}), got shape {a.shape}"
             )
         a = a.rechunk({0: chunks, **({1: -1} if a.ndim == 2 else {})})
         return list(a.to_delayed().ravel())
@@ -339,14 +321,11 @@ def mdi_oob(
     return_std:bool=False,
     # one value per feature, indexed by feature name (a Bunch with return_std=True)
 )->pd.Series:
-    """Li et al.'s debiased MDI:
-
-    Eq. 13 evaluated on each tree's out-of-bag rows (seed 000 [Li+19])."""
+    "Li et al.'s debiased MDI: Eq. 13 evaluated on each tree's out-of-bag rows (seed 000 [Li+19])."
     if is_pipeline(forest):
         if return_std:
             raise ValueError(
-                "return_std=True is not available for a Pipeline: use the unwrapped"
-                " model"
+                "return_std=True is not available for a Pipeline: use the unwrapped model"
             )
         return explain_pipeline(mdi_oob, forest, X, y, sample_weight, level=level)
     check_level(level)
@@ -371,8 +350,7 @@ def mdi_oob(
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027
 def local_mdi_from_contributions(values:np.ndarray, Y:np.ndarray)->np.ndarray:
-    ("Per-class local MDI (C, K) from contributions (n, K, C) and a one-hot label "
-     "matrix (n, C) (seed 000 Sec. 7.2).")
+    "Per-class local MDI (C, K) from contributions (n, K, C) and a one-hot label matrix (n, C) (seed 000 Sec. 7.2)."
     counts = Y.sum(0)
     if (counts == 0).any():
         raise ValueError("every class needs at least one row to compute its local MDI")
@@ -381,14 +359,11 @@ def local_mdi_from_contributions(values:np.ndarray, Y:np.ndarray)->np.ndarray:
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027s
 def _local_mdi_spread(model, X, y)->Bunch:
-    """local_mdi with its spread over the trees:
-
-    each tree's own per-class local MDI, then mean and sd (ddof=0)."""
+    "local_mdi with its spread over the trees: each tree's own per-class local MDI, then mean and sd (ddof=0)."
     ens = ensemble_trees(model)
     if ens.kind == 'raw':
         raise ValueError(
-            "local_mdi with return_std=True needs a tree or a forest classifier, not"
-            " boosting"
+            "local_mdi with return_std=True needs a tree or a forest classifier, not boosting"
         )
     X, names = check_X(X, model); Y = encode_target(model, check_y(y, X.shape[0]))
     counts = Y.sum(0)
@@ -432,8 +407,7 @@ def local_mdi(
     Y = encode_target(model, check_y(y, len(e)))
     if e.values.ndim != 3:
         raise TypeError(
-            "local_mdi needs per-class contributions (binary gradient boosting has one"
-            " raw score)"
+            "local_mdi needs per-class contributions (binary gradient boosting has one raw score)"
         )
     return pd.DataFrame(
         local_mdi_from_contributions(e.values, Y).T,
@@ -445,13 +419,11 @@ def local_mdi(
 def mda(
     model, X, y, *, n_repeats: int = 5, scoring=None, random_state=None, n_jobs=None
 ) -> pd.Series:
-    ("Permutation importance (MDA) on held-out data via scikit-learn's "
-     "`permutation_importance`: mean drop per feature (sd in `.attrs['std']`).")
+    "Permutation importance (MDA) on held-out data via scikit-learn's `permutation_importance`: mean drop per feature (sd in `.attrs['std']`)."
     Xc, names = check_X(X, None)
     if hasattr(model, 'n_features_in_') and Xc.shape[1] != model.n_features_in_:
         raise ValueError(
-            f"X has {Xc.shape[1]} features, but the model was fitted with"
-            f" {model.n_features_in_}"
+            f"X has {Xc.shape[1]} features, but the model was fitted with {model.n_features_in_}"
         )
     check_y(y, Xc.shape[0])
     n_jobs = check_n_jobs(n_jobs)
@@ -491,8 +463,7 @@ def oob_permutation_importance(
         rng = check_random_state(random_state)
     except ValueError:
         raise ValueError(
-            "random_state must be None, an int or a numpy RandomState, got"
-            f" {random_state!r}"
+            f"random_state must be None, an int or a numpy RandomState, got {random_state!r}"
         ) from None
     fit_weights(forest, X, y, sample_weight)  # raises unless X, y are the training rows
     clf = is_classifier(forest)
@@ -530,9 +501,7 @@ def oob_permutation_importance(
 
 # %% ../nbs/03_mdi_covariance.ipynb #c036
 def plot_importances(importances:dict, feature_names, ax=None, top:int|None=None):
-    ("Grouped horizontal bars of several importance vectors (each scaled to sum to "
-     "one), features by the first one; a `Bunch` with `importances_std` (from "
-     "`return_std=True`) gets error bars of one sd.")
+    "Grouped horizontal bars of several importance vectors (each scaled to sum to one), features by the first one; a `Bunch` with `importances_std` (from `return_std=True`) gets error bars of one sd."
     import matplotlib.pyplot as plt
     if not isinstance(importances, dict) or not importances:
         raise TypeError(

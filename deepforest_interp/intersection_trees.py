@@ -28,8 +28,7 @@ __all__ = ['MAX_INTERSECTION_DEPTH', 'MAX_N_CHILD', 'MAX_RIT_NODES', 'Interactio
 # %% ../nbs/07_grit.ipynb #c006
 @dataclass(frozen=True)
 class Interaction:
-    ("A premise of signed conditions: -j is x_j <= t, +j is x_j > t, j counted from 1 "
-     "(paper Sec. II-A, Eq. 1).")
+    "A premise of signed conditions: -j is x_j <= t, +j is x_j > t, j counted from 1 (paper Sec. II-A, Eq. 1)."
     signed: tuple  # the paper's signed feature indices ±j (j = column + 1)
     thresholds: tuple                # threshold t of each condition, same order
     # fraction of intersection trees that found it (gRIT, Algorithm 1)
@@ -75,8 +74,7 @@ class Interaction:
         X, _ = check_X(X)
         if self.signed and max(self.features) >= X.shape[1]:
             raise ValueError(
-                f"the interaction uses column {max(self.features)} but X has"
-                f" {X.shape[1]} columns"
+                f"the interaction uses column {max(self.features)} but X has {X.shape[1]} columns"
             )
         ok = np.ones(len(X), bool)
         for j, s, t in zip(self.features, self.signs, self.thresholds):
@@ -84,9 +82,7 @@ class Interaction:
         return ok
 
     def _namer(self, feature_names):
-        """Column j -> its name (`feature_names[j]`, else x{j+1});
-
-        a clear error if the names are too few."""
+        "Column j -> its name (`feature_names[j]`, else x{j+1}); a clear error if the names are too few."
         if feature_names is None: return lambda j: f'x{j + 1}'
         names = [
             str(f)
@@ -102,8 +98,7 @@ class Interaction:
         return lambda j: names[j]
 
     def label(self, feature_names=None)->str:
-        ("Short form without thresholds, e.g. '-x1 & +x2' (the paper's signed "
-         "notation with names).")
+        "Short form without thresholds, e.g. '-x1 & +x2' (the paper's signed notation with names)."
         name = self._namer(feature_names)
         return (
             ' & '.join(
@@ -128,9 +123,7 @@ def _slot_to_signed(slot)->np.ndarray:
 
 @dataclass
 class RuleSet:
-    """Decision rules in compressed rows:
-
-    rule r has conditions slot[indptr[r]:indptr[r+1]], slot = 2j + [x_j > t]."""
+    "Decision rules in compressed rows: rule r has conditions slot[indptr[r]:indptr[r+1]], slot = 2j + [x_j > t]."
     indptr: np.ndarray          # (n_rules + 1,) row pointers
     # (nnz,) 2 * column + (1 for x > t, 0 for x <= t), sorted within a rule
     slot: np.ndarray
@@ -152,8 +145,7 @@ class RuleSet:
         )
 
     def take(self, idx)->RuleSet:
-        ("The rules `idx` (repeats allowed, negative counts from the end), in that "
-         "order.")
+        "The rules `idx` (repeats allowed, negative counts from the end), in that order."
         idx = np.asarray(idx).reshape(-1) if np.ndim(idx) else np.asarray([idx])
         if idx.size == 0: idx = idx.astype(np.intp)
         if idx.dtype.kind not in 'iu':
@@ -196,9 +188,7 @@ class RuleSet:
 
 # %% ../nbs/07_grit.ipynb #c011
 def _path_conditions(ta, nodes)->tuple:
-    """Every split on the root-to-node paths:
-
-    (rule, feature, sign, threshold, depth) arrays, all nodes walked up at once."""
+    "Every split on the root-to-node paths: (rule, feature, sign, threshold, depth) arrays, all nodes walked up at once."
     cur = np.array(nodes, dtype=np.intp)
     parts, active = [], np.flatnonzero(ta.parent[cur] >= 0)
     while active.size:                               # one step per tree level
@@ -222,10 +212,7 @@ def _path_conditions(ta, nodes)->tuple:
 def _build_rules(
     rid, feature, sign, threshold, depth, n_rules: int, n_features: int, conditions: str
 ) -> RuleSet:
-    """Merge path splits into one premise per rule:
-
-    tightest threshold per signed index ('all') or root-most split per feature
-    ('first')."""
+    "Merge path splits into one premise per rule: tightest threshold per signed index ('all') or root-most split per feature ('first')."
     rid, feature = np.asarray(rid, np.intp), np.asarray(feature, np.intp)
     slot = 2 * feature + (np.asarray(sign) > 0)
     if conditions == 'all':
@@ -253,8 +240,7 @@ def _build_rules(
 
 # %% ../nbs/07_grit.ipynb #c012
 def _tree_views(model)->tuple[list, int]:
-    ("[(sklearn tree, column map or None)] and the number of input features of a "
-     "fitted tree, forest or ERF.")
+    "[(sklearn tree, column map or None)] and the number of input features of a fitted tree, forest or ERF."
     # EnrichedRandomForestClassifier
     if hasattr(model, 'column_multiplier') and hasattr(model, 'feature_weights'):
         check_is_fitted(model)
@@ -282,8 +268,7 @@ def leaf_rules(
     # per feature
     conditions:str='all',
 )->RuleSet:                 # one rule per leaf (per node), with `tree` and `node` ids
-    ("The decision rule of every leaf (root-to-leaf path) in signed-index notation "
-     "(paper Sec. II-A, Eq. 1).")
+    "The decision rule of every leaf (root-to-leaf path) in signed-index notation (paper Sec. II-A, Eq. 1)."
     _check_conditions(conditions)
     views, p = _tree_views(model)
     if nodes is not None and len(views) > 1:
@@ -322,10 +307,7 @@ def sample_forest_rules(
     conditions:str='first', # see `leaf_rules`
     random_state=None,      # None, int or RandomState
 )->RuleSet:                 # `size` rules in draw order, with `tree` and `node` ids
-    """Draw rules from R_(b):
-
-    a uniform example, a uniform tree, the rule of the example's leaf (paper Algorithm
-    2, line 9)."""
+    "Draw rules from R_(b): a uniform example, a uniform tree, the rule of the example's leaf (paper Algorithm 2, line 9)."
     _check_conditions(conditions)
     views, p = _tree_views(model)
     X, _ = check_X(X)
@@ -377,8 +359,7 @@ def _check_int(v, name:str, low:int=1, high:int|None=None)->int:
 MAX_INTERSECTION_DEPTH, MAX_N_CHILD, MAX_RIT_NODES = 12, 16, 1_000_000
 
 def _rit_layout(depth:int, n_child:int)->tuple[int, np.ndarray]:
-    ("Number of nodes J of an intersection tree and the first node id of each depth "
-     "level (root = level 1).")
+    "Number of nodes J of an intersection tree and the first node id of each depth level (root = level 1)."
     sizes = n_child ** np.arange(depth, dtype=np.int64)
     return int(sizes.sum()), np.r_[0, np.cumsum(sizes)]
 
@@ -396,9 +377,7 @@ def _grit_core(
     threshold_agg: str,
     collect: str = 'leaves',
 ) -> list:
-    """Algorithm 1 on `n_trees * J` rules given in node order;
-
-    list of Interaction with prevalence."""
+    "Algorithm 1 on `n_trees * J` rules given in node order; list of Interaction with prevalence."
     J, starts = _rit_layout(depth, n_child)
     if len(rules) != n_trees * J:
         raise ValueError(f"need {n_trees * J} rules, got {len(rules)}")
@@ -499,8 +478,7 @@ def grit_forest(
     collect:str='leaves',       # see `grit`
     random_state=None,
 )->list:                        # Interactions with `prevalence`
-    ("gRIT on the rules of a forest's leaves reached by the rows of X (paper "
-     "Algorithm 1 on R_(b) of Algorithm 2).")
+    "gRIT on the rules of a forest's leaves reached by the rows of X (paper Algorithm 1 on R_(b) of Algorithm 2)."
     _check_grit_args(n_trees, depth, n_child, threshold_agg, collect)
     J, _ = _rit_layout(depth, n_child)
     rules = sample_forest_rules(model, X, n_trees * J, conditions, random_state)
@@ -508,8 +486,7 @@ def grit_forest(
 
 # %% ../nbs/07_grit.ipynb #c031
 def _allocate_columns(w:np.ndarray, N:int, rng)->np.ndarray:
-    ("Copies c_j of each column, sum N, c_j = floor(N w_j) + a weighted draw without "
-     "replacement for the remainder.")
+    "Copies c_j of each column, sum N, c_j = floor(N w_j) + a weighted draw without replacement for the remainder."
     share = N * w / w.sum()
     c = np.floor(share).astype(np.int64)
     rest, frac = N - int(c.sum()), share - c
@@ -522,8 +499,7 @@ def _allocate_columns(w:np.ndarray, N:int, rng)->np.ndarray:
     return c
 
 def _resolve_max_features(mf, p:int)->int:
-    ("Number of split candidates for p original features (as scikit-learn resolves "
-     "max_features).")
+    "Number of split candidates for p original features (as scikit-learn resolves max_features)."
     if mf is None: return p
     if mf == 'sqrt': return max(1, int(math.sqrt(p)))
     if mf == 'log2': return max(1, int(math.log2(p)))
@@ -531,9 +507,7 @@ def _resolve_max_features(mf, p:int)->int:
     return max(1, int(mf * p))
 
 class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
-    ("Random forest whose split candidates are drawn with probabilities ~ "
-     "feature_weights: a feature-resampled matrix, or per-tree weighted feature "
-     "subsets (seed 001 Sec. II-A, ERF).")
+    "Random forest whose split candidates are drawn with probabilities ~ feature_weights: a feature-resampled matrix, or per-tree weighted feature subsets (seed 001 Sec. II-A, ERF)."
     _parameter_constraints = {
         'feature_weights': ['array-like', None],
         'n_estimators': [Interval(numbers.Integral, 1, None, closed='left')],
@@ -575,8 +549,7 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     def fit(self, X, y):
-        ("Resample the columns by weight, then fit a random forest on the resampled "
-         "matrix.")
+        "Resample the columns by weight, then fit a random forest on the resampled matrix."
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
@@ -620,9 +593,7 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _fit_subsets(self, X, y, w, rng):
-        ("Per tree: a feature subset of size `column_multiplier` x max_features drawn "
-         "without replacement with probabilities ~ w (w_j = 0: never), a tree on "
-         "bootstrap rows.")
+        "Per tree: a feature subset of size `column_multiplier` x max_features drawn without replacement with probabilities ~ w (w_j = 0: never), a tree on bootstrap rows."
         n, p = X.shape
         w = np.ones(p) if w is None else w
         pos = np.flatnonzero(w > 0)
@@ -686,9 +657,7 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
 
 # %% ../nbs/07_grit.ipynb #c035
 def _combine_runs(runs:list, threshold_agg:str)->list:
-    """Eq. (2) over B gRIT outputs:
-
-    stability, mean prevalence, thresholds merged across bootstraps."""
+    "Eq. (2) over B gRIT outputs: stability, mean prevalence, thresholds merged across bootstraps."
     B, seen = len(runs), {}
     for T_b in runs:
         for I in T_b: seen.setdefault(I.signed, []).append(I)
@@ -749,8 +718,7 @@ def stability_scores(
     # (n,) non-negative row weights: bootstrap rows are drawn with probability ~ weight
     sample_weight=None,
 ):  # Interactions with `stability` and `prevalence`, most stable first
-    ("Bootstrap stability of gRIT interactions found in enriched random forests "
-     "(paper Sec. II-B, Eq. 2).")
+    "Bootstrap stability of gRIT interactions found in enriched random forests (paper Sec. II-B, Eq. 2)."
     X, _ = check_X(X); y = check_y(y, len(X))
     check_classification_targets(y)
     _check_int(n_bootstrap, 'n_bootstrap')

@@ -45,8 +45,7 @@ COLUMNWISE = (
 def _sentinel(j:int)->str: return f'__dfi{j}__'
 
 def _sources(trans, n_in:int)->np.ndarray:
-    ("For each output column of the fitted column-wise `trans`, the position of the "
-     "one input column it comes from.")
+    "For each output column of the fitted column-wise `trans`, the position of the one input column it comes from."
     if not isinstance(trans, COLUMNWISE):
         raise TypeError(
             f"{type(trans).__name__} is not one of the column-wise transformers"
@@ -77,8 +76,7 @@ def _sources(trans, n_in:int)->np.ndarray:
 
 # %% ../nbs/01b_pipelines.ipynb #p__positions
 def _column_positions(key, names_in, n_in:int)->np.ndarray:
-    ("Positions of the columns a ColumnTransformer gave one transformer (names, ints, "
-     "slice or mask, as fitted).")
+    "Positions of the columns a ColumnTransformer gave one transformer (names, ints, slice or mask, as fitted)."
     if callable(key):
         raise TypeError(
             "a callable column selector cannot be traced back; give the column names"
@@ -98,8 +96,7 @@ def _column_positions(key, names_in, n_in:int)->np.ndarray:
 
 # %% ../nbs/01b_pipelines.ipynb #p__trace
 def _trace(step, src:np.ndarray)->np.ndarray:
-    ("Raw-column position of every output column of the fitted `step`, given that of "
-     "every input column (`src`).")
+    "Raw-column position of every output column of the fitted `step`, given that of every input column (`src`)."
     if step is None or (isinstance(step, str) and step == 'passthrough'): return src
     # identity (how 'passthrough' is fitted)
     if isinstance(step, FunctionTransformer) and step.func is None: return src
@@ -132,8 +129,7 @@ def _trace(step, src:np.ndarray)->np.ndarray:
 # %% ../nbs/01b_pipelines.ipynb #p_pipelineparts
 @dataclass
 class PipelineParts:
-    ("A fitted pipeline split into its transform, its final model and the raw column "
-     "behind every transformed column.")
+    "A fitted pipeline split into its transform, its final model and the raw column behind every transformed column."
     # the fitted steps before the model (`pipe[:-1]`), None if the pipeline is the model
     # only
     transform: object
@@ -145,17 +141,14 @@ class PipelineParts:
 
     @property
     def groups(self)->dict:
-        ("{raw column: [positions of its transformed columns]} (empty for dropped "
-         "columns).")
+        "{raw column: [positions of its transformed columns]} (empty for dropped columns)."
         return {
             name: np.flatnonzero(self.source == j)
             for j, name in enumerate(self.input_names)
         }
 
     def transform_rows(self, X):
-        """The rows as the model sees them:
-
-        a DataFrame with the transformed column names."""
+        "The rows as the model sees them: a DataFrame with the transformed column names."
         Xt = X if self.transform is None else self.transform.transform(X)
         # sparse one-hot output
         if hasattr(Xt, 'toarray') and hasattr(Xt, 'nnz'): Xt = Xt.toarray()
@@ -169,8 +162,7 @@ def is_pipeline(model)->bool:
 
 # %% ../nbs/01b_pipelines.ipynb #p_check_level
 def check_level(level)->str:
-    ("Validate `level`: 'raw' (explain the pipeline's input columns) or 'transformed' "
-     "(the columns the model sees).")
+    "Validate `level`: 'raw' (explain the pipeline's input columns) or 'transformed' (the columns the model sees)."
     if not (isinstance(level, str) and level in ('raw', 'transformed')):
         raise ValueError(
             "level must be 'raw' (the pipeline's input columns) or 'transformed' (the"
@@ -180,8 +172,7 @@ def check_level(level)->str:
 
 # %% ../nbs/01b_pipelines.ipynb #p_unwrap
 def unwrap_pipeline(pipe, level:str='raw')->PipelineParts:
-    ("Split a fitted `Pipeline` into (transform, model, the raw column behind every "
-     "transformed column).")
+    "Split a fitted `Pipeline` into (transform, model, the raw column behind every transformed column)."
     if not is_pipeline(pipe):
         raise TypeError(
             f"pipe must be a scikit-learn Pipeline, got {type(pipe).__name__}"
@@ -225,9 +216,7 @@ def unwrap_pipeline(pipe, level:str='raw')->PipelineParts:
 
 # %% ../nbs/01b_pipelines.ipynb #p_raw_rows
 def raw_rows(X)->np.ndarray:
-    """The raw rows as an array:
-
-    floats for numeric data, objects (category labels as they are) otherwise."""
+    "The raw rows as an array: floats for numeric data, objects (category labels as they are) otherwise."
     if isinstance(X, pd.Series): X = X.to_frame().T
     if isinstance(X, pd.DataFrame):
         numeric = all(
@@ -240,8 +229,7 @@ def raw_rows(X)->np.ndarray:
 
 # %% ../nbs/01b_pipelines.ipynb #p_to_raw
 def to_raw(parts:PipelineParts, result, X=None):
-    ("Map an explainer's result on the transformed columns back to the raw columns "
-     "(sum over each column's group).")
+    "Map an explainer's result on the transformed columns back to the raw columns (sum over each column's group)."
     if isinstance(result, list): return [to_raw(parts, r, X) for r in result]
     if parts.source is None: return result  # level='transformed'
     groups = parts.groups
@@ -261,9 +249,7 @@ def to_raw(parts:PipelineParts, result, X=None):
 
 # %% ../nbs/01b_pipelines.ipynb #p_explain_pipeline
 def explain_pipeline(explainer, pipe, X, *args, level:str='raw', **kwargs):
-    """Run `explainer(model, X_transformed, ...)` on the pipeline's last step;
-
-    at `level='raw'` sum back to the raw columns."""
+    "Run `explainer(model, X_transformed, ...)` on the pipeline's last step; at `level='raw'` sum back to the raw columns."
     parts = unwrap_pipeline(pipe, level)
     return to_raw(
         parts, explainer(parts.model, parts.transform_rows(X), *args, **kwargs), X

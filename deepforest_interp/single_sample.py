@@ -39,15 +39,13 @@ def depth_weight(
     depth,               # node depth d (root = 0), scalar or array
     alpha:float=0.9,     # the paper's free parameter, 0 < alpha <= 1
 )->np.ndarray:           # 1 / (1 + alpha^-d), same shape as `depth`
-    ("Depth factor of the SSFI node importance, 1/(1 + alpha^-d) (paper Eq. 6), "
-     "computed as alpha^d/(1 + alpha^d).")
+    "Depth factor of the SSFI node importance, 1/(1 + alpha^-d) (paper Eq. 6), computed as alpha^d/(1 + alpha^d)."
     ad = _check_alpha(alpha) ** check_array(depth, 'depth')
     return ad / (1 + ad)
 
 # %% ../nbs/09_ssfi.ipynb #c009
 def _inv_scale(scale, n_features:int)->np.ndarray:
-    ("1/scale per feature (ones for `scale=None`), after checking shape, finiteness "
-     "and positivity.")
+    "1/scale per feature (ones for `scale=None`), after checking shape, finiteness and positivity."
     if scale is None: return np.ones(n_features)
     s = check_array(scale, 'scale', finite=False)
     s = s.reshape(-1) if s.ndim else np.full(n_features, float(s))
@@ -60,14 +58,12 @@ def _inv_scale(scale, n_features:int)->np.ndarray:
     with np.errstate(over='ignore'): inv = 1 / s
     if not np.isfinite(inv).all():
         raise ValueError(
-            "scale has entries so small that 1/scale overflows (smallest"
-            f" {s.min():.3g})"
+            f"scale has entries so small that 1/scale overflows (smallest {s.min():.3g})"
         )
     return inv
 
 def _check_finite(out:np.ndarray)->np.ndarray:
-    ("SSFI values beyond the float64 range (huge |X| or a tiny `scale`) are an error, "
-     "never an inf in the output.")
+    "SSFI values beyond the float64 range (huge |X| or a tiny `scale`) are an error, never an inf in the output."
     if not np.isfinite(out).all():
         raise ValueError(
             "SSFI overflowed the float64 range: |X - threshold| / scale exceeds ~1e308"
@@ -77,8 +73,7 @@ def _check_finite(out:np.ndarray)->np.ndarray:
     return out
 
 def _check_ssfi_model(model):
-    ("SSFI needs the trees of a fitted decision tree, random forest or extra-trees "
-     "model.")
+    "SSFI needs the trees of a fitted decision tree, random forest or extra-trees model."
     return check_model(model, TREE_TYPES + FOREST_TYPES)
 
 def ssfi_reference(
@@ -91,9 +86,7 @@ def ssfi_reference(
     # divide the sum over trees by their number (False: the paper's plain sum)
     average:bool=True,
 )->np.ndarray:            # (n_samples, n_features)
-    """SSFI one row and one tree at a time along `decision_path` (paper Eq. 6-7);
-
-    slow, for checking."""
+    "SSFI one row and one tree at a time along `decision_path` (paper Eq. 6-7); slow, for checking."
     _check_ssfi_model(model); a = _check_alpha(alpha)
     X, _ = check_X(X, model); inv = _inv_scale(scale, X.shape[1])
     trees = model_trees(model)
@@ -132,8 +125,7 @@ def _ssfi_kernel(
     out,
     block,
 ):
-    ("out[i, f] += w_tree * node_w[t] * |threshold[t] - X[i, f]| * inv_scale[f] over "
-     "the internal nodes t of every path.")
+    "out[i, f] += w_tree * node_w[t] * |threshold[t] - X[i, f]| * inv_scale[f] over the internal nodes t of every path."
     n, M = X.shape[0], roots.shape[0]
     use_rw = row_w.shape[0] > 0
     for b in prange((n + block - 1) // block):  # parallel over blocks of rows ...
@@ -154,9 +146,7 @@ def _ssfi_kernel(
 def _walk_ssfi(
     flat: FlatForest, X, inv_scale, alpha: float, average: bool, row_w=None, n_jobs=None
 ) -> np.ndarray:
-    """Run the kernel on float64 rows X (n, K);
-
-    `row_w` (M, n) optionally weights each tree per row (then no averaging)."""
+    "Run the kernel on float64 rows X (n, K); `row_w` (M, n) optionally weights each tree per row (then no averaging)."
     # the kernel indexes X by feature: never read past a row
     if X.ndim != 2 or X.shape[1] != flat.n_features:
         raise ValueError(
@@ -199,8 +189,7 @@ def ssfi(
     average:bool=True,
     n_jobs:int|None=-1,   # threads for the row loop (joblib convention: -1 = all cores)
 )->np.ndarray:            # (n_samples, n_features), >= 0
-    ("Single-sample feature importance of every row of `X` (paper Eq. 6-7), compiled "
-     "and parallel over rows.")
+    "Single-sample feature importance of every row of `X` (paper Eq. 6-7), compiled and parallel over rows."
     _check_ssfi_model(model); a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs)
     X, _ = check_X(X, model); inv = _inv_scale(scale, X.shape[1])
     return _walk_ssfi(FlatForest.of(model), X, inv, a, average, n_jobs=n_jobs)
@@ -209,9 +198,7 @@ def ssfi(
 def feature_ranges(
     X,                # (n_samples, n_features) training data (array or DataFrame)
 )->np.ndarray:  # (n_features,) max - min per feature, 1 where a feature is constant
-    """Per-feature range of the training data:
-
-    the `scale` under which SSFI sees min-max-scaled [0, 1] inputs (paper Sec. 5.2)."""
+    "Per-feature range of the training data: the `scale` under which SSFI sees min-max-scaled [0, 1] inputs (paper Sec. 5.2)."
     X, _ = check_X(X)
     r = X.max(0) - X.min(0)
     return np.where(r > 0, r, 1.0)
@@ -219,8 +206,7 @@ def feature_ranges(
 # %% ../nbs/09_ssfi.ipynb #c029
 @dataclass
 class LOOForest:
-    ("A bootstrapped forest fitted once, and for each row a leave-one-out sub-forest "
-     "of trees the row is out of bag for.")
+    "A bootstrapped forest fitted once, and for each row a leave-one-out sub-forest of trees the row is out of bag for."
     forest: object            # the fitted forest (all grown trees)
     rows: np.ndarray          # (r,) training rows that have a leave-one-out forest
     members: np.ndarray       # (r, n_trees) tree indices of each row's sub-forest
@@ -229,9 +215,7 @@ class LOOForest:
     def n_trees(self)->int: return self.members.shape[1]
 
     def row_weights(self, average:bool=True)->np.ndarray:
-        """`(n_all_trees, r)` matrix:
-
-        1/n_trees (or 1) where a tree belongs to the row's sub-forest, else 0."""
+        "`(n_all_trees, r)` matrix: 1/n_trees (or 1) where a tree belongs to the row's sub-forest, else 0."
         w = np.zeros((len(self.forest.estimators_), len(self.rows)))
         w[self.members.T, np.arange(len(self.rows))[None, :]] = (
             1 / self.n_trees if average else 1.0
@@ -239,15 +223,12 @@ class LOOForest:
         return w
 
     def _training_X(self, X)->np.ndarray:
-        """`X` validated as the forest's training rows (core's `check_training_rows`):
-
-        `rows` index into it."""
+        "`X` validated as the forest's training rows (core's `check_training_rows`): `rows` index into it."
         check_training_rows(self.forest, X)
         return check_X(X, self.forest)[0]
 
     def sub_forest(self, j:int):
-        ("A working copy of `forest` (predict, predict_proba, `ssfi`) restricted to "
-         "the sub-forest of `rows[j]`.")
+        "A working copy of `forest` (predict, predict_proba, `ssfi`) restricted to the sub-forest of `rows[j]`."
         j = check_index(j, len(self.rows), 'j')
         f = copy.copy(self.forest)
         f.estimators_ = [self.forest.estimators_[m] for m in self.members[j]]
@@ -264,8 +245,7 @@ class LOOForest:
         average: bool = True,
         n_jobs: int | None = -1
     ) -> np.ndarray:
-        ("Leave-one-out SSFI of every row in `rows`, each over its own sub-forest "
-         "(Eq. 6-7); `X` is the training data.")
+        "Leave-one-out SSFI of every row in `rows`, each over its own sub-forest (Eq. 6-7); `X` is the training data."
         a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs); X = self._training_X(X)
         return _walk_ssfi(
             FlatForest.of(self.forest),
@@ -278,9 +258,7 @@ class LOOForest:
         )
 
     def predict(self, X)->np.ndarray:
-        """Leave-one-out prediction of every row in `rows` (labels for classifiers);
-
-        `X` is the training data."""
+        "Leave-one-out prediction of every row in `rows` (labels for classifiers); `X` is the training data."
         Xr = self._training_X(X)[self.rows]
         W = self.row_weights()
         if is_classifier(self.forest):
@@ -324,12 +302,10 @@ def loo_forest(
     # give up beyond this many trees (default 20 * n_estimators)
     max_trees:int|None=None,
 )->LOOForest:
-    ("Fit one forest and give every row in `rows` a sub-forest of `n_estimators` "
-     "trees it is out of bag for.")
+    "Fit one forest and give every row in `rows` a sub-forest of `n_estimators` trees it is out of bag for."
     if not isinstance(estimator, (RandomForestClassifier, RandomForestRegressor)):
         raise TypeError(
-            "loo_forest needs a RandomForestClassifier/Regressor, got"
-            f" {type(estimator).__name__}"
+            f"loo_forest needs a RandomForestClassifier/Regressor, got {type(estimator).__name__}"
         )
     if not estimator.bootstrap:
         raise ValueError(
@@ -360,8 +336,7 @@ def loo_forest(
         if oob.sum(0).min() >= T: break
         if B >= max_trees:
             raise RuntimeError(
-                f"after {B} trees some rows are out of bag fewer than {T} times; raise"
-                " max_trees"
+                f"after {B} trees some rows are out of bag fewer than {T} times; raise max_trees"
             )
         B = min(max_trees, B + max(10, B // 10)); f.set_params(n_estimators=B).fit(X, y)
     f.set_params(warm_start=estimator.warm_start)
@@ -371,9 +346,7 @@ def loo_forest(
 # %% ../nbs/09_ssfi.ipynb #c034
 @dataclass
 class LOOSSFI:
-    """Result of `ssfi_loo`:
-
-    each row's SSFI and prediction under a model that never saw the row."""
+    "Result of `ssfi_loo`: each row's SSFI and prediction under a model that never saw the row."
     values: np.ndarray        # (r, n_features) SSFI of the held-out rows
     # (r,) leave-one-out predictions (class labels for classifiers), to check Sec. 4.2's
     # condition
@@ -382,9 +355,7 @@ class LOOSSFI:
     feature_names: list       # column names
 
 def _loo_one(estimator, X, y, i, alpha, inv, average):
-    """Algorithm 1 for row i:
-
-    fit a clone on the other rows, return (SSFI of row i, prediction of row i)."""
+    "Algorithm 1 for row i: fit a clone on the other rows, return (SSFI of row i, prediction of row i)."
     keep = np.ones(len(X), bool); keep[i] = False
     m = clone(estimator).fit(X[keep], y[keep])
     return (
@@ -413,9 +384,7 @@ def ssfi_loo(
     n_jobs:int|None=None,
     progress:bool=True,         # tqdm progress bar over the refits
 )->LOOSSFI:  # values (r, K), prediction (r,), rows (r,), feature_names
-    """Leave-one-out SSFI (paper Algorithm 1):
-
-    every row explained by a model fitted without it."""
+    "Leave-one-out SSFI (paper Algorithm 1): every row explained by a model fitted without it."
     a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs)
     if not isinstance(estimator, TREE_TYPES + FOREST_TYPES):
         raise TypeError(
@@ -505,8 +474,7 @@ def plot_ssfi_image(
             shape = (h, h)
     if img.size != v.size or img.size != shape[0] * shape[1]:
         raise ValueError(
-            f"image ({img.size} pixels), values ({v.size}) and shape {shape} do not"
-            " match"
+            f"image ({img.size} pixels), values ({v.size}) and shape {shape} do not match"
         )
     g = img.reshape(shape); g = (g - g.min()) / (np.ptp(g) or 1)
     rgb = np.repeat(g[..., None], 3, axis=2)

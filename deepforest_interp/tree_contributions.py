@@ -27,17 +27,14 @@ _K = LazyKernels(globals())
 
 # %% ../nbs/02_tree_contributions.ipynb #c008
 def _row_offsets(model, ens, X)->np.ndarray:
-    """Per-row constant of the model output, (n, C):
-
-    zeros for trees and forests, the init estimator's raw score for boosting."""
+    "Per-row constant of the model output, (n, C): zeros for trees and forests, the init estimator's raw score for boosting."
     if ens.kind != 'raw': return np.tile(ens.offset, (X.shape[0], 1))
     # an `init` estimator varies by row
     raw = np.asarray(model._raw_predict_init(X.astype(np.float32)), dtype=float)
     return raw.reshape(X.shape[0], -1)[:, :ens.n_outputs]
 
 def _finish(values, bias, ens, names, X)->Explanation:
-    ("Squeeze single-output results to `(n, K)` / `(n,)` and wrap them in an "
-     "`Explanation`.")
+    "Squeeze single-output results to `(n, K)` / `(n,)` and wrap them in an `Explanation`."
     if ens.n_outputs == 1 and ens.output_names is None:
         values, bias = values[..., 0], bias[:, 0]  # one class stays 3-D
     out_names = ens.output_names
@@ -47,9 +44,7 @@ def _finish(values, bias, ens, names, X)->Explanation:
 
 # %% ../nbs/02_tree_contributions.ipynb #c008r
 def contributions_reference(model, X)->Explanation:
-    """Path-walk feature contributions, one row and one tree at a time (paper Eq. 2-6);
-
-    slow, for checking."""
+    "Path-walk feature contributions, one row and one tree at a time (paper Eq. 2-6); slow, for checking."
     ens = ensemble_trees(model); X, names = check_X(X, model)
     n, K, C = X.shape[0], X.shape[1], ens.n_outputs
     values, bias = np.zeros((n, K, C)), _row_offsets(model, ens, X)
@@ -67,8 +62,7 @@ def contributions_reference(model, X)->Explanation:
 
 # %% ../nbs/02_tree_contributions.ipynb #c011
 class FlatForest:
-    ("All trees of a fitted model in global node arrays with every node's increment, "
-     "as the kernels walk them; `FlatForest.of` caches one per model.")
+    "All trees of a fitted model in global node arrays with every node's increment, as the kernels walk them; `FlatForest.of` caches one per model."
     # model -> (the trees it was built from, FlatForest)
     _cache = weakref.WeakKeyDictionary()
 
@@ -125,10 +119,7 @@ class FlatForest:
 
     @property
     def threshold32(self)->np.ndarray:
-        """Thresholds as float32 rounded down:
-
-        for a float32 x, `x <= threshold32` exactly when `x <= threshold` (sklearn's
-        test), in half the memory."""
+        "Thresholds as float32 rounded down: for a float32 x, `x <= threshold32` exactly when `x <= threshold` (sklearn's test), in half the memory."
         if getattr(self, '_threshold32', None) is None:
             t = self.threshold.astype(np.float32)
             t = np.where(
@@ -154,8 +145,7 @@ class FlatForest:
 
     @classmethod
     def of(cls, model)->FlatForest:
-        ("The flattened forest of a fitted supported `model`, cached until the model "
-         "is refitted or deleted.")
+        "The flattened forest of a fitted supported `model`, cached until the model is refitted or deleted."
         ens = ensemble_trees(model)
         trees = tuple(t.tree_ for t in ens.trees)
         # a model that cannot be weakly referenced: no cache
@@ -202,8 +192,7 @@ def _walk_kernel(
     out,
     block,
 ):
-    ("out[i, s(t), :] += w * delta[child] along every path, WALK_LANES rows at a time "
-     "(row_w (M, n) optional: shape (0, 0) = unused).")
+    "out[i, s(t), :] += w * delta[child] along every path, WALK_LANES rows at a time (row_w (M, n) optional: shape (0, 0) = unused)."
     n, M, C = X.shape[0], roots.shape[0], delta.shape[1]
     use_rw = row_w.shape[0] > 0
     for b in prange((n + block - 1) // block):  # parallel over blocks of rows ...
@@ -263,8 +252,7 @@ def _walk_std_kernel(
     m2,
     block,
 ):
-    ("As `_walk_kernel` (no row weights), plus a weighted running mean / M2 of each "
-     "tree's own contribution over the trees whose path splits on k.")
+    "As `_walk_kernel` (no row weights), plus a weighted running mean / M2 of each tree's own contribution over the trees whose path splits on k."
     n, K, M, C = X.shape[0], X.shape[1], roots.shape[0], delta.shape[1]
     for b in prange((n + block - 1) // block):
         lo, hi = b * block, min(n, (b + 1) * block)
@@ -301,9 +289,7 @@ def _walk_std_kernel(
 def _tree_sums_kernel(
     X, roots, left, right, feature, threshold, missing_left, delta, row_w, w_row, Y, out
 ):
-    """out[m, k, c] += sum_i row_w[w_row[m], i] Y[i, c] f_{m,k,c}(x_i):
-
-    tree m's own contributions, weighted and reduced over the rows."""
+    "out[m, k, c] += sum_i row_w[w_row[m], i] Y[i, c] f_{m,k,c}(x_i): tree m's own contributions, weighted and reduced over the rows."
     n, M, C = X.shape[0], roots.shape[0], delta.shape[1]
     for m in prange(M):  # parallel over trees: each writes only out[m]
         r = w_row[m]  # the row of weights tree m uses
@@ -324,8 +310,7 @@ def _flat_rows(flat, X32)->np.ndarray:
     "Check the arguments every walk kernel receives; X32 as C-contiguous float32 rows."
     if not isinstance(flat, FlatForest):
         raise TypeError(
-            "flat must be a FlatForest (FlatForest.of(model)), got"
-            f" {type(flat).__name__}"
+            f"flat must be a FlatForest (FlatForest.of(model)), got {type(flat).__name__}"
         )
     X32 = np.ascontiguousarray(X32, dtype=np.float32)
     # the kernels index X by feature: never read past a row
@@ -349,8 +334,7 @@ def walk_contributions(
     # of the result: np.float32 halves its memory (sums then round at ~1e-7)
     dtype=np.float64,
 )->np.ndarray:                          # (n, K, C)
-    ("Sum the weighted increments of every path into an `(n, K, C)` array (compiled, "
-     "parallel over rows).")
+    "Sum the weighted increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
     X32 = _flat_rows(flat, X32)
     n_jobs = check_n_jobs(n_jobs)
     n, M = X32.shape[0], len(flat.roots)
@@ -417,8 +401,7 @@ def _feature_names(model, K:int, X=None)->list:
 ADDITIVITY_RTOL = 1e-6
 
 def _check_averaging(ens, who:str):
-    ("A spread over the trees needs a model that averages them (a tree or a forest), "
-     "not boosting's sum of corrections.")
+    "A spread over the trees needs a model that averages them (a tree or a forest), not boosting's sum of corrections."
     if ens.kind == 'raw':
         raise ValueError(
             f"{who} with return_std=True needs a tree or a forest: a boosting model's"
@@ -443,9 +426,7 @@ def contributions(
     # = the model's
     level:str='raw',
 )->Explanation:                  # values (n, K) or (n, K, C), bias (n,) or (n, C)
-    """Saabas/Palczewska feature contributions of a tree ensemble:
-
-    `bias + values.sum(1) == output` (paper Eq. 2-6)."""
+    "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6)."
     if not isinstance(return_std, (bool, np.bool_)):
         raise TypeError(f"return_std must be a bool, got {type(return_std).__name__}")
     if np.dtype(dtype) not in (np.float32, np.float64):
@@ -526,8 +507,7 @@ def walk_contributions_std(
     n_jobs:int|None=None,               # threads (joblib convention)
     # values (n, K, C) as `walk_contributions`, std (n, K, C)
 )->tuple[np.ndarray, np.ndarray]:
-    ("Contributions and their weighted standard deviation (ddof=0) over the trees' "
-     "own contributions, in one walk.")
+    "Contributions and their weighted standard deviation (ddof=0) over the trees' own contributions, in one walk."
     X32 = _flat_rows(flat, X32)
     n, K, C = X32.shape[0], X32.shape[1], flat.n_outputs
     out, mean, m2, wsum = (
@@ -577,8 +557,7 @@ def _summary_frame(a, names, ens)->pd.DataFrame:
     return pd.DataFrame(a, index=pd.Index(names, name='feature'), columns=cols)
 
 def _summary_sums(model, X, batch_size, n_jobs):
-    ("Sum and sum of |.| of the contributions of X's rows over the rows (K, C), batch "
-     "by batch, and the row count.")
+    "Sum and sum of |.| of the contributions of X's rows over the rows (K, C), batch by batch, and the row count."
     flat, n = FlatForest.of(model), X.shape[0]
     K, C = flat.n_features, flat.n_outputs
     s, sa = np.zeros((K, C)), np.zeros((K, C))
@@ -604,8 +583,7 @@ def contribution_summary(
     # threads per batch (joblib convention); a dask array: one thread per block
     n_jobs:int|None=-1,
 )->Bunch:  # mean, mean_abs: features x outputs DataFrames; n: rows summarised
-    ("Mean and mean |.| of the feature contributions over the rows of X, never "
-     "holding the (n, K, C) array (paper Eq. 6).")
+    "Mean and mean |.| of the feature contributions over the rows of X, never holding the (n, K, C) array (paper Eq. 6)."
     ens = ensemble_trees(model)
     K, C = int(model.n_features_in_), ens.n_outputs
     if batch_size is None: batch_size = max(1, SUMMARY_BATCH_BYTES // (8 * K * C))
@@ -632,8 +610,7 @@ def walk_tree_sums(
     row_weights:np.ndarray,
     n_jobs:int|None=None,               # threads (joblib convention), over the trees
 )->np.ndarray:                          # (n_trees, K, C)
-    ("Per-tree reductions `sum_i w[m,i] Y[i,c] f_{m,k,c}(x_i)` of each tree's own "
-     "contributions, without the (n, K, C) array.")
+    "Per-tree reductions `sum_i w[m,i] Y[i,c] f_{m,k,c}(x_i)` of each tree's own contributions, without the (n, K, C) array."
     X32 = _flat_rows(flat, X32)
     n, M, C = X32.shape[0], len(flat.roots), flat.n_outputs
     Y = np.ascontiguousarray(Y, dtype=float)
@@ -644,8 +621,7 @@ def walk_tree_sums(
     rw = np.ascontiguousarray(np.atleast_2d(row_weights), dtype=float)
     if rw.shape not in ((1, n), (M, n)):
         raise ValueError(
-            f"row_weights must have shape ({n},) or {(M, n)}, got"
-            f" {np.shape(row_weights)}"
+            f"row_weights must have shape ({n},) or {(M, n)}, got {np.shape(row_weights)}"
         )
     if not (np.isfinite(rw).all() and np.isfinite(Y).all()):
         raise ValueError("row_weights and Y must be finite")
@@ -669,9 +645,7 @@ def walk_tree_sums(
 
 # %% ../nbs/02_tree_contributions.ipynb #c020z
 def _dask_rows(model, X):
-    """Validate a dask array's shape and dtype against `model` (cheap: metadata only);
-
-    one chunk across the columns."""
+    "Validate a dask array's shape and dtype against `model` (cheap: metadata only); one chunk across the columns."
     K = int(model.n_features_in_)
     if X.ndim != 2 or X.shape[1] != K:
         raise ValueError(
@@ -702,9 +676,7 @@ def _dask_block(xb, model, check_additivity, return_std, dtype):
 def _dask_contributions(
     model, X, *, check_additivity, n_jobs, return_std, dtype
 ) -> Explanation:
-    """Lazy contributions of a dask array:
-
-    blockwise over row blocks, the model shipped once per worker."""
+    "Lazy contributions of a dask array: blockwise over row blocks, the model shipped once per worker."
     import dask
     ens = ensemble_trees(model)
     if return_std: _check_averaging(ens, 'contributions')
@@ -752,8 +724,7 @@ def _add_parts(parts):
     return s, sa, n
 
 def _tree_reduce(parts, combine, fanin:int=8):
-    ("Combine delayed partials in a tree of `fanin`-way nodes (the scheduler never "
-     "holds them all at once).")
+    "Combine delayed partials in a tree of `fanin`-way nodes (the scheduler never holds them all at once)."
     import dask
     while len(parts) > 1:
         parts = [
@@ -776,8 +747,7 @@ def _dask_summary_sums(model, X):
 def plot_contributions(
     e: Explanation, row: int = 0, output=None, max_features: int = 10, ax=None
 ):
-    ("Horizontal bar chart of one row's largest contributions, labelled `feature = "
-     "value` (`output`: a class label or position); the title adds up to `e.output`.")
+    "Horizontal bar chart of one row's largest contributions, labelled `feature = value` (`output`: a class label or position); the title adds up to `e.output`."
     import matplotlib.pyplot as plt
     if not isinstance(e, Explanation):
         raise TypeError(f"e must be an Explanation, got {type(e).__name__}")
@@ -875,10 +845,7 @@ var U = {
 """
 
 class Explorer:
-    """An interactive view of precomputed numbers:
-
-    self-contained HTML + JavaScript (no kernel, no network), shown by JupyterLab and
-    the course site."""
+    "An interactive view of precomputed numbers: self-contained HTML + JavaScript (no kernel, no network), shown by JupyterLab and the course site."
     def __init__(self, kind:str, data:dict, script:str, title:str=''):
         self.kind, self.data, self.script, self.title = kind, data, script, title
 
@@ -889,9 +856,7 @@ class Explorer:
         )
 
     def to_html(self)->str:
-        """The explorer as one HTML fragment:
-
-        `<div data-explorer=...>` with its data in a JSON script tag and its code."""
+        "The explorer as one HTML fragment: `<div data-explorer=...>` with its data in a JSON script tag and its code."
         import hashlib
         js = self._json()
         # deterministic: same data, same page
@@ -932,8 +897,7 @@ class Explorer:
         return f"Explorer({self.kind!r}, {len(self._json()) / 1024:.0f} kB of data)"
 
 def _num(a, digits:int=12)->list:
-    ("An array as nested lists of floats rounded to `digits` significant digits "
-     "(smaller pages; sums move by < 1e-11 relative).")
+    "An array as nested lists of floats rounded to `digits` significant digits (smaller pages; sums move by < 1e-11 relative)."
     a = np.asarray(a, dtype=float)
     return (
         np.array([float(f'{v:.{digits}g}') for v in a.ravel()])
@@ -946,9 +910,7 @@ def _num(a, digits:int=12)->list:
 MAX_EXPLORER_ROWS, MAX_EXPLORER_TREES = 200, 20
 
 def _explorer_rows(rows, n:int)->np.ndarray:
-    """Row indices an explorer precomputes:
-
-    the first `rows` rows (int) or the given indices, at most MAX_EXPLORER_ROWS."""
+    "Row indices an explorer precomputes: the first `rows` rows (int) or the given indices, at most MAX_EXPLORER_ROWS."
     if isinstance(rows, (int, np.integer)) and not isinstance(rows, bool):
         idx = np.arange(min(check_int(rows, 'rows', 1), n))
     else:
@@ -970,9 +932,7 @@ def _explorer_rows(rows, n:int)->np.ndarray:
     return idx
 
 def _explorer_output(ens:Ensemble, output)->int:
-    """Output column an explorer follows:
-
-    the only one, else `output` (a class label or index); default the last class."""
+    "Output column an explorer follows: the only one, else `output` (a class label or index); default the last class."
     C = ens.n_outputs
     if output is None: return C - 1
     names = ens.output_names or []
@@ -984,14 +944,11 @@ def _explorer_output(ens:Ensemble, output)->int:
     ):
         return int(output)
     raise ValueError(
-        f"output must be a class label {names} or an index in 0..{C - 1}, got"
-        f" {output!r}"
+        f"output must be a class label {names} or an index in 0..{C - 1}, got {output!r}"
     )
 
 def _checkpoints(T:int, n:int=30)->np.ndarray:
-    """Tree counts at which the running forest average is stored:
-
-    every count up to 30 trees, else ~30 log-spaced ones."""
+    "Tree counts at which the running forest average is stored: every count up to 30 trees, else ~30 log-spaced ones."
     if T <= n: return np.arange(1, T + 1)
     return np.unique(
         np.r_[np.arange(1, 11), np.round(np.geomspace(10, T, n - 10)).astype(int), T]
@@ -1008,10 +965,7 @@ def tree_path_data(
     # class label / output index to follow (default: the only output, or the last class)
     output=None,
 )->dict:                         # JSON-able numbers of `explore_path`
-    """The numbers of the tree path explorer:
-
-    each row's path through the drawn trees and the forest average tree by tree (paper
-    Eq. 2-6)."""
+    "The numbers of the tree path explorer: each row's path through the drawn trees and the forest average tree by tree (paper Eq. 2-6)."
     import pandas as pd
     ens = ensemble_trees(model); X, names = check_X(X, model)
     idx = _explorer_rows(rows, X.shape[0]); Xs = X[idx]; X32 = Xs.astype(np.float32)
@@ -1027,8 +981,7 @@ def tree_path_data(
             shown = np.asarray(trees, dtype=np.int64).reshape(-1)
         except (TypeError, ValueError):
             raise TypeError(
-                "trees must be an int (how many) or a list of tree indices, got"
-                f" {trees!r}"
+                f"trees must be an int (how many) or a list of tree indices, got {trees!r}"
             ) from None
         if shown.size == 0 or shown.min() < 0 or shown.max() >= T:
             raise ValueError(
@@ -1036,8 +989,7 @@ def tree_path_data(
             )
         if len(shown) > MAX_EXPLORER_TREES:
             raise ValueError(
-                f"trees selects {len(shown)} trees: at most {MAX_EXPLORER_TREES} are"
-                " drawn"
+                f"trees selects {len(shown)} trees: at most {MAX_EXPLORER_TREES} are drawn"
             )
     e = contributions(model, Xs, n_jobs=1)
     V = e.values if e.values.ndim == 3 else e.values[..., None]
@@ -1262,8 +1214,7 @@ def explore_path(
     # shown as an interactive view in JupyterLab; `.to_html()` / `.save(path)` for a
     # page
 )->Explorer:
-    ("Tree path explorer: pick a row and a tree, see the path with every increment, "
-     "the running sum and the forest average building up (paper Eq. 2-6).")
+    "Tree path explorer: pick a row and a tree, see the path with every increment, the running sum and the forest average building up (paper Eq. 2-6)."
     data = tree_path_data(model, X, rows=rows, trees=trees, output=output)
     return Explorer(
         'tree-path',
