@@ -27,6 +27,7 @@ cells changes; each notebook is written back as nbdev writes it (sorted keys, in
 everything else stays byte-identical. A second run changes nothing. `--check` writes nothing and
 exits 1 if a notebook would change. A summary per notebook is printed.
 """
+
 import argparse, ast, io, json, re, subprocess, sys, tokenize
 from collections import Counter
 from pathlib import Path
@@ -37,8 +38,27 @@ JOIN_WIDTH = 100
 DEFS = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _PREFIX = re.compile(r'^([rRbBuUfF]*)(\'\'\'|"""|\'|")')
 # keywords after which `(` opens a parenthesised expression, not a call
-_KW = {'return', 'in', 'and', 'or', 'not', 'if', 'else', 'elif', 'yield', 'assert', 'raise', 'await',
-       'is', 'lambda', 'while', 'for', 'from', 'with', 'del'}
+_KW = {
+    'return',
+    'in',
+    'and',
+    'or',
+    'not',
+    'if',
+    'else',
+    'elif',
+    'yield',
+    'assert',
+    'raise',
+    'await',
+    'is',
+    'lambda',
+    'while',
+    'for',
+    'from',
+    'with',
+    'del',
+}
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -58,14 +78,20 @@ class _Src:
 
     def off(self, lineno: int, col: int) -> int:
         line = self.lines[lineno - 1]
-        return self.starts[lineno - 1] + len(line.encode('utf-8')[:col].decode('utf-8', 'replace'))
+        return self.starts[lineno - 1] + len(
+            line.encode('utf-8')[:col].decode('utf-8', 'replace')
+        )
 
     def node_span(self, node) -> tuple:
-        return (self.off(node.lineno, node.col_offset), self.off(node.end_lineno, node.end_col_offset))
+        return (
+            self.off(node.lineno, node.col_offset),
+            self.off(node.end_lineno, node.end_col_offset),
+        )
 
     def tok_off(self, pos: tuple) -> int:
         "tokenize positions are (line, character column); past the last line: the end."
-        if pos[0] > len(self.starts): return len(self.src)
+        if pos[0] > len(self.starts):
+            return len(self.src)
         return min(self.starts[pos[0] - 1] + pos[1], len(self.src))
 
 
@@ -75,21 +101,30 @@ def _tokens(src: str) -> list:
     one 'STRING' token. Comments are kept as kind 'COMMENT'."""
     s = _Src(src)
     out, depth, fstart = [], 0, None
-    FS, FE = getattr(tokenize, 'FSTRING_START', -1), getattr(tokenize, 'FSTRING_END', -1)
+    FS, FE = (
+        getattr(tokenize, 'FSTRING_START', -1),
+        getattr(tokenize, 'FSTRING_END', -1),
+    )
     for t in tokenize.generate_tokens(io.StringIO(src).readline):
         a, b = s.tok_off(t.start), s.tok_off(t.end)
         if t.type == FS:
-            if depth == 0: fstart = a
+            if depth == 0:
+                fstart = a
             depth += 1
             continue
         if t.type == FE:
             depth -= 1
-            if depth == 0: out.append(('STRING', src[fstart:b], fstart, b))
+            if depth == 0:
+                out.append(('STRING', src[fstart:b], fstart, b))
             continue
-        if depth: continue
-        if t.type == tokenize.STRING: out.append(('STRING', t.string, a, b))
-        elif t.type == tokenize.COMMENT: out.append(('COMMENT', t.string, a, b))
-        elif t.type in (tokenize.OP, tokenize.NAME, tokenize.NUMBER): out.append((tokenize.tok_name[t.type], t.string, a, b))
+        if depth:
+            continue
+        if t.type == tokenize.STRING:
+            out.append(('STRING', t.string, a, b))
+        elif t.type == tokenize.COMMENT:
+            out.append(('COMMENT', t.string, a, b))
+        elif t.type in (tokenize.OP, tokenize.NAME, tokenize.NUMBER):
+            out.append((tokenize.tok_name[t.type], t.string, a, b))
     return out
 
 
@@ -101,21 +136,25 @@ def _split(piece: str) -> tuple:
     "(prefix lowercased, quote, body) of one string literal token."
     m = _PREFIX.match(piece)
     p, q = m.group(1), m.group(2)
-    return p.lower(), q, piece[len(p) + len(q): len(piece) - len(q)]
+    return p.lower(), q, piece[len(p) + len(q) : len(piece) - len(q)]
 
 
 def join_pieces(pieces: list):
     """One literal token for the implicit concatenation `pieces` (literal tokens), or None if they
     cannot be joined faithfully by their text (the caller checks the value / syntax tree anyway)."""
     parts = [_split(p) for p in pieces]
-    if any(len(q) == 3 or 'b' in p for p, q, _ in parts): return None
-    if len({q for _, q, _ in parts}) != 1: return None
-    if len({'r' in p for p, _, _ in parts}) != 1: return None
+    if any(len(q) == 3 or 'b' in p for p, q, _ in parts):
+        return None
+    if len({q for _, q, _ in parts}) != 1:
+        return None
+    if len({'r' in p for p, _, _ in parts}) != 1:
+        return None
     q, raw = parts[0][1], 'r' in parts[0][0]
     is_f = any('f' in p for p, _, _ in parts)
     body = ''
     for p, _, b in parts:
-        if is_f and 'f' not in p: b = b.replace('{', '{{').replace('}', '}}')
+        if is_f and 'f' not in p:
+            b = b.replace('{', '{{').replace('}', '}}')
         body += b
     prefix = ('r' if raw else '') + ('f' if is_f else '')
     return prefix + q + body + q
@@ -125,11 +164,17 @@ def literal_for(value: str) -> str:
     "A one-line literal whose value is `value`: double quotes unless that needs more escapes."
     esc = {'\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t'}
     for q in ('"', "'"):
-        body = ''.join(esc.get(c, ('\\' + q) if c == q else (c if c.isprintable() else repr(c)[1:-1]))
-                       for c in value)
-        if q == '"' and '"' in value and "'" not in value: continue
+        body = ''.join(
+            esc.get(
+                c, ('\\' + q) if c == q else (c if c.isprintable() else repr(c)[1:-1])
+            )
+            for c in value
+        )
+        if q == '"' and '"' in value and "'" not in value:
+            continue
         lit = q + body + q
-        if ast.literal_eval(lit) == value: return lit
+        if ast.literal_eval(lit) == value:
+            return lit
     return repr(value)
 
 
@@ -138,12 +183,18 @@ def literal_for(value: str) -> str:
 
 
 def _is_doc(body: list) -> bool:
-    return (bool(body) and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, str))
+    return (
+        bool(body)
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    )
 
 
 def docstring_exprs(tree) -> list:
-    return [n.body[0] for n in ast.walk(tree) if isinstance(n, DEFS) and _is_doc(n.body)]
+    return [
+        n.body[0] for n in ast.walk(tree) if isinstance(n, DEFS) and _is_doc(n.body)
+    ]
 
 
 def _string_runs(toks: list) -> list:
@@ -154,20 +205,27 @@ def _string_runs(toks: list) -> list:
             i += 1
             continue
         j = i
-        while j + 1 < len(toks) and toks[j + 1][0] in ('STRING', 'COMMENT'): j += 1
-        while toks[j][0] == 'COMMENT': j -= 1
-        if sum(t[0] == 'STRING' for t in toks[i:j + 1]) >= 2: runs.append((i, j))
+        while j + 1 < len(toks) and toks[j + 1][0] in ('STRING', 'COMMENT'):
+            j += 1
+        while toks[j][0] == 'COMMENT':
+            j -= 1
+        if sum(t[0] == 'STRING' for t in toks[i : j + 1]) >= 2:
+            runs.append((i, j))
         i = j + 1
     return runs
 
 
 def _grouping_parens(toks: list, i: int, j: int) -> bool:
     "Are toks[i-1] and toks[j+1] parentheses that only group the run (not a call, not a tuple)?"
-    if i < 1 or j + 1 >= len(toks) or toks[i - 1][1] != '(' or toks[j + 1][1] != ')': return False
-    if i < 2: return True
+    if i < 1 or j + 1 >= len(toks) or toks[i - 1][1] != '(' or toks[j + 1][1] != ')':
+        return False
+    if i < 2:
+        return True
     before = toks[i - 2]
-    if before[0] == 'NAME' and before[1] not in _KW: return False    # f(...) is a call
-    if before[1] in (')', ']', '}') or before[0] == 'STRING': return False
+    if before[0] == 'NAME' and before[1] not in _KW:
+        return False  # f(...) is a call
+    if before[1] in (')', ']', '}') or before[0] == 'STRING':
+        return False
     return True
 
 
@@ -190,37 +248,51 @@ def edits_for_cell(src: str, history: dict = None) -> tuple:
         doc_spans[a] = (d, s.node_span(d))
     edits = []
     for i, j in _string_runs(toks):
-        run = toks[i:j + 1]
-        if any(t[0] == 'COMMENT' for t in run): continue
+        run = toks[i : j + 1]
+        if any(t[0] == 'COMMENT' for t in run):
+            continue
         a, b = run[0][2], run[-1][3]
-        if '\n' not in src[a:b]: continue                           # one-line runs: written that way
+        if '\n' not in src[a:b]:
+            continue  # one-line runs: written that way
         new = join_pieces([t[1] for t in run])
         if a in doc_spans:
             d, (sa, sb) = doc_spans[a]
-            if new is None and not any('b' in _split(t[1])[0] for t in run): new = literal_for(d.value.value)
+            if new is None and not any('b' in _split(t[1])[0] for t in run):
+                new = literal_for(d.value.value)
             # the whole statement (with its parentheses) becomes the literal
-            if new is not None: edits.append((sa, sb, new, 'docstring'))
+            if new is not None:
+                edits.append((sa, sb, new, 'docstring'))
             continue
-        if new is None: continue
+        if new is None:
+            continue
         if _grouping_parens(toks, i, j):
             a2, b2 = toks[i - 1][2], toks[j + 1][3]
         else:
             a2, b2 = a, b
         tail = src[b2:].split('\n', 1)[0]
         # the joined literal where its first piece starts, with what follows it on that line
-        if _column(src, a) + len(new) + len(tail.rstrip()) > JOIN_WIDTH: continue
+        if _column(src, a) + len(new) + len(tail.rstrip()) > JOIN_WIDTH:
+            continue
         edits.append((a2, b2, new, 'concat'))
     if history:
         for d in docs:
             k = by_start.get(s.node_span(d.value)[0])
             v = d.value.value
-            if k is None or '\n' not in v or not toks[k][1].lstrip('rRuU').startswith(('"""', "'''")): continue
-            if k + 1 < len(toks) and toks[k + 1][0] == 'STRING': continue   # a concatenation: step 1
+            if (
+                k is None
+                or '\n' not in v
+                or not toks[k][1].lstrip('rRuU').startswith(('"""', "'''"))
+            ):
+                continue
+            if k + 1 < len(toks) and toks[k + 1][0] == 'STRING':
+                continue  # a concatenation: step 1
             cands = history.get(' '.join(v.split()), {})
-            if len(cands) != 1: continue                                   # none, or ambiguous
+            if len(cands) != 1:
+                continue  # none, or ambiguous
             ((orig, tok),) = cands.items()
             a, b = s.node_span(d)
-            if not any(e[0] <= a < e[1] for e in edits): edits.append((a, b, tok, 'history'))
+            if not any(e[0] <= a < e[1] for e in edits):
+                edits.append((a, b, tok, 'history'))
     edits.sort()
     return edits, tree
 
@@ -239,7 +311,8 @@ class _NormDoc(ast.NodeTransformer):
 
 def same_program(old: str, new: str, norm_docs: bool = False) -> bool:
     t1, t2 = ast.parse(old), ast.parse(new)
-    if norm_docs: t1, t2 = _NormDoc().visit(t1), _NormDoc().visit(t2)
+    if norm_docs:
+        t1, t2 = _NormDoc().visit(t1), _NormDoc().visit(t2)
     return ast.dump(t1) == ast.dump(t2)
 
 
@@ -254,18 +327,28 @@ def _apply(src: str, edits: list) -> str:
 
 def unwrap_cell(src: str, history: dict = None) -> tuple:
     "(new source, Counter of edits by kind, list of problems) for one code cell."
-    try: edits, _ = edits_for_cell(src, history)
-    except (SyntaxError, tokenize.TokenError, ValueError): return src, Counter(), []
+    try:
+        edits, _ = edits_for_cell(src, history)
+    except (SyntaxError, tokenize.TokenError, ValueError):
+        return src, Counter(), []
     kept, probs = [], []
     # keep every edit that, applied with those kept so far, leaves the program the same
     for e in edits:
         trial = _apply(src, kept + [e])
-        try: ok = same_program(_apply(src, kept), trial, norm_docs=(e[3] == 'history'))
-        except SyntaxError: ok = False
-        if ok: kept.append(e)
-        else: probs.append(f'{e[3]} edit at offset {e[0]} dropped: {src[e[0]:e[1]][:60]!r}')
+        try:
+            ok = same_program(_apply(src, kept), trial, norm_docs=(e[3] == 'history'))
+        except SyntaxError:
+            ok = False
+        if ok:
+            kept.append(e)
+        else:
+            probs.append(
+                f'{e[3]} edit at offset {e[0]} dropped: {src[e[0] : e[1]][:60]!r}'
+            )
     new = _apply(src, kept)
-    if kept and not same_program(src, new, norm_docs=any(e[3] == 'history' for e in kept)):
+    if kept and not same_program(
+        src, new, norm_docs=any(e[3] == 'history' for e in kept)
+    ):
         return src, Counter(), ['cell left: combined edits changed the program']
     return new, Counter(e[3] for e in kept), probs
 
@@ -278,23 +361,46 @@ def history_docstrings(nbs_dir: Path) -> dict:
     """{docstring words joined by single spaces: {one-line value: its literal}} for every one-line
     string literal statement ever added to a notebook's code under `nbs_dir` (from `git log -p`)."""
     try:
-        r = subprocess.run(['git', 'log', '-p', '--no-color', '--no-ext-diff', '--format=', '--', '*.ipynb'],
-                           cwd=nbs_dir, capture_output=True, text=True, errors='replace', check=True)
+        r = subprocess.run(
+            [
+                'git',
+                'log',
+                '-p',
+                '--no-color',
+                '--no-ext-diff',
+                '--format=',
+                '--',
+                '*.ipynb',
+            ],
+            cwd=nbs_dir,
+            capture_output=True,
+            text=True,
+            errors='replace',
+            check=True,
+        )
     except (OSError, subprocess.CalledProcessError):
         return {}
     out = {}
     rx = re.compile(r'^\+\s*("(?:[^"\\]|\\.)*"),?\s*$')
     for line in r.stdout.split('\n'):
         m = rx.match(line)
-        if not m: continue
-        try: code = json.loads(m.group(1)).strip()
-        except ValueError: continue
-        if not code or code[0] not in '"\'rRuU': continue
-        try: t = ast.parse(code)
-        except SyntaxError: continue
-        if not (len(t.body) == 1 and _is_doc(t.body)): continue
+        if not m:
+            continue
+        try:
+            code = json.loads(m.group(1)).strip()
+        except ValueError:
+            continue
+        if not code or code[0] not in '"\'rRuU':
+            continue
+        try:
+            t = ast.parse(code)
+        except SyntaxError:
+            continue
+        if not (len(t.body) == 1 and _is_doc(t.body)):
+            continue
         v = t.body[0].value.value
-        if '\n' in v or v != v.strip() or '  ' in v: continue
+        if '\n' in v or v != v.strip() or '  ' in v:
+            continue
         out.setdefault(' '.join(v.split()), {}).setdefault(v, code)
     return out
 
@@ -308,27 +414,49 @@ def unwrap_notebook(path: Path, history: dict = None, write: bool = True) -> tup
     nb = json.loads(text)
     total, probs = Counter(), []
     for c in nb.get('cells', []):
-        if c.get('cell_type') != 'code': continue
+        if c.get('cell_type') != 'code':
+            continue
         src = ''.join(c['source']) if isinstance(c['source'], list) else c['source']
         new, cnt, pr = unwrap_cell(src, history)
-        probs += [f"cell {c.get('id')}: {p}" for p in pr]
+        probs += [f'cell {c.get("id")}: {p}' for p in pr]
         if new != src:
-            c['source'] = re.findall(r'[^\n]*\n|[^\n]+$', new) if isinstance(c['source'], list) else new
+            c['source'] = (
+                re.findall(r'[^\n]*\n|[^\n]+$', new)
+                if isinstance(c['source'], list)
+                else new
+            )
             total += cnt
-    if not total: return False, total, probs
-    if write: path.write_text(json.dumps(nb, sort_keys=True, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
+    if not total:
+        return False, total, probs
+    if write:
+        path.write_text(
+            json.dumps(nb, sort_keys=True, indent=1, ensure_ascii=False) + '\n',
+            encoding='utf-8',
+        )
     return True, total, probs
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('notebooks', nargs='+', type=Path)
-    ap.add_argument('--check', action='store_true', help='write nothing; exit 1 if a notebook would change')
-    ap.add_argument('--no-history', action='store_true', help='skip step 3 (git history of one-line docstrings)')
-    ap.add_argument('-v', '--verbose', action='store_true', help='list the dropped edits')
+    ap.add_argument(
+        '--check',
+        action='store_true',
+        help='write nothing; exit 1 if a notebook would change',
+    )
+    ap.add_argument(
+        '--no-history',
+        action='store_true',
+        help='skip step 3 (git history of one-line docstrings)',
+    )
+    ap.add_argument(
+        '-v', '--verbose', action='store_true', help='list the dropped edits'
+    )
     a = ap.parse_args(argv)
     nbs = [p for p in a.notebooks if p.suffix == '.ipynb']
-    history = {} if a.no_history or not nbs else history_docstrings(nbs[0].resolve().parent)
+    history = (
+        {} if a.no_history or not nbs else history_docstrings(nbs[0].resolve().parent)
+    )
     grand, changed = Counter(), []
     for p in nbs:
         ch, cnt, probs = unwrap_notebook(p, history, write=not a.check)
@@ -337,10 +465,13 @@ def main(argv=None) -> int:
             changed.append(p)
             print(f'{p}: ' + ', '.join(f'{k} {v}' for k, v in sorted(cnt.items())))
         if probs and a.verbose:
-            for pr in probs: print(f'  {p.name} {pr}')
-    print(f"{'would change' if a.check else 'changed'} {len(changed)} notebook(s): docstrings joined "
-          f"{grand['docstring']}, other concatenations joined {grand['concat']}, docstrings restored "
-          f"from history {grand['history']}")
+            for pr in probs:
+                print(f'  {p.name} {pr}')
+    print(
+        f'{"would change" if a.check else "changed"} {len(changed)} notebook(s): docstrings joined '
+        f'{grand["docstring"]}, other concatenations joined {grand["concat"]}, docstrings restored '
+        f'from history {grand["history"]}'
+    )
     return 1 if (a.check and changed) else 0
 
 
