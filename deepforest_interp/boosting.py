@@ -502,8 +502,7 @@ def _walk_boosted(
 # %% ../nbs/01c_boosting.ipynb #b022
 def walk_boosted(
     bt: BoostedTrees,  # the model's trees (`boosted_trees(model)`)
-    # (n, K) model-space rows in the caller's column order (float64; NaN = missing)
-    X: np.ndarray,
+    X: np.ndarray,  # (n, K) model-space rows in the caller's column order (float64; NaN = missing)
     n_jobs: int | None = None,  # threads (joblib convention)
 ) -> np.ndarray:  # (n, K, C) contributions, Eq. (B2)
     "Sum the increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
@@ -687,11 +686,9 @@ BOOSTING_RTOL = {'sklearn-hgb': 1e-9, 'lightgbm': 1e-9, 'xgboost': 1e-6}
 
 def boosted_contributions(
     model,  # fitted HistGradientBoosting*, XGBoost or LightGBM model
-    # (n_samples, n_features) array or DataFrame (HGB: pandas category columns allowed)
-    X,
+    X,  # (n_samples, n_features) array or DataFrame (HGB: pandas category columns allowed)
     *,
-    # raise if bias + sum(values) differs from the model's raw score (see BOOSTING_RTOL)
-    check_additivity: bool = True,
+    check_additivity: bool = True,  # raise if bias + sum(values) differs from the model's raw score (see BOOSTING_RTOL)
     n_jobs: int | None = -1,  # threads for the row loop (joblib convention)
 ) -> Explanation:  # values (n, K) regressors, (n, K, C) classifiers; raw-score space
     "Saabas path contributions of a boosting model in raw-score space: `bias + values.sum(1) == raw score` (Eq. B1-B2)."

@@ -253,11 +253,9 @@ def cascade_pass(
     layer: int
     | None = None,  # last layer of the pass (default: the model's best layer)
     n_jobs: int | None = None,  # threads: the forests of a layer run in parallel
-    # 'all': contributions of X at every layer; 'last': only at `layer`
-    new_layers: str = 'all',
+    new_layers: str = 'all',  # 'all': contributions of X at every layer; 'last': only at `layer`
     verbose: int = 0,  # tqdm progress over the trees when > 0
-    # (rows, C) weights: the last layer's per-tree sums of contributions . weights
-    tree_dot=None,
+    tree_dot=None,  # (rows, C) weights: the last layer's per-tree sums of contributions . weights
     # (`estimation.algorithm1_pass`), e.g. the centred
     # label for MDI(DF)'s per-tree terms
 ) -> list:  # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays
@@ -336,11 +334,8 @@ def deep_forest_contributions(
     oof: bool = False,  # True: X is the training data, explained out of fold
     all_layers: bool = False,  # return a list with one Explanation per layer 0..layer
     n_jobs: int | None = None,  # threads (forests of a layer run in parallel)
-    # a Pipeline ending in a cascade: 'raw' input columns or the cascade's 'transformed'
-    # ones
-    level: str = 'raw',
-    # tqdm progress over the trees when > 0 (a first call on a big model takes a while)
-    verbose: int = 0,
+    level: str = 'raw',  # a Pipeline ending in a cascade: 'raw' input columns or the cascade's 'transformed' ones
+    verbose: int = 0,  # tqdm progress over the trees when > 0 (a first call on a big model takes a while)
 ):
     "Contributions of the original features to a deep forest's output (paper Algorithm 1, Eq. 27-30)."
     if is_pipeline(model):
@@ -422,22 +417,16 @@ def _mdi_from(values, Y):
 
 def deep_forest_mdi(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
-    # the training data (oof=True); any labelled rows, e.g. the training data,
-    # (oof=False)
-    X,
+    X,  # the training data (oof=True); any labelled rows, e.g. the training data, (oof=False)
     y,  # labels / targets of X
     *,
     calibration: str | None = 'partial',  # calibration map of Algorithm 1
-    # True: out-of-fold contributions; False: contributions of the full cascade (literal
-    # Eq. 31)
-    oof: bool = True,
+    oof: bool = True,  # True: out-of-fold contributions; False: contributions of the full cascade (literal Eq. 31)
     layer: int | None = None,  # layer to explain (default: the model's best layer)
     all_layers: bool = False,  # one MDI Series per layer 0..layer (one pass)
     n_jobs: int | None = None,
     verbose: int = 0,  # tqdm progress over the trees when > 0
-    # True: a Bunch(importances_mean, importances_std, importances) over the layer's
-    # trees
-    return_std: bool = False,
+    return_std: bool = False,  # True: a Bunch(importances_mean, importances_std, importances) over the layer's trees
     # MDI(DF) indexed by feature name (a list of Series with all_layers=True; a Bunch
     # with return_std)
 ) -> pd.Series:
@@ -581,13 +570,9 @@ def deep_forest_steps_data(
     X,  # new rows to explain
     *,
     rows=30,  # how many of the first rows (int) or which rows (indices), at most 200
-    # trees drawn per forest of each layer (fold model 0 of every forest), at most 20 in
-    # all
-    trees=2,
-    # the calibration map of the pass: 'partial', 'additive' or 'multiplicative'
-    calibration: str = 'partial',
-    # class label / index to follow (default: the last class; regression: the output)
-    output=None,
+    trees=2,  # trees drawn per forest of each layer (fold model 0 of every forest), at most 20 in all
+    calibration: str = 'partial',  # the calibration map of the pass: 'partial', 'additive' or 'multiplicative'
+    output=None,  # class label / index to follow (default: the last class; regression: the output)
 ) -> dict:  # JSON-able numbers of `explore_deep_forest`
     "The numbers of the deep-forest step-through: per layer, tree and row the splits of Algorithm 1, the estimates (Eq. 15-17) and the three calibration maps (Eq. 23-26)."
     from deepforest_interp.tree_contributions import _explorer_rows, _num
@@ -847,8 +832,7 @@ def explore_deep_forest(
     *,
     rows=30,  # how many of the first rows (int) or which rows (indices), at most 200
     trees=2,  # trees drawn per forest of each layer (fold model 0), at most 20 in all
-    # the calibration map of the pass (the other two are shown beside it)
-    calibration: str = 'partial',
+    calibration: str = 'partial',  # the calibration map of the pass (the other two are shown beside it)
     output=None,  # class label / index to follow (default: the last class)
     # an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab
     # and on the site

@@ -35,8 +35,7 @@ __all__ = ['CascadeForestClassifier', 'CascadeForestRegressor', 'plot_validation
 # %% ../nbs/04_cascade_forest.ipynb #c005
 def _layer_matrix(
     X: np.ndarray,  # (n, K) original features
-    # (n, F, C) outputs of the previous layer's forests, or None for layer 0
-    outputs: np.ndarray,
+    outputs: np.ndarray,  # (n, F, C) outputs of the previous layer's forests, or None for layer 0
     # (n, K) for layer 0, (n, K + F*C) otherwise; column K + f*C + c = output c of
     # forest f
 ) -> np.ndarray:

@@ -71,8 +71,7 @@ def make_sin_cos(
 
 # %% ../nbs/01_datasets.ipynb #c013
 def make_linear_sum(
-    # number of rows (the paper uses 1000 for training and 1000 for testing)
-    n_samples: int = 1000,
+    n_samples: int = 1000,  # number of rows (the paper uses 1000 for training and 1000 for testing)
     n_features: int = 10,  # K in Eq. (35); the paper does not state it
     noise: float = 0.0,  # sd of Gaussian noise added to y
     random_state=None,  # None, int seed or np.random.Generator
@@ -152,8 +151,7 @@ def _forest_floor_signal(X) -> np.ndarray:
 
 def make_forest_floor_toy(
     n_samples: int = 5000,  # number of rows (the paper samples 5000)
-    # population Pearson correlation between G(x) and y; 1 means no noise
-    cor: float = 0.75,
+    cor: float = 0.75,  # population Pearson correlation between G(x) and y; 1 means no noise
     random_state=None,  # None, int seed or np.random.Generator
 ) -> tuple[
     pd.DataFrame, pd.Series
@@ -239,8 +237,7 @@ def load_digits(
 
 # %% ../nbs/01_datasets.ipynb #c046
 def load_diabetes(
-    # scikit-learn's mean-centred, norm-scaled features; False gives the original units
-    scaled: bool = True,
+    scaled: bool = True,  # scikit-learn's mean-centred, norm-scaled features; False gives the original units
     # 442 x 10 features; y = disease progression after one year
 ) -> tuple[pd.DataFrame, pd.Series]:
     "Diabetes regression data (442 x 10) via `sklearn.datasets.load_diabetes`."
@@ -420,8 +417,7 @@ _ADULT_COLUMNS = [
 
 
 def load_adult(
-    # categorical columns as pandas categoricals (labels) instead of integer codes
-    as_category: bool = False,
+    as_category: bool = False,  # categorical columns as pandas categoricals (labels) instead of integer codes
     # X_train (32561 x 14), X_test (16281 x 14), y_train, y_test
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
     "UCI Adult (Kohavi & Becker 1996; CC BY 4.0) with its shipped train/test split, as coded by the hiDF authors (seed 001 Table I)."
@@ -465,11 +461,9 @@ def load_adult(
 
 # %% ../nbs/01_datasets.ipynb #c055e
 def load_bank_marketing(
-    # seed of the stratified 80/20 train/test split (the source ships no split)
-    random_state: int = 0,
+    random_state: int = 0,  # seed of the stratified 80/20 train/test split (the source ships no split)
     test_size: float = 0.2,  # share of rows held out
-    # text columns as pandas categoricals instead of integer codes
-    as_category: bool = False,
+    as_category: bool = False,  # text columns as pandas categoricals instead of integer codes
     # X_train, X_test (20 features), y_train, y_test (1 = subscribed)
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
     "UCI Bank Marketing, `bank-additional-full` (Moro, Cortez & Rita 2014; CC BY 4.0), split with a seeded stratified 80/20 split (seed 001 Table I)."

@@ -560,8 +560,7 @@ def find_checks() -> dict:
 
 # %% ../nbs/derivations.ipynb #d024
 def derivation_index(
-    # also return the list of problems (unplaced or unchecked items, unknown tags)
-    with_report: bool = False,
+    with_report: bool = False,  # also return the list of problems (unplaced or unchecked items, unknown tags)
     # seed, label, title, symbol, notebook, checks: one row per numbered item of the
     # seeds
 ) -> pd.DataFrame:

@@ -96,8 +96,7 @@ def node_sums(
 # %% ../nbs/05_cascade_estimation.ipynb #c009
 def estimated_increments(
     ta: TreeArrays,  # tree of a layer l > 0 (input: K original + K' new features)
-    # (n_nodes, n_forests, K, C) node sums of the rows' previous-layer contributions
-    S: np.ndarray,
+    S: np.ndarray,  # (n_nodes, n_forests, K, C) node sums of the rows' previous-layer contributions
     n_features: int,  # K, the number of original features
     n_outputs: int,  # C (1 for regression)
     # (n_nodes, K, C): Δμ̂(t, k) for children of new-feature splits, 0 elsewhere
@@ -537,9 +536,7 @@ def _forest_pass(
 # %% ../nbs/05_cascade_estimation.ipynb #c009p
 def algorithm1_pass(
     layers: list,  # Algorithm1Layer of layers 0..L
-    # (nodes, S (n_nodes, G, K, C) or None, K, C) -> (n_nodes, K, C): Algorithm 1 on one
-    # tree
-    node_table,
+    node_table,  # (nodes, S (n_nodes, G, K, C) or None, K, C) -> (n_nodes, K, C): Algorithm 1 on one tree
     n_outputs: int,  # C: outputs of every forest (classes, or 1 for regression)
     # input matrix of every layer on the new rows (None: the training rows only)
     new_inputs: list | None = None,
@@ -548,12 +545,9 @@ def algorithm1_pass(
     # a store kept per fitted model (`_model_cache`): OOF results and leaf tables
     # survive
     cache: dict | None = None,
-    # what else the results depend on (e.g. the calibration), part of every cache key
-    tag=None,
+    tag=None,  # what else the results depend on (e.g. the calibration), part of every cache key
     table_budget: int = 0,  # bytes of leaf tables the cache may hold
-    # trees without a split on a previous output: walk each row's path (nothing kept)
-    # instead of a table
-    walk_plain_trees: bool = True,
+    walk_plain_trees: bool = True,  # trees without a split on a previous output: walk each row's path (nothing kept) instead of a table
     # (n_rows, C) weights W of the rows explained at layer L (the new rows, else the
     # training rows):
     tree_dot: np.ndarray | None = None,

@@ -536,14 +536,11 @@ def _call(fn, key, task):
 
 
 def run_repetitions(
-    # fn(**task) -> dict of numbers / strings / lists of numbers; deterministic given
-    # task
-    fn,
+    fn,  # fn(**task) -> dict of numbers / strings / lists of numbers; deterministic given task
     tasks,  # list of dicts of JSON-able settings (include the seed, e.g. rep=3)
     *,
     slug: str,  # experiment name: folder of the stored repetitions
-    # bump when the protocol changes (stored results of other versions are ignored)
-    version: str = '1',
+    version: str = '1',  # bump when the protocol changes (stored results of other versions are ignored)
     n_jobs: int
     | None = None,  # joblib workers (None: 1 in-process; with dask: all workers)
     # read and write stored repetitions (default: not in smoke runs)
@@ -628,8 +625,7 @@ def run_repetitions(
 def run_prefer_full(
     fn,  # as in run_repetitions
     tasks,  # the tasks of this mode (quick, smoke or FULL)
-    # the FULL protocol's tasks (a superset of the quick ones, or other settings)
-    full_tasks,
+    full_tasks,  # the FULL protocol's tasks (a superset of the quick ones, or other settings)
     **kwargs,  # passed to run_repetitions (slug=, version=, n_jobs=, ...)
 ) -> tuple[pd.DataFrame, str]:  # (results, 'FULL' | 'quick' | 'smoke')
     "Run the repetitions of this mode, but return a stored complete FULL run instead when one exists (quick mode only)."

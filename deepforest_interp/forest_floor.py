@@ -41,15 +41,11 @@ def _base_value(forest, root_value: np.ndarray, y, n: int) -> np.ndarray:
 def oob_contributions(
     forest,  # fitted RandomForest*/ExtraTrees* with bootstrap=True
     X_train,  # the training rows, in the order the forest was fitted on
-    # training target: bias = its mean / class frequencies; None = average root value
-    y=None,
+    y=None,  # training target: bias = its mean / class frequencies; None = average root value
     *,
-    # rows in bag for every tree: 'raise', or 'all_trees' (explain them with all trees)
-    never_oob: str = 'raise',
+    never_oob: str = 'raise',  # rows in bag for every tree: 'raise', or 'all_trees' (explain them with all trees)
     n_jobs: int | None = -1,  # threads for the row loop (-1 = all cores)
-    # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed'
-    # = the model's
-    level: str = 'raw',
+    level: str = 'raw',  # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
 ) -> Explanation:  # values (n, K[, C]); bias (n[, C]) = mu_0; bootstrap (n[, C]) = F_i0
     "OOB cross-validated feature contributions: `bias + bootstrap + values.sum(1)` = OOB prediction (paper Eq. 12, Eq. 14-15)."
     if is_pipeline(forest):
@@ -110,14 +106,10 @@ def oob_contributions(
 def heldout_contributions(
     forest,  # fitted RandomForest*/ExtraTrees*
     X_new,  # rows to explain (new rows, not the training rows)
-    # the TRAINING target (for the bias mu_0, as in oob_contributions); None = average
-    # root
-    y=None,
+    y=None,  # the TRAINING target (for the bias mu_0, as in oob_contributions); None = average root
     *,
     n_jobs: int | None = -1,  # threads for the row loop (-1 = all cores)
-    # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed'
-    # = the model's
-    level: str = 'raw',
+    level: str = 'raw',  # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
 ) -> (
     Explanation
 ):  # values (n, K[, C]); bias = mu_0; bootstrap = F_0 (same for every row)
@@ -366,17 +358,11 @@ def _gov(f: np.ndarray, g: np.ndarray, multiclass: str):
 def goodness_of_visualization(
     e: Explanation,  # contributions (e.g. from oob_contributions)
     X=None,  # the explained rows' feature values; default e.data
-    # features whose contributions are fitted (a tuple = the sum of several); default
-    # all
-    features=None,
-    # None: each feature in its own context (one-way); else feature(s) shown, e.g. (2,
-    # 3)
-    context=None,
+    features=None,  # features whose contributions are fitted (a tuple = the sum of several); default all
+    context=None,  # None: each feature in its own context (one-way); else feature(s) shown, e.g. (2, 3)
     *,
-    # class label / output index; None = all outputs, combined by `multiclass`
-    output=None,
-    # several outputs: 'mean' of per-class GOV (forestFloor), 'per_class', or 'pooled'
-    multiclass: str = 'mean',
+    output=None,  # class label / output index; None = all outputs, combined by `multiclass`
+    multiclass: str = 'mean',  # several outputs: 'mean' of per-class GOV (forestFloor), 'per_class', or 'pooled'
     k: int | None = None,  # neighbours; default round(sqrt(n)/2)
     # GOV in [0, 1] by feature ('a+b' for summed contributions); per_class: features x
     # classes
@@ -504,8 +490,7 @@ def feature_colors(
     X,  # (n, K) array / DataFrame, or an Explanation (uses its data and names)
     features=None,  # feature(s) to colour by (names or indices); default all
     *,
-    # more features than this are reduced by PCA to this many (2 or 3)
-    max_components: int = 2,
+    max_components: int = 2,  # more features than this are reduced by PCA to this many (2 or 3)
     outlier_lim: float = 3.0,  # clip at this many standard deviations before stretching
     alpha: float = 1.0,  # opacity of the returned colours
 ) -> np.ndarray:  # (n, 4) RGBA

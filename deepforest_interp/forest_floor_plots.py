@@ -113,14 +113,12 @@ def plot_forest_floor(
     features=None,  # features to draw (names/indices); default all
     *,
     output=None,  # class / output to draw for a multi-output explanation
-    # None, a feature or list of features (colour gradient), or colours per row
-    color=None,
+    color=None,  # None, a feature or list of features (colour gradient), or colours per row
     order: bool = True,  # sort panels by contribution_importance
     fit: bool = True,  # draw the kNN fit line
     gov: bool = True,  # GOV (Eq. 17) in each panel title
     ncols: int = 3,  # panels per row
-    # spread tied feature values (fraction of the smallest gap), display only
-    jitter: float = 0.0,
+    jitter: float = 0.0,  # spread tied feature values (fraction of the smallest gap), display only
     s: float = 4,
     alpha: float = 0.6,  # marker size and opacity
     # contributions of new rows (heldout_contributions), drawn beside the OOB ones
@@ -237,12 +235,9 @@ def plot_two_way(
     contributions=None,  # which features' contributions to sum (default: the same two)
     output=None,  # class / output for a multi-output explanation
     kind: str = '3d',  # '3d' (scatter + kNN surface) or 'contour'
-    # point colours (see plot_forest_floor); default grey (3d) / the contribution
-    # (contour)
-    color=None,
+    color=None,  # point colours (see plot_forest_floor); default grey (3d) / the contribution (contour)
     grid: int = 30,  # surface resolution per continuous axis
-    # a feature with at most this many distinct values is drawn level by level
-    max_levels: int = 10,
+    max_levels: int = 10,  # a feature with at most this many distinct values is drawn level by level
     gov: bool = True,  # two-way GOV in the title
     s: float = 4,
     alpha: float = 0.6,
@@ -379,8 +374,7 @@ def plot_aligned(
     order: bool = True,  # sort panels by importance
     fit: bool = False,  # draw each class's kNN fit line
     gov: bool = True,  # GOV in the titles
-    # how the title's GOV combines the classes: 'mean' (forestFloor) or 'pooled'
-    multiclass: str = 'mean',
+    multiclass: str = 'mean',  # how the title's GOV combines the classes: 'mean' (forestFloor) or 'pooled'
     ncols: int = 3,
     jitter: float = 0.0,
     s: float = 3,
@@ -515,9 +509,7 @@ def _class_colors_for(e: Explanation, y, class_colors=None):
 # %% ../nbs/08b_forest_floor_plots.ipynb #p027
 def plot_simplex(
     e: Explanation,  # 3-class contributions (values (n, K, 3))
-    # a feature (or tuple of features) to show prior + F_l; None = the predictions
-    # e.output
-    feature=None,
+    feature=None,  # a feature (or tuple of features) to show prior + F_l; None = the predictions e.output
     *,
     y=None,  # true labels: colour by class (when color is None)
     color=None,  # or: a feature / features (gradient) / colours per row
@@ -593,9 +585,7 @@ def plot_simplex_grid(
     y,  # true labels (left simplex of each pair)
     features=None,  # features to draw (default all, by importance)
     *,
-    # add the pair for all features (the predictions; right one coloured by PCA of all
-    # features)
-    total: bool = True,
+    total: bool = True,  # add the pair for all features (the predictions; right one coloured by PCA of all features)
     ncols: int = 2,  # pairs per row
     X=None,
     fig=None,
@@ -650,17 +640,12 @@ def _hex_colors(rgba: np.ndarray) -> list:
 
 
 def forest_floor_data(
-    # an Explanation with data (e.g. oob_contributions), or a fitted tree model
-    # (explained on X)
-    e,
-    # feature values: the rows of `e` if it has no data, the rows to explain if `e` is a
-    # model
-    X=None,
+    e,  # an Explanation with data (e.g. oob_contributions), or a fitted tree model (explained on X)
+    X=None,  # feature values: the rows of `e` if it has no data, the rows to explain if `e` is a model
     *,
     output=None,  # class / output to show for a multi-output explanation
     features=None,  # features to draw as panels (default: the 12 most important)
-    # points drawn (a seeded sample of the rows when there are more), at most 1000
-    max_rows: int = 400,
+    max_rows: int = 400,  # points drawn (a seeded sample of the rows when there are more), at most 1000
 ) -> dict:  # JSON-able numbers of `explore_forest_floor`
     "The numbers of the forest-floor explorer: per panel feature values, contributions, kNN fit and GOV (seed 003, Eq. 17), and row colours by every feature."
     from deepforest_interp.tree_contributions import contributions, _num
@@ -822,17 +807,12 @@ function render(body, D, root) {
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #gx03
 def explore_forest_floor(
-    # an Explanation with data (e.g. oob_contributions), or a fitted tree model
-    # (explained on X)
-    e,
-    # feature values: the rows of `e` if it has no data, the rows to explain if `e` is a
-    # model
-    X=None,
+    e,  # an Explanation with data (e.g. oob_contributions), or a fitted tree model (explained on X)
+    X=None,  # feature values: the rows of `e` if it has no data, the rows to explain if `e` is a model
     *,
     output=None,  # class / output to show for a multi-output explanation
     features=None,  # features to draw as panels (default: the 12 most important)
-    # points drawn (a seeded sample of the rows when there are more), at most 1000
-    max_rows: int = 400,
+    max_rows: int = 400,  # points drawn (a seeded sample of the rows when there are more), at most 1000
     # an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab
     # and on the site
 ):

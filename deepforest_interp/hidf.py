@@ -35,8 +35,7 @@ __all__ = ['ALC_SHARE_TOL', 'PAPER_SETTINGS', 'alc_features', 'alc_shares', 'cre
 def alc_features(
     X,  # (n, p) the current features
     interactions,  # list of Interaction (signed indices refer to the columns of X)
-    # (p,) non-negative weights w, e.g. the Gini importances of the layer's forest
-    weights,
+    weights,  # (p,) non-negative weights w, e.g. the Gini importances of the layer's forest
 ) -> np.ndarray:  # (n, len(interactions)), sigma(sum of ±w_j (x_j - t_j)) >= 0
     "Activated Linear Combination features of interactions (seed 001 Eq. 3)."
     X, _ = check_X(X)
@@ -111,10 +110,8 @@ def alc_shares(
 
 # %% ../nbs/07b_alc_hidf.ipynb #c041e
 def credit_alc(
-    # (n, G[, C]) contributions over the G columns of a representation [X, ALC features]
-    values: np.ndarray,
-    # (n, G) the representation (original columns first, ALC columns in creation order)
-    Z: np.ndarray,
+    values: np.ndarray,  # (n, G[, C]) contributions over the G columns of a representation [X, ALC features]
+    Z: np.ndarray,  # (n, G) the representation (original columns first, ALC columns in creation order)
     specs: list,  # one (Interaction, weights) per ALC column, in column order
     n_features: int,  # K: the first K columns are the original features
 ) -> np.ndarray:  # (n, K[, C]) contributions of the original features
@@ -752,9 +749,7 @@ def hidf_contributions(
     model,  # fitted HiDFClassifier (either pipeline)
     X,  # rows to explain (n, K)
     *,
-    # pipeline 'cascade': class-vector splits, 'partial' (seed 000 Eq. 26), 'additive',
-    # 'multiplicative'
-    calibration: str = 'partial',
+    calibration: str = 'partial',  # pipeline 'cascade': class-vector splits, 'partial' (seed 000 Eq. 26), 'additive', 'multiplicative'
     all_layers: bool = False,  # pipeline 'cascade': one Explanation per kept layer
     verbose: int = 0,  # pipeline 'cascade': tqdm progress over the trees when > 0
 ):

@@ -65,13 +65,9 @@ def _check_bool(value, name: str) -> bool:
 
 def mdi(
     model,  # fitted DecisionTree* / RandomForest* / ExtraTrees*
-    # True: scikit-learn's `feature_importances_` (per-tree normalised, then averaged)
-    normalize: bool = False,
-    # a Pipeline: 'raw' = sums over the columns made from each input column,
-    # 'transformed' = the model's
-    level: str = 'raw',
-    # True: a Bunch(importances_mean, importances_std, importances) over the trees
-    return_std: bool = False,
+    normalize: bool = False,  # True: scikit-learn's `feature_importances_` (per-tree normalised, then averaged)
+    level: str = 'raw',  # a Pipeline: 'raw' = sums over the columns made from each input column, 'transformed' = the model's
+    return_std: bool = False,  # True: a Bunch(importances_mean, importances_std, importances) over the trees
     # one value per feature, indexed by feature name (a Bunch with return_std=True)
 ) -> pd.Series:
     "Mean Decrease Impurity of a tree or forest, unnormalised by default (paper Eq. 7-10)."
@@ -172,20 +168,13 @@ def _covariance(per_tree, model, names, name: str, return_std: bool):
 
 # %% ../nbs/03_mdi_covariance.ipynb #c016
 def mdi_covariance(
-    # fitted DecisionTree* / RandomForest* / ExtraTrees* (criterion gini /
-    # squared_error)
-    model,
+    model,  # fitted DecisionTree* / RandomForest* / ExtraTrees* (criterion gini / squared_error)
     X,  # with inbag=True: the training data, in training order; else any labelled rows
     y,  # labels / targets of X
-    # True: each tree uses its in-bag rows weighted as in fit (== mdi(model))
-    inbag: bool = True,
-    # inbag=True: the fit's sample_weight; inbag=False: optional row weights
-    sample_weight=None,
-    # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the
-    # model's columns
-    level: str = 'raw',
-    # True: a Bunch(importances_mean, importances_std, importances) over the trees
-    return_std: bool = False,
+    inbag: bool = True,  # True: each tree uses its in-bag rows weighted as in fit (== mdi(model))
+    sample_weight=None,  # inbag=True: the fit's sample_weight; inbag=False: optional row weights
+    level: str = 'raw',  # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the model's columns
+    return_std: bool = False,  # True: a Bunch(importances_mean, importances_std, importances) over the trees
     # one value per feature, indexed by feature name (a Bunch with return_std=True)
 ) -> pd.Series:
     "MDI as the covariance of feature contributions with the (one-hot) label (paper Eq. 13-14)."
@@ -327,19 +316,12 @@ def _dask_mdi_covariance(model, X, y, sample_weight, return_std: bool):
 
 # %% ../nbs/03_mdi_covariance.ipynb #c022
 def mdi_oob(
-    # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True), gini /
-    # squared_error
-    forest,
+    forest,  # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True), gini / squared_error
     X,  # the training data, in training order
     y,  # its labels / targets
-    # the fit's sample_weight, if any (used only to check that X, y are the training
-    # rows)
-    sample_weight=None,
-    # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the
-    # model's columns
-    level: str = 'raw',
-    # True: a Bunch(importances_mean, importances_std, importances) over the trees
-    return_std: bool = False,
+    sample_weight=None,  # the fit's sample_weight, if any (used only to check that X, y are the training rows)
+    level: str = 'raw',  # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the model's columns
+    return_std: bool = False,  # True: a Bunch(importances_mean, importances_std, importances) over the trees
     # one value per feature, indexed by feature name (a Bunch with return_std=True)
 ) -> pd.Series:
     "Li et al.'s debiased MDI: Eq. 13 evaluated on each tree's out-of-bag rows (seed 000 [Li+19])."
@@ -412,9 +394,7 @@ def local_mdi(
     model,  # fitted classifier (tree / forest / boosting)
     X,  # labelled rows to explain (e.g. training or held-out data)
     y,  # their class labels
-    # True: a Bunch of features x classes frames (mean, sd over the trees) and per-tree
-    # values
-    return_std: bool = False,
+    return_std: bool = False,  # True: a Bunch of features x classes frames (mean, sd over the trees) and per-tree values
 ) -> pd.DataFrame:  # features x classes (a Bunch with return_std=True)
     "Per-class local MDI of a classifier on labelled rows (seed 000 Sec. 7.2)."
     if not is_classifier(model):
@@ -473,9 +453,7 @@ def oob_permutation_importance(
     X,  # the training data, in training order
     y,  # its labels / targets
     random_state=None,  # seed of the permutations
-    # the fit's sample_weight, if any (used only to check that X, y are the training
-    # rows)
-    sample_weight=None,
+    sample_weight=None,  # the fit's sample_weight, if any (used only to check that X, y are the training rows)
     # importances (K, N) per tree; importances_mean, importances_std, z_scores: Series
     # by feature
 ) -> Bunch:

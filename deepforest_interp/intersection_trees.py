@@ -286,15 +286,9 @@ def _check_conditions(conditions):
 
 
 def leaf_rules(
-    # fitted sklearn tree, random forest / extra-trees, or
-    # EnrichedRandomForestClassifier
-    model,
-    # node ids of a single tree (default: its leaves); forests: must be None (all
-    # leaves)
-    nodes=None,
-    # 'all': exact rule (tightest threshold per signed index); 'first': root-most split
-    # per feature
-    conditions: str = 'all',
+    model,  # fitted sklearn tree, random forest / extra-trees, or EnrichedRandomForestClassifier
+    nodes=None,  # node ids of a single tree (default: its leaves); forests: must be None (all leaves)
+    conditions: str = 'all',  # 'all': exact rule (tightest threshold per signed index); 'first': root-most split per feature
 ) -> RuleSet:  # one rule per leaf (per node), with `tree` and `node` ids
     "The decision rule of every leaf (root-to-leaf path) in signed-index notation (paper Sec. II-A, Eq. 1)."
     _check_conditions(conditions)
@@ -492,10 +486,8 @@ def grit(
     n_trees: int = 20,  # L intersection trees (paper: 20)
     depth: int = 5,  # D: rules intersected along a root-to-leaf path (paper: 5)
     n_child: int = 2,  # children per node (paper: 2)
-    # merge thresholds of repeated interactions: 'loosest' (authors' code) or 'median'
-    threshold_agg: str = 'loosest',
-    # 'leaves': depth-D nodes (paper); 'all': every node of the trees (authors' code)
-    collect: str = 'leaves',
+    threshold_agg: str = 'loosest',  # merge thresholds of repeated interactions: 'loosest' (authors' code) or 'median'
+    collect: str = 'leaves',  # 'leaves': depth-D nodes (paper); 'all': every node of the trees (authors' code)
     random_state=None,  # None, int or RandomState
 ) -> list:  # Interactions with `prevalence`, most prevalent first
     "Generalized Random Intersection Trees on a rule set (paper Algorithm 1)."
@@ -763,15 +755,13 @@ def stability_scores(
     X,
     y,  # training data (n, p), labels (n,)
     n_bootstrap: int = 10,  # B (paper: 10)
-    # w for the ERFs (paper: Gini importances of the layer's RF); None = plain RF
-    feature_weights=None,
+    feature_weights=None,  # w for the ERFs (paper: Gini importances of the layer's RF); None = plain RF
     n_estimators: int = 500,  # trees per ERF (paper: 500; the authors' code: 10)
     max_features='sqrt',
     max_depth=None,
     min_samples_leaf: int = 1,
     column_multiplier: int = 2,  # ERF settings
-    # ERF: 'duplicate' (resampled matrix) or 'subsets' (weighted per-tree subsets)
-    feature_sampling: str = 'duplicate',
+    feature_sampling: str = 'duplicate',  # ERF: 'duplicate' (resampled matrix) or 'subsets' (weighted per-tree subsets)
     n_trees: int = 20,
     depth: int = 5,
     n_child: int = 2,  # gRIT: L, D, n_child (paper: 20, 5, 2)
@@ -781,8 +771,7 @@ def stability_scores(
     random_state=None,  # None, int or RandomState
     n_jobs=None,  # bootstraps run in parallel threads
     return_runs: bool = False,  # also return the B per-bootstrap lists T_(b)
-    # (n,) non-negative row weights: bootstrap rows are drawn with probability ~ weight
-    sample_weight=None,
+    sample_weight=None,  # (n,) non-negative row weights: bootstrap rows are drawn with probability ~ weight
 ):  # Interactions with `stability` and `prevalence`, most stable first
     "Bootstrap stability of gRIT interactions found in enriched random forests (paper Sec. II-B, Eq. 2)."
     X, _ = check_X(X)

@@ -89,10 +89,8 @@ def ssfi_reference(
     X,  # (n_samples, n_features) rows to explain
     *,
     alpha: float = 0.9,  # depth discount of Eq. (6), 0 < alpha <= 1
-    # per-feature divisor of |s - f| (see `feature_ranges`); None = model units
-    scale=None,
-    # divide the sum over trees by their number (False: the paper's plain sum)
-    average: bool = True,
+    scale=None,  # per-feature divisor of |s - f| (see `feature_ranges`); None = model units
+    average: bool = True,  # divide the sum over trees by their number (False: the paper's plain sum)
 ) -> np.ndarray:  # (n_samples, n_features)
     "SSFI one row and one tree at a time along `decision_path` (paper Eq. 6-7); slow, for checking."
     _check_ssfi_model(model)
@@ -200,11 +198,8 @@ def ssfi(
     X,  # (n_samples, n_features) array or DataFrame of rows to explain
     *,
     alpha: float = 0.9,  # depth discount of Eq. (6), 0 < alpha <= 1 (paper: 0.9)
-    # per-feature divisor of |s - f|, e.g. `feature_ranges(X_train)`; None = model units
-    scale=None,
-    # average over trees (False: the paper's plain sum over trees, n_estimators times
-    # larger)
-    average: bool = True,
+    scale=None,  # per-feature divisor of |s - f|, e.g. `feature_ranges(X_train)`; None = model units
+    average: bool = True,  # average over trees (False: the paper's plain sum over trees, n_estimators times larger)
     n_jobs: int
     | None = -1,  # threads for the row loop (joblib convention: -1 = all cores)
 ) -> np.ndarray:  # (n_samples, n_features), >= 0
@@ -321,9 +316,7 @@ def _check_rows(rows, n: int) -> np.ndarray:
 
 
 def loo_forest(
-    # unfitted RandomForestClassifier/Regressor with bootstrap=True (cloned, not
-    # changed)
-    estimator,
+    estimator,  # unfitted RandomForestClassifier/Regressor with bootstrap=True (cloned, not changed)
     X,
     y,  # training data
     *,
@@ -404,20 +397,15 @@ def _loo_one(estimator, X, y, i, alpha, inv, average):
 
 # %% ../nbs/09_ssfi.ipynb #c034s
 def ssfi_loo(
-    # unfitted DecisionTree*/RandomForest*/ExtraTrees* model (cloned for every row)
-    estimator,
+    estimator,  # unfitted DecisionTree*/RandomForest*/ExtraTrees* model (cloned for every row)
     X,
     y,  # the whole data set
     *,
     alpha: float = 0.9,  # depth discount of Eq. (6)
     scale=None,  # per-feature divisor of |s - f| (see `feature_ranges`)
     average: bool = True,  # average over trees (False: the paper's sum)
-    # 'refit': Algorithm 1, one refit per row; 'oob': the out-of-bag shortcut
-    # (`loo_forest`)
-    method: str = 'refit',
-    # explain only these rows (default all; each still held out from a model on the
-    # rest)
-    rows=None,
+    method: str = 'refit',  # 'refit': Algorithm 1, one refit per row; 'oob': the out-of-bag shortcut (`loo_forest`)
+    rows=None,  # explain only these rows (default all; each still held out from a model on the rest)
     # joblib workers for the refits ('refit') / threads for the walk ('oob')
     n_jobs: int | None = None,
     progress: bool = True,  # tqdm progress bar over the refits

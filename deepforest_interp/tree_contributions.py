@@ -357,15 +357,13 @@ def _flat_rows(flat, X32) -> np.ndarray:
 # %% ../nbs/02_tree_contributions.ipynb #c013
 def walk_contributions(
     flat: FlatForest,  # the model's flattened trees (`FlatForest.of(model)`)
-    # (n, K) rows as float32 (as scikit-learn compares them); NaN routed like predict
-    X32: np.ndarray,
+    X32: np.ndarray,  # (n, K) rows as float32 (as scikit-learn compares them); NaN routed like predict
     # (n_trees, n) weight of tree m for row i (multiplies the tree weight)
     row_weights: np.ndarray | None = None,
     # (n_trees,) replaces `flat.weights` (e.g. ones when row_weights carry it all)
     tree_weights: np.ndarray | None = None,
     n_jobs: int | None = None,  # threads (joblib convention)
-    # of the result: np.float32 halves its memory (sums then round at ~1e-7)
-    dtype=np.float64,
+    dtype=np.float64,  # of the result: np.float32 halves its memory (sums then round at ~1e-7)
 ) -> np.ndarray:  # (n, K, C)
     "Sum the weighted increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
     X32 = _flat_rows(flat, X32)
@@ -453,16 +451,12 @@ def contributions(
     model,
     X,  # (n_samples, n_features) array, DataFrame or dask array to explain
     *,
-    # raise if bias + sum(values) differs from the output by more than 1e-6 x its scale
-    check_additivity: bool = True,
+    check_additivity: bool = True,  # raise if bias + sum(values) differs from the output by more than 1e-6 x its scale
     n_jobs: int
     | None = -1,  # threads for the row loop (joblib convention: -1 = all cores)
-    # also set `e.std`: the sd (ddof=0) over the trees of their own contributions
-    return_std: bool = False,
+    return_std: bool = False,  # also set `e.std`: the sd (ddof=0) over the trees of their own contributions
     dtype=np.float64,  # of `values` (and `std`): np.float32 halves the memory
-    # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed'
-    # = the model's
-    level: str = 'raw',
+    level: str = 'raw',  # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
 ) -> Explanation:  # values (n, K) or (n, K, C), bias (n,) or (n, C)
     "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6)."
     if not isinstance(return_std, (bool, np.bool_)):
@@ -654,8 +648,7 @@ def walk_tree_sums(
     flat: FlatForest,  # the model's flattened trees
     X32: np.ndarray,  # (n, K) rows as float32
     Y: np.ndarray,  # (n, C) factor per row and output (e.g. a centred one-hot label)
-    # (n_trees, n) or (n,) for all trees: weight of row i in tree m
-    row_weights: np.ndarray,
+    row_weights: np.ndarray,  # (n_trees, n) or (n,) for all trees: weight of row i in tree m
     n_jobs: int | None = None,  # threads (joblib convention), over the trees
 ) -> np.ndarray:  # (n_trees, K, C)
     "Per-tree reductions `sum_i w[m,i] Y[i,c] f_{m,k,c}(x_i)` of each tree's own contributions, without the (n, K, C) array."
@@ -1037,10 +1030,8 @@ def tree_path_data(
     X,  # rows to explain
     *,
     rows=50,  # how many of the first rows (int) or which rows (indices), at most 200
-    # how many of the first trees (int) or which trees (indices) to draw, at most 20
-    trees=5,
-    # class label / output index to follow (default: the only output, or the last class)
-    output=None,
+    trees=5,  # how many of the first trees (int) or which trees (indices) to draw, at most 20
+    output=None,  # class label / output index to follow (default: the only output, or the last class)
 ) -> dict:  # JSON-able numbers of `explore_path`
     "The numbers of the tree path explorer: each row's path through the drawn trees and the forest average tree by tree (paper Eq. 2-6)."
     import pandas as pd
@@ -1292,10 +1283,8 @@ def explore_path(
     X,  # rows to explain
     *,
     rows=50,  # how many of the first rows (int) or which rows (indices), at most 200
-    # how many of the first trees (int) or which trees (indices) to draw, at most 20
-    trees=5,
-    # class label / output index to follow (default: the only output, or the last class)
-    output=None,
+    trees=5,  # how many of the first trees (int) or which trees (indices) to draw, at most 20
+    output=None,  # class label / output index to follow (default: the only output, or the last class)
     # shown as an interactive view in JupyterLab; `.to_html()` / `.save(path)` for a
     # page
 ) -> Explorer:

@@ -267,3 +267,44 @@ def test_generated_modules_are_formatted(mod):
     assert _without_nbdev_scaffolding(r.stdout) == _without_nbdev_scaffolding(src), (
         f'deepforest_interp/{mod} is not what ruff makes of it: run `make format`'
     )
+
+
+def test_unwrap_history_steps():
+    "Steps 3-4 with a given history: a re-wrapped docstring gets its one-line form back, a docments comment its line."
+    src = (
+        'def f(\n'
+        '    x,  # rows\n'
+        '    # how many of the first rows,\n'
+        '    # at most 200\n'
+        '    rows: int = 30,\n'
+        '    # a | b\n'
+        '    y: int | None = None,\n'
+        '):\n'
+        '    """Summary:\n'
+        '\n'
+        '    the rest of it."""\n'
+        '    return x\n'
+    )
+    hist = {
+        'docstrings': {
+            'Summary: the rest of it.': {
+                'Summary: the rest of it.': '"Summary: the rest of it."'
+            }
+        },
+        'docments': {
+            (
+                'rows',
+                'how many of the first rows, at most 200',
+            ): 'how many of the first rows, at most 200',
+            ('y', 'a | b'): 'a | b',
+        },
+    }
+    new, counts, probs = unwrap_docstrings.unwrap_cell(src, hist)
+    assert counts == {'history': 1, 'docments': 1} and not probs, (counts, probs)
+    assert '    rows: int = 30,  # how many of the first rows, at most 200\n' in new
+    assert (
+        '    # a | b\n    y: int | None = None,\n' in new
+    )  # ruff would split `int | None`: left
+    assert '):\n    "Summary: the rest of it."\n    return x\n' in new
+    assert unwrap_docstrings.unwrap_cell(new, hist)[0] == new
+    assert unwrap_docstrings.unwrap_cell(src)[0] == src  # no history: nothing to go by

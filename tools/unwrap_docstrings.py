@@ -18,10 +18,16 @@ notebooks hold now (it keeps no list of places, so it can be re-run after a merg
    words are exactly the words of a one-line docstring that a notebook held in this repository's
    history is given that one-line form back (the wrapper split long one-line docstrings into a
    summary line and a wrapped paragraph). Only this step changes a docstring's value (whitespace only).
+4. with git history: comment lines directly above a parameter of a function signature go back to the
+   end of that line (a docments comment, which `show_doc` reads) if the history holds a line that
+   starts with the same parameter and ends with a comment of the same words; the wrapper had moved overflowing docments comments above their line. Only plain parameter
+   lines (`n: int = 10,`, `calibration: str = 'partial',`) get their comment back: ruff would split
+   anything else (`x: A | None = None,`, brackets, `) -> T:`) to make room for a long comment.
 
 Pieces separated by comments, triple-quoted pieces, bytes, and pieces mixing raw and non-raw prefixes
 are left alone. Every changed cell is checked: `ast.dump(ast.parse(old)) == ast.dump(ast.parse(new))`
-(step 3: equal after collapsing the whitespace of docstrings); an edit that fails the check is dropped.
+(step 3: equal after collapsing the whitespace of docstrings; step 4 moves comments only); an edit
+that fails the check is dropped.
 Cells that do not parse (IPython magics) are left as they are. Only the `source` of changed code
 cells changes; each notebook is written back as nbdev writes it (sorted keys, indent 1, UTF-8), so
 everything else stays byte-identical. A second run changes nothing. `--check` writes nothing and
@@ -236,7 +242,7 @@ def _column(src: str, a: int) -> int:
 
 def edits_for_cell(src: str, history: dict = None) -> tuple:
     """[(start, end, replacement, kind)] for one cell source (non-overlapping), and the parsed tree.
-    kind: 'docstring' | 'concat' | 'history'."""
+    kind: 'docstring' | 'concat' | 'history' | 'docments'."""
     tree = ast.parse(src)
     s = _Src(src)
     toks = _tokens(src)
@@ -286,15 +292,65 @@ def edits_for_cell(src: str, history: dict = None) -> tuple:
                 continue
             if k + 1 < len(toks) and toks[k + 1][0] == 'STRING':
                 continue  # a concatenation: step 1
-            cands = history.get(' '.join(v.split()), {})
+            cands = history.get('docstrings', {}).get(' '.join(v.split()), {})
             if len(cands) != 1:
                 continue  # none, or ambiguous
             ((orig, tok),) = cands.items()
             a, b = s.node_span(d)
             if not any(e[0] <= a < e[1] for e in edits):
                 edits.append((a, b, tok, 'history'))
+    if history and history.get('docments'):
+        edits += _docment_edits(src, tree, s, history['docments'], edits)
     edits.sort()
     return edits, tree
+
+
+_PLAIN_PARAM = re.compile(
+    r'^\*{0,2}[A-Za-z_]\w*(\s*:\s*[A-Za-z_][\w.]*)?'
+    r'(\s*=\s*(-?[\w.]+|\'[^\'#]*\'|"[^"#]*"))?,?$'
+)
+
+
+def _first_name(code: str) -> str:
+    "The parameter a signature line starts with (`*args` -> args), or ')' for the return line."
+    m = re.match(r'\s*(\))|\s*\**([A-Za-z_]\w*)', code)
+    return (m.group(1) or m.group(2)) if m else ''
+
+
+def _docment_edits(src: str, tree, s: '_Src', docments: dict, taken: list) -> list:
+    """Comment lines directly above a parameter (or the `) -> T:` line) of a signature go back to the
+    end of that line, if the history holds that line with this comment at its end."""
+    out, lines = [], s.lines
+    for d in ast.walk(tree):
+        if not isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) or not d.body:
+            continue
+        last = d.body[0].lineno - 1  # signature lines: d.lineno .. last
+        i = d.lineno + 1
+        while i <= last:
+            if not _is_comment_line(lines[i - 1]):
+                i += 1
+                continue
+            j = i
+            while j <= last and _is_comment_line(lines[j - 1]):
+                j += 1
+            # comment lines i..j-1, target line j
+            # only a plain parameter line: ruff splits anything else (brackets, `A | None`, a return
+            # annotation) to make room for a long comment
+            if j <= last and _PLAIN_PARAM.match(lines[j - 1].strip()):
+                text = ' '.join(l.strip()[1:].strip() for l in lines[i - 1 : j - 1])
+                orig = docments.get((_first_name(lines[j - 1]), ' '.join(text.split())))
+                a, b = s.starts[i - 1], s.starts[j - 1] + len(lines[j - 1])
+                if orig and not any(e[0] < b and a < e[1] for e in taken):
+                    out.append(
+                        (a, b, lines[j - 1].rstrip() + '  # ' + orig, 'docments')
+                    )
+            i = j + 1
+    return out
+
+
+def _is_comment_line(line: str) -> bool:
+    t = line.strip()
+    return t.startswith('#') and not t.startswith('#|')
 
 
 class _NormDoc(ast.NodeTransformer):
@@ -357,9 +413,11 @@ def unwrap_cell(src: str, history: dict = None) -> tuple:
 # history: one-line docstrings that notebooks held
 
 
-def history_docstrings(nbs_dir: Path) -> dict:
-    """{docstring words joined by single spaces: {one-line value: its literal}} for every one-line
-    string literal statement ever added to a notebook's code under `nbs_dir` (from `git log -p`)."""
+def load_history(nbs_dir: Path) -> dict:
+    """From every code line ever added to a notebook under `nbs_dir` (`git log -p`): 'docstrings':
+    {docstring words joined by single spaces: {one-line value: its literal}} of one-line string literal
+    statements; 'docments': {(first name on the line, comment words): comment} of lines ending in a
+    comment."""
     try:
         r = subprocess.run(
             [
@@ -379,8 +437,8 @@ def history_docstrings(nbs_dir: Path) -> dict:
             check=True,
         )
     except (OSError, subprocess.CalledProcessError):
-        return {}
-    out = {}
+        return {}  # not a git checkout: steps 3 and 4 are skipped
+    out, docments = {}, {}
     rx = re.compile(r'^\+\s*("(?:[^"\\]|\\.)*"),?\s*$')
     for line in r.stdout.split('\n'):
         m = rx.match(line)
@@ -390,6 +448,10 @@ def history_docstrings(nbs_dir: Path) -> dict:
             code = json.loads(m.group(1)).strip()
         except ValueError:
             continue
+        k = _trailing_comment(code)
+        if k is not None and code[:k].strip() and _first_name(code[:k]):
+            key = (_first_name(code[:k]), ' '.join(code[k + 1 :].split()))
+            docments.setdefault(key, set()).add(code[k + 1 :].strip())
         if not code or code[0] not in '"\'rRuU':
             continue
         try:
@@ -402,7 +464,28 @@ def history_docstrings(nbs_dir: Path) -> dict:
         if '\n' in v or v != v.strip() or '  ' in v:
             continue
         out.setdefault(' '.join(v.split()), {}).setdefault(v, code)
-    return out
+    # a comment seen with more than one wording (spaces aside) is ambiguous: left
+    docments = {k: next(iter(v)) for k, v in docments.items() if len(v) == 1}
+    return {'docstrings': out, 'docments': docments}
+
+
+def _trailing_comment(code: str):
+    "Index of the `#` that starts a comment after code on one line (quotes tracked), or None."
+    q = None
+    i = 0
+    while i < len(code):
+        c = code[i]
+        if q:
+            if c == '\\':
+                i += 1
+            elif c == q:
+                q = None
+        elif c in '\'"':
+            q = c
+        elif c == '#':
+            return i
+        i += 1
+    return None
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -447,16 +530,14 @@ def main(argv=None) -> int:
     ap.add_argument(
         '--no-history',
         action='store_true',
-        help='skip step 3 (git history of one-line docstrings)',
+        help='skip steps 3 and 4 (they read the git history of the notebooks)',
     )
     ap.add_argument(
         '-v', '--verbose', action='store_true', help='list the dropped edits'
     )
     a = ap.parse_args(argv)
     nbs = [p for p in a.notebooks if p.suffix == '.ipynb']
-    history = (
-        {} if a.no_history or not nbs else history_docstrings(nbs[0].resolve().parent)
-    )
+    history = {} if a.no_history or not nbs else load_history(nbs[0].resolve().parent)
     grand, changed = Counter(), []
     for p in nbs:
         ch, cnt, probs = unwrap_notebook(p, history, write=not a.check)
@@ -470,7 +551,8 @@ def main(argv=None) -> int:
     print(
         f'{"would change" if a.check else "changed"} {len(changed)} notebook(s): docstrings joined '
         f'{grand["docstring"]}, other concatenations joined {grand["concat"]}, docstrings restored '
-        f'from history {grand["history"]}'
+        f'from history {grand["history"]}, signature comments put back at their line '
+        f'{grand["docments"]}'
     )
     return 1 if (a.check and changed) else 0
 
