@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 FULL ?= 0
 
-.PHONY: reproduce test install export bench lab readme sync-check outputs site site-check
+.PHONY: reproduce test install export bench lab readme sync-check outputs site site-check lint format
 
 $(BIN)/python:
 	@if [ -z "$(PY)" ]; then echo "make: no Python >= 3.11 found on the PATH (tried python3.11 ... python3.14, python3);" \
@@ -43,12 +43,27 @@ reproduce: $(STAMP)
 	. $(BIN)/activate && nbdev_clean
 	$(BIN)/python tools/sync_check.py
 
-## Library in sync with notebooks (and within the output budget), notebook tests, pytest, then the course site in Chromium.
+## Code style (ruff), library in sync with notebooks (and within the output budget), notebook tests, pytest, then the
+## course site in Chromium.
 test: $(STAMP)
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory sync-check
 	. $(BIN)/activate && MPLBACKEND=Agg nbdev_test --n_workers 2
 	. $(BIN)/activate && MPLBACKEND=Agg python -m pytest -q tests
 	$(MAKE) --no-print-directory site-check
+
+## The notebooks (code cells), tools/, tests/, bench/ and site/ formatted and lint-clean by ruff (ruff.toml); a few seconds.
+lint: $(STAMP)
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+
+## Apply the code style: join split docstrings and strings (tools/unwrap_docstrings.py), ruff format, ruff's safe fixes,
+## then regenerate the library. Check the result with `git diff` and `python tools/same_program.py HEAD`.
+format: $(STAMP)
+	$(BIN)/python tools/unwrap_docstrings.py nbs/*.ipynb
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+	. $(BIN)/activate && nbdev_export && nbdev_clean
 
 ## Fails only if nbdev_export + nbdev_clean would CHANGE a file (checked on a scratch copy: nothing here is modified),
 ## naming the file and the fix; also enforces <= 2 MB per notebook and <= 12 MB for nbs/.

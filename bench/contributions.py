@@ -19,6 +19,7 @@ warm cache against the model's own `predict_proba` on the same rows, both on 1 t
 2 threads, interleaved, median of `--reps`. Targets: <= 1.5x on 1 thread, <= 1.3x on 2 threads.
 Run: .venv/bin/python bench/contributions.py [--quick] [--reps N] [--memory | --only-memory] [--predict | --only-predict]
 """
+
 import sys, time, statistics, tracemalloc
 import numpy as np
 from sklearn.datasets import make_classification
@@ -26,16 +27,23 @@ from sklearn.ensemble import RandomForestClassifier
 from deepforest_interp.tree_contributions import contributions, FlatForest
 
 quick = '--quick' in sys.argv
-reps = int(sys.argv[sys.argv.index('--reps') + 1]) if '--reps' in sys.argv else (3 if quick else 7)
+reps = (
+    int(sys.argv[sys.argv.index('--reps') + 1])
+    if '--reps' in sys.argv
+    else (3 if quick else 7)
+)
 try:
     import shap
 except ImportError:
-    sys.exit("shap is needed for this benchmark: pip install shap")
+    sys.exit('shap is needed for this benchmark: pip install shap')
 
 
 def timed(fn, before=None):
-    if before is not None: before()
-    t = time.perf_counter(); r = fn(); return time.perf_counter() - t, r
+    if before is not None:
+        before()
+    t = time.perf_counter()
+    r = fn()
+    return time.perf_counter() - t, r
 
 
 def compare(label, model, X, n_jobs=-1):
@@ -43,39 +51,58 @@ def compare(label, model, X, n_jobs=-1):
     shap_one = lambda: shap.TreeExplainer(model).shap_values(X, approximate=True)
     explainer = shap.TreeExplainer(model)
     shap_rep = lambda: explainer.shap_values(X, approximate=True)
-    e = ours_one(); sv = np.asarray(shap_one()); shap_rep()                  # warm-up on both sides
+    e = ours_one()
+    sv = np.asarray(shap_one())
+    shap_rep()  # warm-up on both sides
     sv = sv if sv.shape == e.values.shape else np.moveaxis(sv, 0, -1)
     err = float(np.abs(sv - e.values).max())
-    assert err <= 1e-9, f"ours and shap differ by {err}"
-    t = {k: [] for k in ['ours one-shot', 'shap one-shot', 'ours repeated', 'shap repeated']}
+    assert err <= 1e-9, f'ours and shap differ by {err}'
+    t = {
+        k: []
+        for k in ['ours one-shot', 'shap one-shot', 'ours repeated', 'shap repeated']
+    }
     for _ in range(reps):
         t['ours one-shot'].append(timed(ours_one, before=FlatForest.clear_cache)[0])
         t['shap one-shot'].append(timed(shap_one)[0])
-        contributions(model, X[:1], check_additivity=False)                  # fill the cache (not timed)
+        contributions(
+            model, X[:1], check_additivity=False
+        )  # fill the cache (not timed)
         t['ours repeated'].append(timed(ours_one)[0])
         t['shap repeated'].append(timed(shap_rep)[0])
     m = {k: statistics.median(v) for k, v in t.items()}
-    r1, r2 = m['ours one-shot'] / m['shap one-shot'], m['ours repeated'] / m['shap repeated']
-    print(f"{label} [n_jobs={n_jobs}] median of {reps}: one-shot ours {m['ours one-shot']:.3f}s shap {m['shap one-shot']:.3f}s "
-          f"ratio {r1:.2f}x ({'met' if r1 <= 0.35 else 'NOT met'} <= 0.35) | repeated ours {m['ours repeated']:.3f}s "
-          f"shap {m['shap repeated']:.3f}s ratio {r2:.2f}x ({'met' if r2 <= 0.25 else 'NOT met'} <= 0.25) | max |ours - shap| {err:.1e}",
-          flush=True)
+    r1, r2 = (
+        m['ours one-shot'] / m['shap one-shot'],
+        m['ours repeated'] / m['shap repeated'],
+    )
+    print(
+        f'{label} [n_jobs={n_jobs}] median of {reps}: one-shot ours {m["ours one-shot"]:.3f}s shap {m["shap one-shot"]:.3f}s '
+        f'ratio {r1:.2f}x ({"met" if r1 <= 0.35 else "NOT met"} <= 0.35) | repeated ours {m["ours repeated"]:.3f}s '
+        f'shap {m["shap repeated"]:.3f}s ratio {r2:.2f}x ({"met" if r2 <= 0.25 else "NOT met"} <= 0.25) | max |ours - shap| {err:.1e}',
+        flush=True,
+    )
     return r1, r2
 
 
 def data(n, k, seed=0):
-    X, y = make_classification(n_samples=2 * n, n_features=k, n_informative=10, n_classes=3, random_state=seed)
+    X, y = make_classification(
+        n_samples=2 * n, n_features=k, n_informative=10, n_classes=3, random_state=seed
+    )
     return X[:n], y[:n], X[n:]
 
 
 s = 5 if quick else 1
 Xtr, ytr, Xte = data(5000 // s, 50)
 rf = RandomForestClassifier(n_estimators=200, n_jobs=-1, random_state=0).fit(Xtr, ytr)
-rf8 = RandomForestClassifier(n_estimators=200, max_depth=8, n_jobs=-1, random_state=0).fit(Xtr, ytr)
+rf8 = RandomForestClassifier(
+    n_estimators=200, max_depth=8, n_jobs=-1, random_state=0
+).fit(Xtr, ytr)
 Xc, yc, _ = data(3000 // s, 30, seed=1)
 rfc = RandomForestClassifier(n_estimators=100, n_jobs=-1, random_state=0).fit(Xc, yc)
-cases = [(f'(A) RF200 {len(Xtr)}x50 held-out', rf, Xte), (f'(B) RF200 max_depth=8 {len(Xtr)}x50 held-out', rf8, Xte),
-         (f'(C) RF100 {len(Xc)}x30 training rows', rfc, Xc)]
+cases = [
+    (f'(A) RF200 {len(Xtr)}x50 held-out', rf, Xte),
+    (f'(B) RF200 max_depth=8 {len(Xtr)}x50 held-out', rf8, Xte),
+    (f'(C) RF100 {len(Xc)}x30 training rows', rfc, Xc),
+]
 
 
 def against_predict(model, X):
@@ -84,19 +111,25 @@ def against_predict(model, X):
         model.set_params(n_jobs=nj)
         ours = lambda: contributions(model, X, check_additivity=False, n_jobs=nj)
         pred = lambda: model.predict_proba(X)
-        ours(); pred()                                                        # warm-up (JIT, cache, thread pools)
+        ours()
+        pred()  # warm-up (JIT, cache, thread pools)
         a, b = [], []
         for _ in range(reps):
-            a.append(timed(ours)[0]); b.append(timed(pred)[0])
+            a.append(timed(ours)[0])
+            b.append(timed(pred)[0])
         r = statistics.median(a) / statistics.median(b)
-        print(f"(A) vs predict_proba [{nj} thread{'s' if nj > 1 else ''}] median of {reps}: contributions {statistics.median(a):.3f}s "
-              f"predict_proba {statistics.median(b):.3f}s ratio {r:.2f}x ({'met' if r <= target else 'NOT met'} <= {target})", flush=True)
+        print(
+            f'(A) vs predict_proba [{nj} thread{"s" if nj > 1 else ""}] median of {reps}: contributions {statistics.median(a):.3f}s '
+            f'predict_proba {statistics.median(b):.3f}s ratio {r:.2f}x ({"met" if r <= target else "NOT met"} <= {target})',
+            flush=True,
+        )
     model.set_params(n_jobs=-1)
 
 
 if '--predict' in sys.argv or '--only-predict' in sys.argv:
     against_predict(rf, Xte)
-if '--only-predict' in sys.argv: sys.exit(0)
+if '--only-predict' in sys.argv:
+    sys.exit(0)
 
 if '--only-memory' not in sys.argv:
     for label, model, X in cases:
@@ -106,17 +139,31 @@ if '--only-memory' not in sys.argv:
 
 if '--memory' in sys.argv or '--only-memory' in sys.argv:
     n = 20_000 if quick else 200_000
-    X, y = make_classification(n_samples=n, n_features=50, n_informative=10, random_state=0)
-    big = RandomForestClassifier(n_estimators=100, n_jobs=-1, random_state=0).fit(X, y)        # fully grown
+    X, y = make_classification(
+        n_samples=n, n_features=50, n_informative=10, random_state=0
+    )
+    big = RandomForestClassifier(n_estimators=100, n_jobs=-1, random_state=0).fit(
+        X, y
+    )  # fully grown
     contributions(big, X[:10])
     FlatForest.clear_cache()
     tracemalloc.start()
-    t = time.perf_counter(); e = contributions(big, X, check_additivity=False); t_ours = time.perf_counter() - t
-    _, peak = tracemalloc.get_traced_memory(); tracemalloc.stop()
+    t = time.perf_counter()
+    e = contributions(big, X, check_additivity=False)
+    t_ours = time.perf_counter() - t
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
     res = e.values.nbytes + e.bias.nbytes
-    t = time.perf_counter(); big.predict_proba(X); t_pred = time.perf_counter() - t
-    t = time.perf_counter(); shap.TreeExplainer(big).shap_values(X, approximate=True); t_shap = time.perf_counter() - t
+    t = time.perf_counter()
+    big.predict_proba(X)
+    t_pred = time.perf_counter() - t
+    t = time.perf_counter()
+    shap.TreeExplainer(big).shap_values(X, approximate=True)
+    t_shap = time.perf_counter() - t
     nodes = sum(t.tree_.node_count for t in big.estimators_)
-    print(f"memory: RF100 fully grown ({nodes:,} nodes) {n}x50 binary: result {res / 2**20:.0f} MiB, peak traced {peak / 2**20:.0f} MiB "
-          f"-> extra beyond the result {(peak - res) / 2**20:.0f} MiB = {(peak - res) / res:.2f}x the result (target <= 2x); "
-          f"time ours {t_ours:.2f}s, predict_proba {t_pred:.2f}s, shap {t_shap:.2f}s (ours/shap {t_ours / t_shap:.2f}x)", flush=True)
+    print(
+        f'memory: RF100 fully grown ({nodes:,} nodes) {n}x50 binary: result {res / 2**20:.0f} MiB, peak traced {peak / 2**20:.0f} MiB '
+        f'-> extra beyond the result {(peak - res) / 2**20:.0f} MiB = {(peak - res) / res:.2f}x the result (target <= 2x); '
+        f'time ours {t_ours:.2f}s, predict_proba {t_pred:.2f}s, shap {t_shap:.2f}s (ours/shap {t_ours / t_shap:.2f}x)',
+        flush=True,
+    )

@@ -9,6 +9,7 @@ default `final_estimator='rf'`) or 200 trees. The default gcForest's size on the
 
     nice -n 5 python bench/hidf_final_predictor.py [--data Satimage,Crowdsourced,Bank,Adult]
 """
+
 import argparse, io, pickle
 import numpy as np
 import pandas as pd
@@ -17,8 +18,12 @@ from sklearn.model_selection import StratifiedKFold
 from hidf_targets import get_data, LOADERS
 from deepforest_interp.hidf import HiDFClassifier
 
-CANDIDATES = {   # name -> [(forest class, trees)]
-    "4 forests x 50 ('layer')": [(RandomForestClassifier, 50), (ExtraTreesClassifier, 50)] * 2,
+CANDIDATES = {  # name -> [(forest class, trees)]
+    "4 forests x 50 ('layer')": [
+        (RandomForestClassifier, 50),
+        (ExtraTreesClassifier, 50),
+    ]
+    * 2,
     'RF 50 + ERF 50': [(RandomForestClassifier, 50), (ExtraTreesClassifier, 50)],
     "RF 100 ('rf', default)": [(RandomForestClassifier, 100)],
     'RF 200': [(RandomForestClassifier, 200)],
@@ -26,8 +31,12 @@ CANDIDATES = {   # name -> [(forest class, trees)]
 
 
 def fit_forests(spec, Z, y, seed=1):
-    return [cls(n_estimators=n, max_features='sqrt', random_state=seed + i, n_jobs=1).fit(Z, y)
-            for i, (cls, n) in enumerate(spec)]
+    return [
+        cls(n_estimators=n, max_features='sqrt', random_state=seed + i, n_jobs=1).fit(
+            Z, y
+        )
+        for i, (cls, n) in enumerate(spec)
+    ]
 
 
 def proba(forests, Z):
@@ -37,7 +46,7 @@ def proba(forests, Z):
 
 
 def compare(name):
-    Xa, _, ya, _ = get_data(name, 0)                      # training rows only
+    Xa, _, ya, _ = get_data(name, 0)  # training rows only
     Z = HiDFClassifier(random_state=0, n_jobs=1).fit(Xa, ya).representation(Xa)
     rows = []
     for cand, spec in CANDIDATES.items():
@@ -45,9 +54,16 @@ def compare(name):
         for tr, va in StratifiedKFold(3, shuffle=True, random_state=0).split(Z, ya):
             fs = fit_forests(spec, Z[tr], ya[tr])
             acc.append(np.mean(fs[0].classes_[proba(fs, Z[va]).argmax(1)] == ya[va]))
-        buf = io.BytesIO(); pickle.dump(fit_forests(spec, Z, ya), buf, protocol=pickle.HIGHEST_PROTOCOL)
-        rows.append(dict(data=name, final_predictor=cand, cv_accuracy=100 * np.mean(acc),
-                         size_MB=buf.getbuffer().nbytes / 2 ** 20))
+        buf = io.BytesIO()
+        pickle.dump(fit_forests(spec, Z, ya), buf, protocol=pickle.HIGHEST_PROTOCOL)
+        rows.append(
+            dict(
+                data=name,
+                final_predictor=cand,
+                cv_accuracy=100 * np.mean(acc),
+                size_MB=buf.getbuffer().nbytes / 2**20,
+            )
+        )
         print(rows[-1], flush=True)
     return rows
 
@@ -57,6 +73,7 @@ if __name__ == '__main__':
     ap.add_argument('--data', default='Satimage,Crowdsourced,Bank,Adult')
     a = ap.parse_args()
     unknown = [d for d in a.data.split(',') if d not in LOADERS]
-    if unknown: raise SystemExit(f'unknown data sets {unknown}; known: {list(LOADERS)}')
+    if unknown:
+        raise SystemExit(f'unknown data sets {unknown}; known: {list(LOADERS)}')
     res = pd.DataFrame([r for d in a.data.split(',') for r in compare(d)])
     print(res.round(2).to_string(index=False))

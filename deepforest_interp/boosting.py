@@ -12,7 +12,11 @@ from sklearn.base import is_classifier
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 from deepforest_interp.core import (
-    Explanation, check_X, check_n_jobs, LazyKernels, align_columns
+    Explanation,
+    check_X,
+    check_n_jobs,
+    LazyKernels,
+    align_columns,
 )
 
 # %% auto #0
@@ -27,39 +31,39 @@ _K = LazyKernels(globals())
 # %% ../nbs/01c_boosting.ipynb #b006
 @dataclass
 class BoostedTrees:
-    ("All trees of a boosting model in global node arrays with every node's increment "
-     "(Eq. B2-B3), as `walk_boosted` reads them.")
-    roots: np.ndarray          # (M,) first node of every tree
-    column: np.ndarray         # (M,) output column (class) every tree adds to
-    left: np.ndarray           # (N,) global id of the left child, -1 at leaves
-    right: np.ndarray          # (N,) global id of the right child, -1 at leaves
+    "All trees of a boosting model in global node arrays with every node's increment (Eq. B2-B3), as `walk_boosted` reads them."
+
+    roots: np.ndarray  # (M,) first node of every tree
+    column: np.ndarray  # (M,) output column (class) every tree adds to
+    left: np.ndarray  # (N,) global id of the left child, -1 at leaves
+    right: np.ndarray  # (N,) global id of the right child, -1 at leaves
     # (N,) input column the node splits on (in the caller's column order), -1 at leaves
     feature: np.ndarray
-    threshold: np.ndarray      # (N,) x <= threshold goes left (numeric splits)
+    threshold: np.ndarray  # (N,) x <= threshold goes left (numeric splits)
     # (N,) 1: a missing value (or an unknown category) goes left
     missing_left: np.ndarray
     # (N,) 1: |x| <= 1e-35 counts as missing too (LightGBM missing_type 'Zero')
     zero_missing: np.ndarray
     # (N,) row of `cat_bits` for a categorical split, -1 for a numeric one
     cat_row: np.ndarray
-    cat_bits: np.ndarray       # (R, W) uint32 bitsets: bit c set = category c goes left
+    cat_bits: np.ndarray  # (R, W) uint32 bitsets: bit c set = category c goes left
     value: np.ndarray  # (N,) node value mu(t) (leaves: the model's; internal: Eq. B3)
-    delta: np.ndarray          # (N,) mu(t) - mu(parent(t)), 0 at roots
-    offset: np.ndarray         # (C,) intercept b of Eq. (B1)
-    n_features: int            # K input columns
-    output_names: list|None    # class labels (classifiers), None for a regressor
-    source: str                # 'sklearn-hgb' | 'xgboost' | 'lightgbm'
+    delta: np.ndarray  # (N,) mu(t) - mu(parent(t)), 0 at roots
+    offset: np.ndarray  # (C,) intercept b of Eq. (B1)
+    n_features: int  # K input columns
+    output_names: list | None  # class labels (classifiers), None for a regressor
+    source: str  # 'sklearn-hgb' | 'xgboost' | 'lightgbm'
     # the library's raw score times this is Eq. (B1) (LightGBM boosting='rf': 1 /
     # n_iterations)
     raw_scale: float = 1.0
 
     @property
-    def n_outputs(self)->int: return len(self.offset)
-    @property
-    def root_value(self)->np.ndarray:
-        """Bias of Eq. (B2) without the intercept:
+    def n_outputs(self) -> int:
+        return len(self.offset)
 
-        the sum of the root values per output column, (C,)."""
+    @property
+    def root_value(self) -> np.ndarray:
+        "Bias of Eq. (B2) without the intercept: the sum of the root values per output column, (C,)."
         return np.bincount(
             self.column, weights=self.value[self.roots], minlength=self.n_outputs
         )
@@ -68,8 +72,7 @@ class BoostedTrees:
 def _assemble(
     trees: list, offset, n_features: int, output_names, source: str, cat_width: int = 8
 ) -> BoostedTrees:
-    ("Concatenate per-tree dicts (left, right, feature, threshold, missing_left, "
-     "zero_missing, cats, leaf_value, weight, column).")
+    "Concatenate per-tree dicts (left, right, feature, threshold, missing_left, zero_missing, cats, leaf_value, weight, column)."
     sizes = np.array([len(t['left']) for t in trees], dtype=np.int64)
     roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     N = int(sizes.sum())
@@ -91,7 +94,8 @@ def _assemble(
         frontier, d = np.concatenate([left[frontier], right[frontier]]), d + 1
     for lvl in range(int(depth.max(initial=0)), -1, -1):
         p = np.flatnonzero(inner & (depth == lvl))
-        if not p.size: continue
+        if not p.size:
+            continue
         wl, wr = weight[left[p]], weight[right[p]]
         tot = wl + wr
         safe = tot > 0  # no training rows below: plain mean of the children
@@ -107,10 +111,12 @@ def _assemble(
     cat_row, bits = np.full(N, -1, np.int32), []
     for o, t in zip(roots, trees):
         for j, b in (t.get('cats') or {}).items():
-            cat_row[o + j] = len(bits); bits.append(np.asarray(b, np.uint32))
+            cat_row[o + j] = len(bits)
+            bits.append(np.asarray(b, np.uint32))
     W = max([cat_width] + [len(b) for b in bits])
     cat_bits = np.zeros((len(bits), W), np.uint32)
-    for r, b in enumerate(bits): cat_bits[r, :len(b)] = b
+    for r, b in enumerate(bits):
+        cat_bits[r, : len(b)] = b
     return BoostedTrees(
         roots,
         np.array([t['column'] for t in trees], np.int64),
@@ -143,21 +149,20 @@ def _assemble(
 # model-space rows from
 # `_preprocess_X(X, reset=False)` and the raw score from `_raw_predict(X)`. Nothing else
 # in the package reads them.
-def _hgb_columns(model)->np.ndarray:
-    ("Original column of every model-space column of a fitted HGB model (the identity "
-     "without categorical features).")
+def _hgb_columns(model) -> np.ndarray:
+    "Original column of every model-space column of a fitted HGB model (the identity without categorical features)."
     pre, n = model._preprocessor, int(model.n_features_in_)
-    if pre is None: return np.arange(n)
+    if pre is None:
+        return np.arange(n)
     perm = np.empty(n, np.int64)
     for name, _, cols in pre.transformers_:
         if name in pre.output_indices_:
             perm[pre.output_indices_[name]] = np.arange(n)[cols]
     return perm
 
-def _hgb_read(model)->tuple:
-    """The semi-private pieces of a fitted HGB model:
 
-    (predictors, baseline (C,), known-category bitsets, f_idx_map, column order)."""
+def _hgb_read(model) -> tuple:
+    "The semi-private pieces of a fitted HGB model: (predictors, baseline (C,), known-category bitsets, f_idx_map, column order)."
     known, f_idx_map = model._bin_mapper.make_known_categories_bitsets()
     return (
         model._predictors,
@@ -167,20 +172,19 @@ def _hgb_read(model)->tuple:
         _hgb_columns(model),
     )
 
-def _hgb_rows(model, X)->np.ndarray:
-    ("Model-space rows of `X` (float64, category codes, NaN for missing or unseen "
-     "categories), in the model's column order.")
+
+def _hgb_rows(model, X) -> np.ndarray:
+    "Model-space rows of `X` (float64, category codes, NaN for missing or unseen categories), in the model's column order."
     return np.asarray(model._preprocess_X(X, reset=False), dtype=float)
 
-def _hgb_raw(model, X)->np.ndarray:
-    ("Raw score `(n, C)` of a fitted HGB model (the sum of Eq. B1 before the inverse "
-     "link).")
+
+def _hgb_raw(model, X) -> np.ndarray:
+    "Raw score `(n, C)` of a fitted HGB model (the sum of Eq. B1 before the inverse link)."
     return np.asarray(model._raw_predict(X), dtype=float)
 
 # %% ../nbs/01c_boosting.ipynb #b012
-def hgb_trees(model)->BoostedTrees:
-    ("Read a fitted `HistGradientBoostingClassifier`/`Regressor` into `BoostedTrees` "
-     "(Eq. B1-B3, node weights = `count`).")
+def hgb_trees(model) -> BoostedTrees:
+    "Read a fitted `HistGradientBoostingClassifier`/`Regressor` into `BoostedTrees` (Eq. B1-B3, node weights = `count`)."
     check_is_fitted(model)
     predictors, baseline, known, f_idx_map, perm = _hgb_read(model)
     trees = []
@@ -214,11 +218,14 @@ def hgb_trees(model)->BoostedTrees:
     names = None
     if is_classifier(model):
         # binary: log-odds of classes_[1]
-        names = list(model.classes_); names = names[1:] if len(names) == 2 else names
+        names = list(model.classes_)
+        names = names[1:] if len(names) == 2 else names
     return _assemble(trees, baseline, model.n_features_in_, names, 'sklearn-hgb')
 
 # %% ../nbs/01c_boosting.ipynb #b016
-def _bases(model)->set: return {c.__name__ for c in type(model).__mro__}
+def _bases(model) -> set:
+    return {c.__name__ for c in type(model).__mro__}
+
 
 def _xgb_booster(model):
     "The `xgboost.Booster` of a fitted XGBoost sklearn model or the Booster itself."
@@ -227,22 +234,24 @@ def _xgb_booster(model):
             return model.get_booster()
         except Exception as err:
             raise NotFittedError(
-                f"this {type(model).__name__} is not fitted yet: {err}"
+                f'this {type(model).__name__} is not fitted yet: {err}'
             ) from None
     return model
 
-def _xgb_n_trees(model, booster, per_iter:int)->int|None:
-    ("Number of trees the sklearn wrapper predicts with (all, unless early stopping "
-     "chose a best iteration).")
-    if 'XGBModel' not in _bases(model): return None
-    try: best = model.best_iteration
-    except AttributeError: return None
+
+def _xgb_n_trees(model, booster, per_iter: int) -> int | None:
+    "Number of trees the sklearn wrapper predicts with (all, unless early stopping chose a best iteration)."
+    if 'XGBModel' not in _bases(model):
+        return None
+    try:
+        best = model.best_iteration
+    except AttributeError:
+        return None
     return None if best is None else (int(best) + 1) * per_iter
 
-def _margin_link(objective:str, base:np.ndarray)->np.ndarray:
-    """XGBoost `base_score` in margin space:
 
-    logit for logistic objectives, log for log-link ones, unchanged otherwise."""
+def _margin_link(objective: str, base: np.ndarray) -> np.ndarray:
+    "XGBoost `base_score` in margin space: logit for logistic objectives, log for log-link ones, unchanged otherwise."
     if objective in ('binary:logistic', 'reg:logistic', 'binary:logitraw'):
         return np.log(base / (1 - base))
     if objective in (
@@ -255,12 +264,14 @@ def _margin_link(objective:str, base:np.ndarray)->np.ndarray:
         return np.log(base)
     return base
 
-def _xgb_tree(node:dict, index:dict, column:int)->dict:
-    ("One tree of `get_dump(dump_format='json', with_stats=True)` as node arrays (ids "
-     "compacted in dump order).")
+
+def _xgb_tree(node: dict, index: dict, column: int) -> dict:
+    "One tree of `get_dump(dump_format='json', with_stats=True)` as node arrays (ids compacted in dump order)."
     stack, order = [node], []
     while stack:
-        n = stack.pop(); order.append(n); stack.extend(reversed(n.get('children', [])))
+        n = stack.pop()
+        order.append(n)
+        stack.extend(reversed(n.get('children', [])))
     pos = {n['nodeid']: i for i, n in enumerate(order)}
     S = len(order)
     t = dict(
@@ -276,12 +287,14 @@ def _xgb_tree(node:dict, index:dict, column:int)->dict:
     )
     for i, n in enumerate(order):
         t['weight'][i] = n.get('cover', 1.0)
-        if 'leaf' in n: t['leaf_value'][i] = n['leaf']; continue
+        if 'leaf' in n:
+            t['leaf_value'][i] = n['leaf']
+            continue
         # categorical splits list their categories
         if not isinstance(n.get('split_condition'), (int, float)):
             raise ValueError(
-                "this XGBoost model has categorical splits, which are not supported: "
-                "one-hot or ordinal-encode the categories before training"
+                'this XGBoost model has categorical splits, which are not supported: '
+                'one-hot or ordinal-encode the categories before training'
             )
         t['left'][i], t['right'][i] = pos[n['yes']], pos[n['no']]
         t['missing_left'][i] = n['missing'] == n['yes']
@@ -295,24 +308,21 @@ def _xgb_tree(node:dict, index:dict, column:int)->dict:
     return t
 
 # %% ../nbs/01c_boosting.ipynb #b017
-def xgb_trees(model)->BoostedTrees:
-    ("Read a fitted XGBoost model (`XGBClassifier`/`XGBRegressor`/`Booster`) into "
-     "`BoostedTrees` (Eq. B1-B3, weights = cover).")
+def xgb_trees(model) -> BoostedTrees:
+    "Read a fitted XGBoost model (`XGBClassifier`/`XGBRegressor`/`Booster`) into `BoostedTrees` (Eq. B1-B3, weights = cover)."
     booster = _xgb_booster(model)
     cfg = json.loads(booster.save_config())['learner']
     gb = cfg['gradient_booster']
     if gb.get('name') != 'gbtree':
         raise TypeError(
-            "only tree boosters (booster='gbtree') are supported, got"
-            f" booster={gb.get('name')!r}"
+            f"only tree boosters (booster='gbtree') are supported, got booster={gb.get('name')!r}"
         )
     if (
         gb.get('gbtree_train_param', {}).get('multi_strategy', 'one_output_per_tree')
         != 'one_output_per_tree'
     ):
         raise TypeError(
-            "XGBoost multi_strategy='multi_output_tree' (vector leaves) is not"
-            " supported"
+            "XGBoost multi_strategy='multi_output_tree' (vector leaves) is not supported"
         )
     mp = cfg['learner_model_param']
     n_groups = max(1, int(mp.get('num_class', 0)), int(mp.get('num_target', 1)))
@@ -323,7 +333,8 @@ def xgb_trees(model)->BoostedTrees:
     ).astype(float)
     dumps = booster.get_dump(dump_format='json', with_stats=True)
     limit = _xgb_n_trees(model, booster, n_groups * npt)
-    if limit is not None: dumps = dumps[:limit]
+    if limit is not None:
+        dumps = dumps[:limit]
     index = {f: j for j, f in enumerate(booster.feature_names or [])}
     trees = [
         _xgb_tree(json.loads(d), index, (m // npt) % n_groups)
@@ -332,10 +343,14 @@ def xgb_trees(model)->BoostedTrees:
     names = None
     obj = cfg['objective']['name']
     if hasattr(model, 'classes_'):
-        names = list(model.classes_); names = names[1:] if len(names) == 2 else names
-    elif obj.startswith('binary:'): names = [1]
-    elif obj.startswith('multi:'): names = list(range(n_groups))
-    elif n_groups > 1: names = [f'y{c}' for c in range(n_groups)]
+        names = list(model.classes_)
+        names = names[1:] if len(names) == 2 else names
+    elif obj.startswith('binary:'):
+        names = [1]
+    elif obj.startswith('multi:'):
+        names = list(range(n_groups))
+    elif n_groups > 1:
+        names = [f'y{c}' for c in range(n_groups)]
     return _assemble(trees, offset, booster.num_features(), names, 'xgboost')
 
 # %% ../nbs/01c_boosting.ipynb #b018
@@ -346,23 +361,28 @@ def _lgbm_booster(model):
             return model.booster_
         except Exception as err:
             raise NotFittedError(
-                f"this {type(model).__name__} is not fitted yet: {err}"
+                f'this {type(model).__name__} is not fitted yet: {err}'
             ) from None
     return model
 
-def _bits(categories:list)->np.ndarray:
+
+def _bits(categories: list) -> np.ndarray:
     "uint32 bitset with bit c set for every category c."
     cats = np.asarray(categories, np.int64)
     bits = np.zeros(int(cats.max(initial=0)) // 32 + 1, np.uint32)
-    for c in cats: bits[c >> 5] |= np.uint32(1) << np.uint32(c & 31)
+    for c in cats:
+        bits[c >> 5] |= np.uint32(1) << np.uint32(c & 31)
     return bits
 
-def _lgbm_tree(root:dict, column:int, scale:float)->dict:
+
+def _lgbm_tree(root: dict, column: int, scale: float) -> dict:
     "One tree of `Booster.dump_model()` as node arrays (pre-order ids)."
     stack, order = [root], []
     while stack:
-        n = stack.pop(); order.append(n)
-        if 'left_child' in n: stack.extend([n['right_child'], n['left_child']])
+        n = stack.pop()
+        order.append(n)
+        if 'left_child' in n:
+            stack.extend([n['right_child'], n['left_child']])
     pos = {id(n): i for i, n in enumerate(order)}
     S = len(order)
     t = dict(
@@ -381,10 +401,11 @@ def _lgbm_tree(root:dict, column:int, scale:float)->dict:
         if 'leaf_value' in n:
             if 'leaf_coeff' in n:
                 raise TypeError(
-                    "LightGBM linear trees (linear_tree=True) are not supported"
+                    'LightGBM linear trees (linear_tree=True) are not supported'
                 )
-            t['leaf_value'][i], t['weight'][i] = scale * n['leaf_value'], n.get(
-                'leaf_weight', 1.0
+            t['leaf_value'][i], t['weight'][i] = (
+                scale * n['leaf_value'],
+                n.get('leaf_weight', 1.0),
             )
             continue
         t['weight'][i] = n.get('internal_weight', 0.0)
@@ -399,7 +420,8 @@ def _lgbm_tree(root:dict, column:int, scale:float)->dict:
             continue
         thr, mt = float(n['threshold']), n.get('missing_type', 'None')
         t['threshold'][i] = thr
-        if mt == 'NaN': t['missing_left'][i] = n['default_left']
+        if mt == 'NaN':
+            t['missing_left'][i] = n['default_left']
         elif mt == 'Zero':
             t['missing_left'][i], t['zero_missing'][i] = n['default_left'], 1
         else:
@@ -407,9 +429,8 @@ def _lgbm_tree(root:dict, column:int, scale:float)->dict:
     return t
 
 # %% ../nbs/01c_boosting.ipynb #b019
-def lgbm_trees(model)->BoostedTrees:
-    ("Read a fitted LightGBM model (`LGBMClassifier`/`LGBMRegressor`/`Booster`) into "
-     "`BoostedTrees` (Eq. B1-B3, weights = hessian sums).")
+def lgbm_trees(model) -> BoostedTrees:
+    "Read a fitted LightGBM model (`LGBMClassifier`/`LGBMRegressor`/`Booster`) into `BoostedTrees` (Eq. B1-B3, weights = hessian sums)."
     booster = _lgbm_booster(model)
     # the best iteration if early stopping set one, as predict
     dm = booster.dump_model()
@@ -421,9 +442,12 @@ def lgbm_trees(model)->BoostedTrees:
     names = None
     obj = str(dm.get('objective', '')).split(' ')[0]
     if hasattr(model, 'classes_'):
-        names = list(model.classes_); names = names[1:] if len(names) == 2 else names
-    elif obj in ('binary', 'cross_entropy'): names = [1]
-    elif obj.startswith('multiclass'): names = list(range(C))
+        names = list(model.classes_)
+        names = names[1:] if len(names) == 2 else names
+    elif obj in ('binary', 'cross_entropy'):
+        names = [1]
+    elif obj.startswith('multiclass'):
+        names = list(range(C))
     bt = _assemble(
         trees, np.zeros(C), int(dm['max_feature_idx']) + 1, names, 'lightgbm'
     )
@@ -431,7 +455,8 @@ def lgbm_trees(model)->BoostedTrees:
     return bt
 
 # %% ../nbs/01c_boosting.ipynb #b021
-BLOCK_ROWS = 256   # rows per parallel block, as in notebook 02
+BLOCK_ROWS = 256  # rows per parallel block, as in notebook 02
+
 
 @_K.register(parallel=True)
 def _walk_boosted(
@@ -459,10 +484,14 @@ def _walk_boosted(
             for i in range(lo, hi):
                 node = roots[m]
                 while left[node] >= 0:
-                    f = feature[node]; x = X[i, f]; r = cat_row[node]
-                    if x != x: go_left = missing_left[node] != 0
+                    f = feature[node]
+                    x = X[i, f]
+                    r = cat_row[node]
+                    if x != x:
+                        go_left = missing_left[node] != 0
                     elif r >= 0:
-                        if x < 0 or x >= nbits: go_left = missing_left[node] != 0
+                        if x < 0 or x >= nbits:
+                            go_left = missing_left[node] != 0
                         else:
                             k = np.int64(x)
                             go_left = (
@@ -478,20 +507,18 @@ def _walk_boosted(
 
 # %% ../nbs/01c_boosting.ipynb #b022
 def walk_boosted(
-    bt:BoostedTrees,          # the model's trees (`boosted_trees(model)`)
-    # (n, K) model-space rows in the caller's column order (float64; NaN = missing)
-    X:np.ndarray,
-    n_jobs:int|None=None,     # threads (joblib convention)
-)->np.ndarray:                # (n, K, C) contributions, Eq. (B2)
-    ("Sum the increments of every path into an `(n, K, C)` array (compiled, parallel "
-     "over rows).")
+    bt: BoostedTrees,  # the model's trees (`boosted_trees(model)`)
+    X: np.ndarray,  # (n, K) model-space rows in the caller's column order (float64; NaN = missing)
+    n_jobs: int | None = None,  # threads (joblib convention)
+) -> np.ndarray:  # (n, K, C) contributions, Eq. (B2)
+    "Sum the increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
     if not isinstance(bt, BoostedTrees):
         raise TypeError(
-            f"bt must be a BoostedTrees (boosted_trees(model)), got {type(bt).__name__}"
+            f'bt must be a BoostedTrees (boosted_trees(model)), got {type(bt).__name__}'
         )
     X = np.ascontiguousarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] != bt.n_features:
-        raise ValueError(f"X must have shape (n_rows, {bt.n_features}), got {X.shape}")
+        raise ValueError(f'X must have shape (n_rows, {bt.n_features}), got {X.shape}')
     out = np.zeros((X.shape[0], X.shape[1], bt.n_outputs))
     with _K.threads(check_n_jobs(n_jobs)):
         _K._walk_boosted(
@@ -513,30 +540,33 @@ def walk_boosted(
     return out
 
 # %% ../nbs/01c_boosting.ipynb #b024
-def boosting_library(model)->str|None:
-    ("'sklearn-hgb', 'xgboost' or 'lightgbm' for a model `boosted_trees` reads, else "
-     "None (never imports a library).")
+def boosting_library(model) -> str | None:
+    "'sklearn-hgb', 'xgboost' or 'lightgbm' for a model `boosted_trees` reads, else None (never imports a library)."
     from sklearn.ensemble import (
         HistGradientBoostingClassifier,
         HistGradientBoostingRegressor,
     )
+
     if isinstance(
         model, (HistGradientBoostingClassifier, HistGradientBoostingRegressor)
     ):
         return 'sklearn-hgb'
-    mod, bases = type(model).__module__.split('.')[0], {
-        c.__name__ for c in type(model).__mro__
-    }
-    if mod == 'xgboost' and bases & {'XGBModel', 'Booster'}: return 'xgboost'
-    if mod == 'lightgbm' and bases & {'LGBMModel', 'Booster'}: return 'lightgbm'
+    mod, bases = (
+        type(model).__module__.split('.')[0],
+        {c.__name__ for c in type(model).__mro__},
+    )
+    if mod == 'xgboost' and bases & {'XGBModel', 'Booster'}:
+        return 'xgboost'
+    if mod == 'lightgbm' and bases & {'LGBMModel', 'Booster'}:
+        return 'lightgbm'
     return None
 
 # %% ../nbs/01c_boosting.ipynb #b025
-_CACHE = weakref.WeakKeyDictionary()      # model -> (fingerprint, BoostedTrees)
+_CACHE = weakref.WeakKeyDictionary()  # model -> (fingerprint, BoostedTrees)
 
-def _fingerprint(model, lib:str)->tuple:
-    ("What identifies the trees a model holds now (weak references to its tree "
-     "objects, and their number).")
+
+def _fingerprint(model, lib: str) -> tuple:
+    "What identifies the trees a model holds now (weak references to its tree objects, and their number)."
     ref = lambda o: weakref.ref(o) if o is not model else None
     if lib == 'sklearn-hgb':
         return (
@@ -550,7 +580,8 @@ def _fingerprint(model, lib:str)->tuple:
     b = _lgbm_booster(model)
     return (ref(b), b.current_iteration(), b.best_iteration)
 
-def _same(a:tuple, b:tuple)->bool:
+
+def _same(a: tuple, b: tuple) -> bool:
     deref = lambda t: tuple(x() if isinstance(x, weakref.ref) else x for x in t)
     return all(
         x is y if not isinstance(x, (int, type(None))) else x == y
@@ -558,20 +589,23 @@ def _same(a:tuple, b:tuple)->bool:
     )
 
 # %% ../nbs/01c_boosting.ipynb #b026
-def boosted_trees(model)->BoostedTrees:
-    ("The `BoostedTrees` of a fitted HGB / XGBoost / LightGBM model, cached while the "
-     "model holds the same trees.")
+def boosted_trees(model) -> BoostedTrees:
+    "The `BoostedTrees` of a fitted HGB / XGBoost / LightGBM model, cached while the model holds the same trees."
     lib = boosting_library(model)
     if lib is None:
         raise TypeError(
-            f"unsupported model type {type(model).__name__}; expected"
-            " HistGradientBoostingClassifier/Regressor, an XGBoost or a LightGBM model"
+            f'unsupported model type {type(model).__name__}; expected'
+            ' HistGradientBoostingClassifier/Regressor, an XGBoost or a LightGBM model'
         )
-    if lib == 'sklearn-hgb': check_is_fitted(model)
+    if lib == 'sklearn-hgb':
+        check_is_fitted(model)
     fp = _fingerprint(model, lib)
-    try: hit = _CACHE.get(model)
-    except TypeError: hit = None
-    if hit is not None and _same(hit[0], fp): return hit[1]
+    try:
+        hit = _CACHE.get(model)
+    except TypeError:
+        hit = None
+    if hit is not None and _same(hit[0], fp):
+        return hit[1]
     bt = {'sklearn-hgb': hgb_trees, 'xgboost': xgb_trees, 'lightgbm': lgbm_trees}[lib](
         model
     )
@@ -591,14 +625,15 @@ def boosted_trees(model)->BoostedTrees:
         bt.offset,
     ):
         a.flags.writeable = False
-    try: _CACHE[model] = (fp, bt)
-    except TypeError: pass
+    try:
+        _CACHE[model] = (fp, bt)
+    except TypeError:
+        pass
     return bt
 
 # %% ../nbs/01c_boosting.ipynb #b027
-def _prepare_rows(model, lib:str, X)->tuple:
-    ("(rows the kernel walks in the caller's column order, what to pass the model's "
-     "own predict, feature names).")
+def _prepare_rows(model, lib: str, X) -> tuple:
+    "(rows the kernel walks in the caller's column order, what to pass the model's own predict, feature names)."
     if lib == 'sklearn-hgb':
         fitted = getattr(model, 'feature_names_in_', None)
         if isinstance(X, pd.DataFrame):
@@ -610,14 +645,17 @@ def _prepare_rows(model, lib:str, X)->tuple:
         try:
             rows = _hgb_rows(model, Xm)
         except (ValueError, TypeError) as err:
-            raise ValueError(f"X does not fit the model: {err}") from None
+            raise ValueError(f'X does not fit the model: {err}') from None
         if rows.ndim != 2 or rows.shape[0] == 0:
-            raise ValueError(f"X must be a non-empty 2-D array, got shape {rows.shape}")
-        if np.isinf(rows).any(): raise ValueError("X contains infinite values")
-        walk = np.empty_like(rows); walk[:, _hgb_columns(model)] = rows
+            raise ValueError(f'X must be a non-empty 2-D array, got shape {rows.shape}')
+        if np.isinf(rows).any():
+            raise ValueError('X contains infinite values')
+        walk = np.empty_like(rows)
+        walk[:, _hgb_columns(model)] = rows
         return walk, Xm, names
     stored = getattr(model, 'feature_names_in_', None)  # a native Booster's own names
-    if stored is None and lib == 'xgboost': stored = _xgb_booster(model).feature_names
+    if stored is None and lib == 'xgboost':
+        stored = _xgb_booster(model).feature_names
     if stored is None and lib == 'lightgbm':
         stored = _lgbm_booster(model).feature_name()
     X = align_columns(X, stored, strict=False)  # the fitted columns in another order
@@ -627,25 +665,30 @@ def _prepare_rows(model, lib:str, X)->tuple:
     n_feat = boosted_trees(model).n_features
     if Xa.shape[1] != n_feat:
         raise ValueError(
-            f"X has {Xa.shape[1]} features, but the model was fitted with {n_feat}"
+            f'X has {Xa.shape[1]} features, but the model was fitted with {n_feat}'
         )
     fitted = getattr(model, 'feature_names_in_', None)
-    if fitted is None and lib == 'xgboost': fitted = _xgb_booster(model).feature_names
-    if fitted is not None: names = [str(f) for f in fitted]
+    if fitted is None and lib == 'xgboost':
+        fitted = _xgb_booster(model).feature_names
+    if fitted is not None:
+        names = [str(f) for f in fitted]
     Xm = pd.DataFrame(Xa, columns=fitted) if fitted is not None else Xa
     walk = Xa.astype(np.float32).astype(float) if lib == 'xgboost' else Xa
     return walk, Xm, names
 
-def _raw_output(model, lib:str, Xm)->np.ndarray:
+
+def _raw_output(model, lib: str, Xm) -> np.ndarray:
     "The model's own raw score `(n, C)` (Eq. B1)."
-    if lib == 'sklearn-hgb': out = _hgb_raw(model, Xm)
+    if lib == 'sklearn-hgb':
+        out = _hgb_raw(model, Xm)
     elif lib == 'xgboost':
         out = (
             model.predict(Xm, output_margin=True)
             if hasattr(model, 'get_booster')
             else model.inplace_predict(Xm, predict_type='margin')
         )
-    else: out = model.predict(Xm, raw_score=True)
+    else:
+        out = model.predict(Xm, raw_score=True)
     out = np.asarray(out, dtype=float) * boosted_trees(model).raw_scale
     return out.reshape(out.shape[0], -1)
 
@@ -653,19 +696,16 @@ def _raw_output(model, lib:str, Xm)->np.ndarray:
 # additivity tolerance (x output scale), see above
 BOOSTING_RTOL = {'sklearn-hgb': 1e-9, 'lightgbm': 1e-9, 'xgboost': 1e-6}
 
+
 def boosted_contributions(
     model,  # fitted HistGradientBoosting*, XGBoost or LightGBM model
-    # (n_samples, n_features) array or DataFrame (HGB: pandas category columns allowed)
-    X,
+    X,  # (n_samples, n_features) array or DataFrame (HGB: pandas category columns allowed)
     *,
-    # raise if bias + sum(values) differs from the model's raw score (see BOOSTING_RTOL)
-    check_additivity:bool=True,
-    n_jobs:int|None=-1,          # threads for the row loop (joblib convention)
+    check_additivity: bool = True,  # raise if bias + sum(values) differs from the model's raw score (see BOOSTING_RTOL)
+    n_jobs: int | None = -1,  # threads for the row loop (joblib convention)
     dtype=np.float64,  # of `values`: np.float32 halves the memory (checked in float64)
-)->Explanation:  # values (n, K) regressors, (n, K, C) classifiers; raw-score space
-    """Saabas path contributions of a boosting model in raw-score space:
-
-    `bias + values.sum(1) == raw score` (Eq. B1-B2)."""
+) -> Explanation:  # values (n, K) regressors, (n, K, C) classifiers; raw-score space
+    "Saabas path contributions of a boosting model in raw-score space: `bias + values.sum(1) == raw score` (Eq. B1-B2)."
     lib = boosting_library(model)
     bt = boosted_trees(model)
     walk, Xm, names = _prepare_rows(model, lib, X)
@@ -691,11 +731,9 @@ def boosted_contributions(
         if not err <= tol:
             raise ValueError(
                 "contributions do not add up to the model's raw score (max error"
-                f" {err:.3g}, output scale {scale:.3g}); pass check_additivity=False to"
-                " inspect them"
+                f' {err:.3g}, output scale {scale:.3g}); pass check_additivity=False to'
+                ' inspect them'
             )
     if np.dtype(dtype) != values.dtype:
-        e = Explanation(
-            values.astype(dtype), bias, names, walk, names_out, info=e.info
-        )
+        e = Explanation(values.astype(dtype), bias, names, walk, names_out, info=e.info)
     return e

@@ -8,6 +8,7 @@ import numbers
 import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
+
 # the node record of a fitted tree: sizes the table cache
 from sklearn.tree._tree import NODE_DTYPE
 from sklearn.utils.validation import check_is_fitted
@@ -48,28 +49,36 @@ _K = LazyKernels(globals())
 def _additive_col(est, dmu):
     "Eq. (24) on one class column; uniform split when the estimate is all zeros."
     a = np.abs(est).sum()
-    if a > 0.0: return est + np.abs(est) / a * (dmu - est.sum())
+    if a > 0.0:
+        return est + np.abs(est) / a * (dmu - est.sum())
     return np.full(est.shape[0], dmu / est.shape[0])
+
 
 @_K.register
 def _calibrate_col(est, dmu, method):
-    ("Calibrate one class column `est` (K,) to sum to `dmu` with the calibration code "
-     "`method` (CAL_*).")
-    if method == CAL_NONE: return est.copy()
+    "Calibrate one class column `est` (K,) to sum to `dmu` with the calibration code `method` (CAL_*)."
+    if method == CAL_NONE:
+        return est.copy()
     tot = est.sum()
-    if method == CAL_MULTIPLICATIVE:                                 # Eq. (23)
-        if np.abs(tot) > MULT_TOL * np.abs(est).sum(): return est * (dmu / tot)
+    if method == CAL_MULTIPLICATIVE:  # Eq. (23)
+        if np.abs(tot) > MULT_TOL * np.abs(est).sum():
+            return est * (dmu / tot)
         return _additive_col(est, dmu)
-    if method == CAL_PARTIAL:                                        # Eq. (25)-(26)
-        s = np.sign(dmu); sum_s = 0.0
+    if method == CAL_PARTIAL:  # Eq. (25)-(26)
+        s = np.sign(dmu)
+        sum_s = 0.0
         for k in range(est.shape[0]):
-            if np.sign(est[k]) == s: sum_s += est[k]
+            if np.sign(est[k]) == s:
+                sum_s += est[k]
         if s != 0.0 and sum_s != 0.0:
-            out = est.copy(); factor = 1.0 + (dmu - tot) / sum_s
+            out = est.copy()
+            factor = 1.0 + (dmu - tot) / sum_s
             for k in range(est.shape[0]):
-                if np.sign(est[k]) == s: out[k] = est[k] * factor
+                if np.sign(est[k]) == s:
+                    out[k] = est[k] * factor
             return out
     return _additive_col(est, dmu)  # Eq. (24) and the fallbacks
+
 
 @_K.register
 def _calibrate(est, dmu, method):
@@ -79,61 +88,50 @@ def _calibrate(est, dmu, method):
         out[:, c] = _calibrate_col(np.ascontiguousarray(est[:, c]), dmu[c], method)
     return out
 
-
 # %% ../nbs/06_calibration.ipynb #c007
-def _check_node(est, dmu)->tuple[np.ndarray, np.ndarray, bool]:
-    ("Validate one node's estimate `est` (K,) or (K, C) and increment `dmu` (scalar "
-     "or (C,)) before any kernel sees them.")
+def _check_node(est, dmu) -> tuple[np.ndarray, np.ndarray, bool]:
+    "Validate one node's estimate `est` (K,) or (K, C) and increment `dmu` (scalar or (C,)) before any kernel sees them."
     try:
         e = np.asarray(est, dtype=float)
         d = np.asarray(dmu, dtype=float)
     except (TypeError, ValueError) as err:
-        raise TypeError(f"est and dmu must be numeric arrays: {err}") from None
+        raise TypeError(f'est and dmu must be numeric arrays: {err}') from None
     if e.ndim not in (1, 2):
-        raise ValueError(f"est must be 1-D (K,) or 2-D (K, C), got shape {e.shape}")
+        raise ValueError(f'est must be 1-D (K,) or 2-D (K, C), got shape {e.shape}')
     if e.shape[0] == 0 or e.size == 0:
         raise ValueError(
-            f"est must hold at least one feature and one column, got shape {e.shape}"
+            f'est must hold at least one feature and one column, got shape {e.shape}'
         )
     C = 1 if e.ndim == 1 else e.shape[1]
     if d.ndim > 1 or d.size != C:
         raise ValueError(
-            f"dmu must have one entry per column of est ({C}), got shape {d.shape}"
+            f'dmu must have one entry per column of est ({C}), got shape {d.shape}'
         )
     if not (np.isfinite(e).all() and np.isfinite(d).all()):
-        raise ValueError("est and dmu must be finite (no NaN or inf)")
+        raise ValueError('est and dmu must be finite (no NaN or inf)')
     e2 = np.ascontiguousarray(e[:, None] if e.ndim == 1 else e)
     return e2, np.ascontiguousarray(d.reshape(C)), e.ndim == 1
 
-def _calibrate_node(est, dmu, method)->np.ndarray:
+
+def _calibrate_node(est, dmu, method) -> np.ndarray:
     e2, d, flat = _check_node(est, dmu)
     out = _K._calibrate(e2, d, method)
     return out[:, 0] if flat else out
 
-
 # %% ../nbs/06_calibration.ipynb #c007m
-def multiplicative_calibration(est, dmu)->np.ndarray:
-    """Naive multiplicative calibration of one node's estimate (paper Eq. 23);
-
-    est (K,) or (K, C), dmu scalar or (C,)."""
+def multiplicative_calibration(est, dmu) -> np.ndarray:
+    "Naive multiplicative calibration of one node's estimate (paper Eq. 23); est (K,) or (K, C), dmu scalar or (C,)."
     return _calibrate_node(est, dmu, CAL_MULTIPLICATIVE)
 
-
 # %% ../nbs/06_calibration.ipynb #c007a
-def additive_calibration(est, dmu)->np.ndarray:
-    """Naive additive calibration of one node's estimate (paper Eq. 24);
-
-    est (K,) or (K, C), dmu scalar or (C,)."""
+def additive_calibration(est, dmu) -> np.ndarray:
+    "Naive additive calibration of one node's estimate (paper Eq. 24); est (K,) or (K, C), dmu scalar or (C,)."
     return _calibrate_node(est, dmu, CAL_ADDITIVE)
 
-
 # %% ../nbs/06_calibration.ipynb #c007p
-def partial_additive_calibration(est, dmu)->np.ndarray:
-    """Partial additive calibration of one node's estimate:
-
-    rescale only the features agreeing in sign (paper Eq. 25-26)."""
+def partial_additive_calibration(est, dmu) -> np.ndarray:
+    "Partial additive calibration of one node's estimate: rescale only the features agreeing in sign (paper Eq. 25-26)."
     return _calibrate_node(est, dmu, CAL_PARTIAL)
-
 
 # %% ../nbs/06_calibration.ipynb #c014
 @_K.register
@@ -143,13 +141,15 @@ def _table_nb(left, right, feature, value, weight, K, C, S, method):
     table = np.zeros((n, K, C))
     est = np.empty(K)
     for p in range(n):
-        if left[p] < 0: continue
+        if left[p] < 0:
+            continue
         f = feature[p]
         for side in range(2):
             ch = left[p] if side == 0 else right[p]
             table[ch] = table[p]
             if f < K:  # line 7: original feature
-                for c in range(C): table[ch, f, c] += value[ch, c] - value[p, c]
+                for c in range(C):
+                    table[ch, f, c] += value[ch, c] - value[p, c]
                 continue
             g = (f - K) // C  # lines 9-10: new feature of forest g
             # a node of zero weight has zero sums
@@ -157,30 +157,32 @@ def _table_nb(left, right, feature, value, weight, K, C, S, method):
             wp = weight[p] if weight[p] > 0.0 else 1.0
             for c in range(C):
                 # Eq. (16)
-                for k in range(K): est[k] = S[ch, g, k, c] / wc - S[p, g, k, c] / wp
+                for k in range(K):
+                    est[k] = S[ch, g, k, c] / wc - S[p, g, k, c] / wp
                 # Eq. (19)
                 cal = _calibrate_col(est, value[ch, c] - value[p, c], method)
-                for k in range(K): table[ch, k, c] += cal[k]
+                for k in range(K):
+                    table[ch, k, c] += cal[k]
     return table
-
 
 # %% ../nbs/06_calibration.ipynb #c015
 def _check_cascade(model):
-    if is_pipeline(model): raise TypeError(pipeline_message('this function'))
+    if is_pipeline(model):
+        raise TypeError(pipeline_message('this function'))
     if not isinstance(model, (CascadeForestClassifier, CascadeForestRegressor)):
         raise TypeError(
-            "model must be a fitted CascadeForestClassifier or CascadeForestRegressor,"
-            f" got {type(model).__name__}"
+            'model must be a fitted CascadeForestClassifier or CascadeForestRegressor,'
+            f' got {type(model).__name__}'
         )
     check_is_fitted(model, 'layers_')
     return model
 
-def _method(calibration)->int:
+
+def _method(calibration) -> int:
     "The calibration code (CAL_*) of a calibration name."
     if calibration is not None and not isinstance(calibration, str):
         raise TypeError(
-            f"calibration must be a str or None, got {type(calibration).__name__}"
-            f" {calibration!r}"
+            f'calibration must be a str or None, got {type(calibration).__name__} {calibration!r}'
         )
     if calibration not in CALIBRATIONS:
         raise ValueError(
@@ -189,24 +191,27 @@ def _method(calibration)->int:
         )
     return CALIBRATIONS[calibration]
 
-def _layer_index(model, layer)->int:
+
+def _layer_index(model, layer) -> int:
     L = model.n_layers_
-    if layer is None: return L - 1
+    if layer is None:
+        return L - 1
     if isinstance(layer, (bool, np.bool_)) or not isinstance(layer, numbers.Integral):
-        raise TypeError(f"layer must be an int or None, got {layer!r}")
+        raise TypeError(f'layer must be an int or None, got {layer!r}')
     if not -L <= layer < L:
         raise ValueError(
-            f"layer={layer} is out of range: the model keeps {L} layer(s) (0..{L - 1})"
+            f'layer={layer} is out of range: the model keeps {L} layer(s) (0..{L - 1})'
         )
     return int(layer) % L
 
-def _compiled_table(method:int):
-    """Algorithm 1's node table for the engine (`estimation.algorithm1_pass`):
 
-    the compiled `_table_nb` with calibration `method`."""
+def _compiled_table(method: int):
+    "Algorithm 1's node table for the engine (`estimation.algorithm1_pass`): the compiled `_table_nb` with calibration `method`."
+
     def table(nodes, S, K, C):
         # no split on a previous output: S is never read
-        if S is None: S = np.zeros((1, 1, K, C))
+        if S is None:
+            S = np.zeros((1, 1, K, C))
         return _K._table_nb(
             nodes.left,
             nodes.right,
@@ -218,15 +223,17 @@ def _compiled_table(method:int):
             S,
             method,
         )
+
     return table
+
 
 # per model: bytes of leaf tables kept for repeated calls; None = the model's own tree
 # bytes
 TABLE_CACHE_BYTES = None
 
-def _tree_bytes(forests)->int:
-    ("Bytes of the node arrays (node records + values) of every tree in nested lists "
-     "of fold forests: the model's size.")
+
+def _tree_bytes(forests) -> int:
+    "Bytes of the node arrays (node records + values) of every tree in nested lists of fold forests: the model's size."
     if hasattr(forests, 'estimators_'):
         return sum(
             t.tree_.node_count * NODE_DTYPE.itemsize + t.tree_.value.nbytes
@@ -234,31 +241,35 @@ def _tree_bytes(forests)->int:
         )
     return sum(_tree_bytes(f) for f in forests)
 
-def _table_budget(model, cache)->int:
-    if 'budget' not in cache: cache['budget'] = _tree_bytes(model.layers_)
+
+def _table_budget(model, cache) -> int:
+    if 'budget' not in cache:
+        cache['budget'] = _tree_bytes(model.layers_)
     return cache['budget'] if TABLE_CACHE_BYTES is None else int(TABLE_CACHE_BYTES)
+
 
 def cascade_pass(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
-    X=None,                         # new rows to explain (None: the training rows only)
+    X=None,  # new rows to explain (None: the training rows only)
     *,
-    calibration:str|None='partial', # calibration map (CALIBRATIONS)
-    layer:int|None=None,  # last layer of the pass (default: the model's best layer)
-    n_jobs:int|None=None,           # threads: the forests of a layer run in parallel
-    # 'all': contributions of X at every layer; 'last': only at `layer`
-    new_layers:str='all',
-    verbose:int=0,                  # tqdm progress over the trees when > 0
-    # (rows, C) weights: the last layer's per-tree sums of contributions . weights
-    tree_dot=None,
-                                    # (`estimation.algorithm1_pass`), e.g. the centred
-                                    # label for MDI(DF)'s per-tree terms
-)->list:  # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays
+    calibration: str | None = 'partial',  # calibration map (CALIBRATIONS)
+    layer: int
+    | None = None,  # last layer of the pass (default: the model's best layer)
+    n_jobs: int | None = None,  # threads: the forests of a layer run in parallel
+    new_layers: str = 'all',  # 'all': contributions of X at every layer; 'last': only at `layer`
+    verbose: int = 0,  # tqdm progress over the trees when > 0
+    tree_dot=None,  # (rows, C) weights: the last layer's per-tree sums of contributions . weights
+    # (`estimation.algorithm1_pass`), e.g. the centred
+    # label for MDI(DF)'s per-tree terms
+) -> list:  # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays
     """Algorithm 1 over layers 0..layer (paper Algorithm 1, Eq. 27-30); training rows
     out of fold, new rows by all fold models.
     `train` and `train_bias` are the per-model cache's own arrays and read-only (copy
     them to change them).
     """
-    _check_cascade(model); method = _method(calibration); L = _layer_index(model, layer)
+    _check_cascade(model)
+    method = _method(calibration)
+    L = _layer_index(model, layer)
     n_jobs = check_n_jobs(n_jobs)
     if new_layers not in ('all', 'last'):
         raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
@@ -289,47 +300,47 @@ def cascade_pass(
         tree_dot=tree_dot,
     )
 
-
 # %% ../nbs/06_calibration.ipynb #c019
-def _training_mean(model)->np.ndarray:
-    ("mu_0 of the paper: the (sample-weighted) training mean of the one-hot label / "
-     "target, (C,).")
+def _training_mean(model) -> np.ndarray:
+    "mu_0 of the paper: the (sample-weighted) training mean of the one-hot label / target, (C,)."
     t = model.training_data()
     return np.average(encode_target(model, t.y), axis=0, weights=t.sample_weight)
 
+
 def _explanations(model, res_list, key, X, names, oof):
-    clf = hasattr(model, 'classes_'); mu0 = _training_mean(model)
+    clf = hasattr(model, 'classes_')
+    mu0 = _training_mean(model)
     out = []
     for res in res_list:
-        if res.get(key) is None: out.append(None); continue
+        if res.get(key) is None:
+            out.append(None)
+            continue
         # Eq. (28)-(30): average over forests
         v, b = res[key].mean(1), res[key + '_bias'].mean(1)
-        if not clf: v, b = v[..., 0], b[:, 0]
+        if not clf:
+            v, b = v[..., 0], b[:, 0]
         e = Explanation(v, b, names, X, list(model.classes_) if clf else None)
         e.info.update(mu0=mu0 if clf else float(mu0[0]), oof=oof)
         out.append(e)
     return out
 
+
 def deep_forest_contributions(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
-    X,                              # rows to explain (the training data when oof=True)
+    X,  # rows to explain (the training data when oof=True)
     *,
     # 'partial' (Eq. 26), 'additive' (Eq. 24), 'multiplicative' (Eq. 23), None
     # (estimation only)
-    calibration:str|None='partial',
+    calibration: str | None = 'partial',
     # which layer's output to explain (default: the model's best layer)
-    layer:int|None=None,
-    oof:bool=False,  # True: X is the training data, explained out of fold
-    all_layers:bool=False,  # return a list with one Explanation per layer 0..layer
-    n_jobs:int|None=None,           # threads (forests of a layer run in parallel)
-    # a Pipeline ending in a cascade: 'raw' input columns or the cascade's 'transformed'
-    # ones
-    level:str='raw',
-    # tqdm progress over the trees when > 0 (a first call on a big model takes a while)
-    verbose:int=0,
+    layer: int | None = None,
+    oof: bool = False,  # True: X is the training data, explained out of fold
+    all_layers: bool = False,  # return a list with one Explanation per layer 0..layer
+    n_jobs: int | None = None,  # threads (forests of a layer run in parallel)
+    level: str = 'raw',  # a Pipeline ending in a cascade: 'raw' input columns or the cascade's 'transformed' ones
+    verbose: int = 0,  # tqdm progress over the trees when > 0 (a first call on a big model takes a while)
 ):
-    ("Contributions of the original features to a deep forest's output (paper "
-     "Algorithm 1, Eq. 27-30).")
+    "Contributions of the original features to a deep forest's output (paper Algorithm 1, Eq. 27-30)."
     if is_pipeline(model):
         return explain_pipeline(
             deep_forest_contributions,
@@ -351,9 +362,9 @@ def deep_forest_contributions(
     X, names = check_X(X, model)
     if oof and not model.is_training_data(X):
         raise ValueError(
-            "oof=True needs the exact training data X the cascade was fitted on (rows"
-            " in the same order); use oof=False for new rows (held-out rows are new"
-            " rows)"
+            'oof=True needs the exact training data X the cascade was fitted on (rows'
+            ' in the same order); use oof=False for new rows (held-out rows are new'
+            ' rows)'
         )
     res = cascade_pass(
         model,
@@ -367,21 +378,17 @@ def deep_forest_contributions(
     es = _explanations(model, res, 'train' if oof else 'new', X, names, oof)
     return es if all_layers else es[-1]
 
-
 # %% ../nbs/06_calibration.ipynb #c020q
 def prepare_explanations(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
     *,
-    calibration:str|None='partial', # the calibration map the later calls will use
+    calibration: str | None = 'partial',  # the calibration map the later calls will use
     # the layer they will explain (default: the model's best layer)
-    layer:int|None=None,
-    n_jobs:int|None=None,           # threads (forests of a layer run in parallel)
-    verbose:int=0,                  # tqdm progress over the trees when > 0
-):                                  # the model, its per-model cache filled
-    """Precompute what every explanation of new rows shares:
-
-    Algorithm 1 on the training rows below `layer`, `layer`'s leaf tables (paper
-    Algorithm 1, Sec. 7.3)."""
+    layer: int | None = None,
+    n_jobs: int | None = None,  # threads (forests of a layer run in parallel)
+    verbose: int = 0,  # tqdm progress over the trees when > 0
+):  # the model, its per-model cache filled
+    "Precompute what every explanation of new rows shares: Algorithm 1 on the training rows below `layer`, `layer`'s leaf tables (paper Algorithm 1, Sec. 7.3)."
     _check_cascade(model)
     method = _method(calibration)
     L = _layer_index(model, layer)
@@ -410,27 +417,22 @@ def _mdi_from(values, Y):
     v = values if values.ndim == 3 else values[..., None]
     return np.einsum('ikc,ic->k', v, Y - Y.mean(0)) / len(Y)
 
+
 def deep_forest_mdi(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
-    # the training data (oof=True); any labelled rows, e.g. the training data,
-    # (oof=False)
-    X,
-    y,                              # labels / targets of X
+    X,  # the training data (oof=True); any labelled rows, e.g. the training data, (oof=False)
+    y,  # labels / targets of X
     *,
-    calibration:str|None='partial', # calibration map of Algorithm 1
-    # True: out-of-fold contributions; False: contributions of the full cascade (literal
-    # Eq. 31)
-    oof:bool=True,
-    layer:int|None=None,            # layer to explain (default: the model's best layer)
-    all_layers:bool=False,          # one MDI Series per layer 0..layer (one pass)
-    n_jobs:int|None=None,
-    verbose:int=0,                  # tqdm progress over the trees when > 0
-    # True: a Bunch(importances_mean, importances_std, importances) over the layer's
-    # trees
-    return_std:bool=False,
+    calibration: str | None = 'partial',  # calibration map of Algorithm 1
+    oof: bool = True,  # True: out-of-fold contributions; False: contributions of the full cascade (literal Eq. 31)
+    layer: int | None = None,  # layer to explain (default: the model's best layer)
+    all_layers: bool = False,  # one MDI Series per layer 0..layer (one pass)
+    n_jobs: int | None = None,
+    verbose: int = 0,  # tqdm progress over the trees when > 0
+    return_std: bool = False,  # True: a Bunch(importances_mean, importances_std, importances) over the layer's trees
     # MDI(DF) indexed by feature name (a list of Series with all_layers=True; a Bunch
     # with return_std)
-)->pd.Series:
+) -> pd.Series:
     """MDI(DF): covariance of the deep-forest contributions with the (one-hot) label
     (paper Eq. 31).
     `oof=True` (default) explains every training row by the fold models that did not see
@@ -447,17 +449,17 @@ def deep_forest_mdi(
     error of MDI(DF) and not a spread over refits of the cascade."""
     if not isinstance(return_std, (bool, np.bool_)):
         raise TypeError(
-            f"return_std must be a bool, got {type(return_std).__name__} {return_std!r}"
+            f'return_std must be a bool, got {type(return_std).__name__} {return_std!r}'
         )
     if return_std and all_layers:
         raise ValueError(
             "return_std=True is the spread over one layer's trees: pass layer=l instead"
-            " of all_layers=True"
+            ' of all_layers=True'
         )
     if return_std and is_pipeline(model):
         raise ValueError(
-            "return_std=True is not available for a Pipeline: pass the fitted cascade"
-            " and the transformed X"
+            'return_std=True is not available for a Pipeline: pass the fitted cascade'
+            ' and the transformed X'
         )
     es = deep_forest_contributions(
         model,
@@ -474,8 +476,10 @@ def deep_forest_mdi(
         pd.Series(_mdi_from(e.values, Y), index=e.feature_names, name='MDI(DF)')
         for e in es
     ]
-    if not return_std: return out if all_layers else out[-1]
-    L = _layer_index(model, layer); J = len(model.folds_[L])
+    if not return_std:
+        return out if all_layers else out[-1]
+    L = _layer_index(model, layer)
+    J = len(model.folds_[L])
     # the centred label, each tree's share of Eq. (31)
     W = (Y - Y.mean(0)) * ((J if oof else 1) / len(Y))
     passes = cascade_pass(
@@ -498,23 +502,22 @@ def deep_forest_mdi(
     )
     return b
 
-
 # %% ../nbs/06_calibration.ipynb #c025l
 def deep_forest_local_mdi(
-    model,                          # fitted CascadeForestClassifier
-    X, y,  # the training data (oof=True) or labelled rows (oof=False)
+    model,  # fitted CascadeForestClassifier
+    X,
+    y,  # the training data (oof=True) or labelled rows (oof=False)
     *,
-    calibration:str|None='partial',
-    oof:bool=True,
-    layer:int|None=None,
-    n_jobs:int|None=None,
-    verbose:int=0,                  # tqdm progress over the trees when > 0
+    calibration: str | None = 'partial',
+    oof: bool = True,
+    layer: int | None = None,
+    n_jobs: int | None = None,
+    verbose: int = 0,  # tqdm progress over the trees when > 0
     # a Pipeline ending in a cascade: 'raw' input columns (encoded columns summed) or
     # the cascade's 'transformed' ones
-    level:str='raw',
-)->pd.DataFrame:                    # features x classes
-    ("Per-class local MDI of a deep-forest classifier, features x classes (seed 000 "
-     "Sec. 7.2).")
+    level: str = 'raw',
+) -> pd.DataFrame:  # features x classes
+    "Per-class local MDI of a deep-forest classifier, features x classes (seed 000 Sec. 7.2)."
     if is_pipeline(model):  # linear in the contributions: grouped exactly
         return explain_pipeline(
             deep_forest_local_mdi,
@@ -532,7 +535,7 @@ def deep_forest_local_mdi(
     _check_cascade(model)
     if not hasattr(model, 'classes_'):
         raise TypeError(
-            "local MDI is defined per class: it needs a CascadeForestClassifier"
+            'local MDI is defined per class: it needs a CascadeForestClassifier'
         )
     e = deep_forest_contributions(
         model,
@@ -550,25 +553,21 @@ def deep_forest_local_mdi(
         columns=pd.Index(list(model.classes_), name='class'),
     )
 
-
 # %% ../nbs/06_calibration.ipynb #c027
 def deep_forest_explain(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
-    X=None,                         # new rows to explain as well (optional)
+    X=None,  # new rows to explain as well (optional)
     *,
-    calibration:str|None='partial',
-    layer:int|None=None,            # last layer (default: the model's best layer)
-    n_jobs:int|None=None,
-    verbose:int=0,                  # tqdm progress over the trees when > 0
+    calibration: str | None = 'partial',
+    layer: int | None = None,  # last layer (default: the model's best layer)
+    n_jobs: int | None = None,
+    verbose: int = 0,  # tqdm progress over the trees when > 0
     # a Pipeline ending in a cascade: 'raw' input columns (the training explanations
     # then carry no rows: the pipeline keeps no raw training data) or 'transformed'
-    level:str='raw',
+    level: str = 'raw',
     # train / new: lists of Explanation per layer; mdi: list of pd.Series per layer
-)->Bunch:
-    """One pass of Algorithm 1:
-
-    OOF training explanations, explanations of X and MDI(DF) for every layer (paper
-    Algorithm 1, Eq. 27-31)."""
+) -> Bunch:
+    "One pass of Algorithm 1: OOF training explanations, explanations of X and MDI(DF) for every layer (paper Algorithm 1, Eq. 27-31)."
     if is_pipeline(model):
         parts = unwrap_pipeline(model, level)
         Xr = None if X is None else pipeline_rows(model, X)
@@ -589,7 +588,8 @@ def deep_forest_explain(
     _check_cascade(model)
     t = model.training_data()
     names = check_X(t.X[:1], model)[1]
-    if X is not None: X, _ = check_X(X, model)
+    if X is not None:
+        X, _ = check_X(X, model)
     res = cascade_pass(
         model, X, calibration=calibration, layer=layer, n_jobs=n_jobs, verbose=verbose
     )
@@ -604,42 +604,36 @@ def deep_forest_explain(
         ],
     )
 
-
 # %% ../nbs/06_calibration.ipynb #gx01
 def deep_forest_steps_data(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
-    X,                              # new rows to explain
+    X,  # new rows to explain
     *,
     rows=30,  # how many of the first rows (int) or which rows (indices), at most 200
-    # trees drawn per forest of each layer (fold model 0 of every forest), at most 20 in
-    # all
-    trees=2,
-    # the calibration map of the pass: 'partial', 'additive' or 'multiplicative'
-    calibration:str='partial',
-    # class label / index to follow (default: the last class; regression: the output)
-    output=None,
-)->dict:                            # JSON-able numbers of `explore_deep_forest`
-    """The numbers of the deep-forest step-through:
-
-    per layer, tree and row the splits of Algorithm 1, the estimates (Eq. 15-17) and the
-    three calibration maps (Eq. 23-26)."""
+    trees=2,  # trees drawn per forest of each layer (fold model 0 of every forest), at most 20 in all
+    calibration: str = 'partial',  # the calibration map of the pass: 'partial', 'additive' or 'multiplicative'
+    output=None,  # class label / index to follow (default: the last class; regression: the output)
+) -> dict:  # JSON-able numbers of `explore_deep_forest`
+    "The numbers of the deep-forest step-through: per layer, tree and row the splits of Algorithm 1, the estimates (Eq. 15-17) and the three calibration maps (Eq. 23-26)."
     from deepforest_interp.tree_contributions import _explorer_rows, _num
     from deepforest_interp.tree_contributions import MAX_EXPLORER_TREES
     from deepforest_interp.core import check_int, tree_arrays
     from deepforest_interp.estimation import inbag_rows, node_sums, _node_table
+
     _check_cascade(model)
     if calibration not in ('partial', 'additive', 'multiplicative'):
         raise ValueError(
-            "calibration must be 'partial', 'additive' or 'multiplicative', got"
-            f" {calibration!r}"
+            f"calibration must be 'partial', 'additive' or 'multiplicative', got {calibration!r}"
         )
-    method = _method(calibration)
+    _method(calibration)  # a known calibration (checked above): its code
     X, names = check_X(X, model)
-    idx = _explorer_rows(rows, X.shape[0]); Xs = X[idx]
+    idx = _explorer_rows(rows, X.shape[0])
+    Xs = X[idx]
     K, C, F = model.n_features_in_, model.n_outputs_, len(model.layers_[0])
     clf = hasattr(model, 'classes_')
     labels = [str(c) for c in model.classes_] if clf else ['output']
-    if output is None: o = C - 1
+    if output is None:
+        o = C - 1
     elif clf and str(output) in labels and not isinstance(output, bool):
         o = labels.index(str(output))
     elif (
@@ -650,14 +644,13 @@ def deep_forest_steps_data(
         o = int(output)
     else:
         raise ValueError(
-            f"output must be a class label {labels} or an index in 0..{C - 1}, got"
-            f" {output!r}"
+            f'output must be a class label {labels} or an index in 0..{C - 1}, got {output!r}'
         )
     per_forest = check_int(trees, 'trees', 1)
     if per_forest * F > MAX_EXPLORER_TREES:
         raise ValueError(
-            f"trees={per_forest} per forest x {F} forests draws more than"
-            f" {MAX_EXPLORER_TREES} trees; pass fewer"
+            f'trees={per_forest} per forest x {F} forests draws more than'
+            f' {MAX_EXPLORER_TREES} trees; pass fewer'
         )
     split_names = list(names) + [
         f'forest {g} · p({labels[c]})' if clf else f'forest {g} · output'
@@ -684,9 +677,7 @@ def deep_forest_steps_data(
         if l > 0:
             prev = cascade_pass(
                 model, calibration=calibration, layer=l - 1, new_layers='last'
-            )[
-                -1
-            ].train  # (n, F, K, C) OOF
+            )[-1].train  # (n, F, K, C) OOF
         Ztr = np.ascontiguousarray(model.training_input(l), dtype=np.float32)
         Z32 = np.ascontiguousarray(Zs[l], dtype=np.float32)
         tr_out, paths, leaf_tables = [], [], []
@@ -701,18 +692,20 @@ def deep_forest_steps_data(
         for f in range(F):
             fm = model.layers_[l][f][0]
             for m, tree in enumerate(fm.estimators_[:per_forest]):
-                ta = tree_arrays(tree); value = ta.value
+                ta = tree_arrays(tree)
+                value = ta.value
                 S = None
                 if prev is not None:  # in-bag rows, weights and leaves (Eq. 15-16)
                     rws, w = inbag_rows(fm, m, tr0, None, sw)
                     # (n_nodes, F, K, C)
                     S = node_sums(ta, tree.apply(Ztr[rws]), w, prev[rws])
                 P = tree.decision_path(Z32)
-                ps = [P.indices[P.indptr[i]:P.indptr[i + 1]] for i in range(len(idx))]
+                ps = [P.indices[P.indptr[i] : P.indptr[i + 1]] for i in range(len(idx))]
                 used = sorted({int(t) for p in ps for t in p})
                 nodes = {}
                 for t in used:
-                    p_ = int(ta.parent[t]); sf = int(ta.feature[p_]) if p_ >= 0 else -1
+                    p_ = int(ta.parent[t])
+                    sf = int(ta.feature[p_]) if p_ >= 0 else -1
                     rec = {
                         'f': int(ta.feature[t]),
                         'thr': float(ta.threshold[t]),
@@ -777,21 +770,18 @@ def deep_forest_steps_data(
 # %% ../nbs/06_calibration.ipynb #gx03
 def explore_deep_forest(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
-    X,                              # new rows to explain
+    X,  # new rows to explain
     *,
     rows=30,  # how many of the first rows (int) or which rows (indices), at most 200
     trees=2,  # trees drawn per forest of each layer (fold model 0), at most 20 in all
-    # the calibration map of the pass (the other two are shown beside it)
-    calibration:str='partial',
+    calibration: str = 'partial',  # the calibration map of the pass (the other two are shown beside it)
     output=None,  # class label / index to follow (default: the last class)
     # an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab
     # and on the site
 ):
-    """Deep-forest step-through:
-
-    pick a row, a layer and a tree, then step through Algorithm 1 to the layer's exact
-    contributions (paper Eq. 15-17, 23-30)."""
+    "Deep-forest step-through: pick a row, a layer and a tree, then step through Algorithm 1 to the layer's exact contributions (paper Eq. 15-17, 23-30)."
     from deepforest_interp.tree_contributions import Explorer, _explorer_asset
+
     data = deep_forest_steps_data(
         model, X, rows=rows, trees=trees, calibration=calibration, output=output
     )
@@ -799,6 +789,5 @@ def explore_deep_forest(
         'deep-forest',
         data,
         _explorer_asset('deep_forest.js'),
-        'Deep-forest step-through: Algorithm 1 on one path, then the layer\u2019s'
-        ' contributions',
+        'Deep-forest step-through: Algorithm 1 on one path, then the layer\u2019s contributions',
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib, numbers
 import numpy as np
 from joblib import Parallel, delayed
+
 # plain text bars: no ipywidgets needed, no TqdmWarning in notebooks
 from tqdm.std import tqdm
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, is_classifier
@@ -33,31 +34,27 @@ __all__ = ['CascadeForestClassifier', 'CascadeForestRegressor', 'plot_validation
 
 # %% ../nbs/04_cascade_forest.ipynb #c005
 def _layer_matrix(
-    X:np.ndarray,        # (n, K) original features
-    # (n, F, C) outputs of the previous layer's forests, or None for layer 0
-    outputs:np.ndarray,
+    X: np.ndarray,  # (n, K) original features
+    outputs: np.ndarray,  # (n, F, C) outputs of the previous layer's forests, or None for layer 0
     # (n, K) for layer 0, (n, K + F*C) otherwise; column K + f*C + c = output c of
     # forest f
-)->np.ndarray:
-    """Input matrix of a cascade layer:
-
-    the original features next to the previous layer's forest outputs (seed 000
-    Sec. 3.3)."""
-    if outputs is None: return X
+) -> np.ndarray:
+    "Input matrix of a cascade layer: the original features next to the previous layer's forest outputs (seed 000 Sec. 3.3)."
+    if outputs is None:
+        return X
     return np.hstack([X, outputs.reshape(len(X), -1)])
 
 # %% ../nbs/04_cascade_forest.ipynb #c008
 def _cross_fit_forest(
-    make_forest,         # j -> unfitted forest for fold j (seeded by the caller)
-    Z:np.ndarray,        # (n, d) the layer's input matrix for the training rows
-    y:np.ndarray,        # (n,) encoded labels / targets
-    folds:list,          # [(train_idx, val_idx)] * J
-    predict,             # (forest, Z) -> (m, C) output
-    C:int,               # output width
-    sample_weight:np.ndarray|None=None,  # (n,) row weights passed to the forests
-)->tuple[list, np.ndarray]:  # J fitted fold forests, (n, C) out-of-fold outputs
-    ("Fit one cascade forest on each fold and collect the out-of-fold outputs of the "
-     "training rows (seed 000 Sec. 3.3).")
+    make_forest,  # j -> unfitted forest for fold j (seeded by the caller)
+    Z: np.ndarray,  # (n, d) the layer's input matrix for the training rows
+    y: np.ndarray,  # (n,) encoded labels / targets
+    folds: list,  # [(train_idx, val_idx)] * J
+    predict,  # (forest, Z) -> (m, C) output
+    C: int,  # output width
+    sample_weight: np.ndarray | None = None,  # (n,) row weights passed to the forests
+) -> tuple[list, np.ndarray]:  # J fitted fold forests, (n, C) out-of-fold outputs
+    "Fit one cascade forest on each fold and collect the out-of-fold outputs of the training rows (seed 000 Sec. 3.3)."
     models, oof = [], np.zeros((len(Z), C))
     for j, (tr, va) in enumerate(folds):
         m = make_forest(j).fit(
@@ -70,25 +67,23 @@ def _cross_fit_forest(
     return models, oof
 
 # %% ../nbs/04_cascade_forest.ipynb #c012
-def _fingerprint(X:np.ndarray)->dict:
-    """Shape and SHA-256 of the float64 bytes of `X`:
-
-    identifies the training matrix of a cascade."""
+def _fingerprint(X: np.ndarray) -> dict:
+    "Shape and SHA-256 of the float64 bytes of `X`: identifies the training matrix of a cascade."
     A = np.ascontiguousarray(X, dtype=np.float64)
     return {'shape': tuple(A.shape), 'sha256': hashlib.sha256(A.tobytes()).hexdigest()}
 
-def _sum_in_order(parts, shape)->np.ndarray:
-    """Sum arrays in list order starting from zeros:
 
-    the order scikit-learn's forests use with n_jobs=1."""
+def _sum_in_order(parts, shape) -> np.ndarray:
+    "Sum arrays in list order starting from zeros: the order scikit-learn's forests use with n_jobs=1."
     out = np.zeros(shape)
-    for p in parts: out += p
+    for p in parts:
+        out += p
     return out
 
-class _BaseCascadeForest(BaseEstimator):
-    """Shared machinery of the cascade forests:
 
-    cross-fitted layers, early stopping, layer-wise prediction (seed 000 Sec. 3.3)."""
+class _BaseCascadeForest(BaseEstimator):
+    "Shared machinery of the cascade forests: cross-fitted layers, early stopping, layer-wise prediction (seed 000 Sec. 3.3)."
+
     _parameter_constraints = {
         'n_forests': [Interval(numbers.Integral, 1, None, closed='left')],
         'n_estimators': [Interval(numbers.Integral, 1, None, closed='left')],
@@ -111,34 +106,38 @@ class _BaseCascadeForest(BaseEstimator):
         'n_jobs': [numbers.Integral, None],
         'verbose': ['verbose'],
     }
-    _forest_types = ()   # (RandomForest*, ExtraTrees*), set by the subclasses
+    _forest_types = ()  # (RandomForest*, ExtraTrees*), set by the subclasses
 
     # ---- specialised by the subclasses -----------------------------------------------
     # -> (y the forests are fitted on, C)
-    def _encode_y(self, y, sample_weight): raise NotImplementedError
-    def _splitter(self, seed): raise NotImplementedError  # -> KFold / StratifiedKFold
+    def _encode_y(self, y, sample_weight):
+        raise NotImplementedError
+
+    def _splitter(self, seed):
+        raise NotImplementedError  # -> KFold / StratifiedKFold
+
     # -> (n, C) one tree's output on float32 rows
-    def _tree_output(self, tree, Z32): raise NotImplementedError
+    def _tree_output(self, tree, Z32):
+        raise NotImplementedError
+
     # out: (n, C) averaged layer output, w: sample weights
-    def _score(self, out, y, w): raise NotImplementedError
+    def _score(self, out, y, w):
+        raise NotImplementedError
+
     _greater_is_better = True
 
     # ---- hooks for models built on this fit loop (hiDF, notebook 07b); the cascade
     # itself keeps the defaults ------
-    def _layer_input(self, X, l:int, outputs):
-        ("Input matrix of layer `l` for the validated rows X and the previous layer's "
-         "outputs (hook; default `_layer_matrix`).")
+    def _layer_input(self, X, l: int, outputs):
+        "Input matrix of layer `l` for the validated rows X and the previous layer's outputs (hook; default `_layer_matrix`)."
         return _layer_matrix(X, outputs)
 
-    def _layer_grown(self, l:int, Z, y, sample_weight)->bool:
-        ("Hook called after layer `l` (fitted on `Z`) is scored, unless growth stops "
-         "there; False stops growth. Default: go on.")
+    def _layer_grown(self, l: int, Z, y, sample_weight) -> bool:
+        "Hook called after layer `l` (fitted on `Z`) is scored, unless growth stops there; False stops growth. Default: go on."
         return True
 
-    def _make_forest(self, f:int, seed:int):
-        """Forest `f` of a layer:
-
-        even `f` a random forest (bootstrap), odd `f` extra-trees (no bootstrap)."""
+    def _make_forest(self, f: int, seed: int):
+        "Forest `f` of a layer: even `f` a random forest (bootstrap), odd `f` extra-trees (no bootstrap)."
         cls = self._forest_types[f % 2]
         return cls(
             n_estimators=self.n_estimators,
@@ -149,9 +148,8 @@ class _BaseCascadeForest(BaseEstimator):
             random_state=int(seed),
         )
 
-    def _forest_predict(self, forest, Z)->np.ndarray:
-        ("Mean output (n, C) of a fold forest's trees, summed in tree order whatever "
-         "`n_jobs` is (bit-reproducible).")
+    def _forest_predict(self, forest, Z) -> np.ndarray:
+        "Mean output (n, C) of a fold forest's trees, summed in tree order whatever `n_jobs` is (bit-reproducible)."
         Z32 = np.ascontiguousarray(Z, dtype=np.float32)
         trees = forest.estimators_
         if self.n_jobs in (None, 1) or len(trees) == 1:
@@ -180,21 +178,25 @@ class _BaseCascadeForest(BaseEstimator):
         # our own copy: the cascade keeps X, and the caller may edit theirs after fit
         X = np.array(X, dtype=np.float64, order='C')
         sw = _check_sample_weight(sample_weight, X, dtype=np.float64)
-        if (sw < 0).any(): raise ValueError("sample_weight must be non-negative")
-        if not sw.sum() > 0: raise ValueError("sample_weight must have a positive sum")
+        if (sw < 0).any():
+            raise ValueError('sample_weight must be non-negative')
+        if not sw.sum() > 0:
+            raise ValueError('sample_weight must have a positive sum')
         # equal weights = no weights, same fit
-        if sample_weight is not None and np.all(sw == sw[0]): sample_weight = None
+        if sample_weight is not None and np.all(sw == sw[0]):
+            sample_weight = None
         n, J, F = X.shape[0], self.n_folds, self.n_forests
         if n < J:
             raise ValueError(
-                f"n_samples={n} is fewer than n_folds={J}: {J}-fold cross-fitting needs"
-                f" at least {J} rows (lower n_folds or add rows)"
+                f'n_samples={n} is fewer than n_folds={J}: {J}-fold cross-fitting needs'
+                f' at least {J} rows (lower n_folds or add rows)'
             )
         y_fit, C = self._encode_y(y, sw)
         self.n_outputs_ = C
         rng = check_random_state(self.random_state)
         split_seeds = rng.randint(MAX_SEED, size=self.max_layers)
-        if self.fold_scheme == 'fixed': split_seeds[:] = split_seeds[0]
+        if self.fold_scheme == 'fixed':
+            split_seeds[:] = split_seeds[0]
         seeds = rng.randint(MAX_SEED, size=(self.max_layers, F, J))
         self.folds_ = []
         self.train_fingerprint_ = _fingerprint(X)
@@ -238,8 +240,10 @@ class _BaseCascadeForest(BaseEstimator):
                     else score < best_score
                 ):
                     best, best_score = l, score
-                bar.update(1); bar.set_postfix(score=f'{score:.4g}', best_layer=best)
-                if l - best >= self.n_tolerant_rounds: break
+                bar.update(1)
+                bar.set_postfix(score=f'{score:.4g}', best_layer=best)
+                if l - best >= self.n_tolerant_rounds:
+                    break
                 if l + 1 < self.max_layers and not self._layer_grown(
                     l, Z, y_fit, None if sample_weight is None else sw
                 ):
@@ -250,41 +254,40 @@ class _BaseCascadeForest(BaseEstimator):
             y=np.array(y),
             sample_weight=None if sample_weight is None else np.array(sw),
         )
-        del self.layers_[best + 1:], self.oof_outputs_[best + 1:]
-        del self.folds_[best + 1:]
+        del self.layers_[best + 1 :], self.oof_outputs_[best + 1 :]
+        del self.folds_[best + 1 :]
         return self
 
     # ---- layer-wise outputs ----------------------------------------------------------
-    def _check_layer(self, layer)->int:
-        ("Resolve `layer` (None = best layer, negative from the end) to a 0-based "
-         "index of a kept layer.")
-        if layer is None: return self.best_layer_
+    def _check_layer(self, layer) -> int:
+        "Resolve `layer` (None = best layer, negative from the end) to a 0-based index of a kept layer."
+        if layer is None:
+            return self.best_layer_
         if isinstance(layer, (bool, np.bool_)) or not isinstance(
             layer, numbers.Integral
         ):
-            raise TypeError(f"layer must be an int or None, got {layer!r}")
+            raise TypeError(f'layer must be an int or None, got {layer!r}')
         L = self.n_layers_
         if not -L <= layer < L:
             raise ValueError(
-                f"layer={layer} is out of range: the fitted cascade keeps {L} layer(s),"
-                f" indices 0..{L - 1} (or -{L}..-1); the layers grown after"
-                f" best_layer_={self.best_layer_} were discarded"
+                f'layer={layer} is out of range: the fitted cascade keeps {L} layer(s),'
+                f' indices 0..{L - 1} (or -{L}..-1); the layers grown after'
+                f' best_layer_={self.best_layer_} were discarded'
             )
         return int(layer) % L
 
-    def _check_forest(self, forest)->int:
+    def _check_forest(self, forest) -> int:
         if isinstance(forest, (bool, np.bool_)) or not isinstance(
             forest, numbers.Integral
         ):
-            raise TypeError(f"forest must be an int, got {forest!r}")
+            raise TypeError(f'forest must be an int, got {forest!r}')
         if not -self.n_forests <= forest < self.n_forests:
             raise ValueError(
-                f"forest={forest} is out of range: every layer has {self.n_forests}"
-                " forests"
+                f'forest={forest} is out of range: every layer has {self.n_forests} forests'
             )
         return int(forest) % self.n_forests
 
-    def _validate_X(self, X)->np.ndarray:
+    def _validate_X(self, X) -> np.ndarray:
         check_is_fitted(self)
         return np.ascontiguousarray(
             validate_data(self, numeric_frame(X), dtype=np.float64, reset=False)
@@ -293,50 +296,51 @@ class _BaseCascadeForest(BaseEstimator):
     def _check_training_data(self, X):
         if not self.is_training_data(X):
             raise ValueError(
-                "oof=True needs the training data: X is not the matrix this cascade was"
-                " fitted on (same rows, same order, same values)"
+                'oof=True needs the training data: X is not the matrix this cascade was'
+                ' fitted on (same rows, same order, same values)'
             )
 
-    def _fold_mean(self, Z, l, f)->np.ndarray:
+    def _fold_mean(self, Z, l, f) -> np.ndarray:
         models = self.layers_[l][f]
         return _sum_in_order(
             [self._forest_predict(m, Z) for m in models], (len(Z), self.n_outputs_)
         ) / len(models)
 
-    def _forward(self, X, layer:int, inputs:list|None=None)->np.ndarray:
-        """Outputs (n, F, C) of layer `layer` for validated X;
-
-        the layer inputs met on the way are appended to `inputs`."""
+    def _forward(self, X, layer: int, inputs: list | None = None) -> np.ndarray:
+        "Outputs (n, F, C) of layer `layer` for validated X; the layer inputs met on the way are appended to `inputs`."
         out = None
         for l in range(layer + 1):
             Z = self._layer_input(X, l, out)
-            if inputs is not None: inputs.append(Z)
+            if inputs is not None:
+                inputs.append(Z)
             out = np.stack(
                 [self._fold_mean(Z, l, f) for f in range(self.n_forests)], axis=1
             )
         return out
 
-    def layer_input(self, X, layer:int, *, oof:bool=False)->np.ndarray:
-        """Input matrix of `layer` for the rows X, (n, K) or (n, K + F*C);
-
-        `oof=True`: the cross-fitted training input."""
-        X = self._validate_X(X); l = self._check_layer(layer)
-        if oof: self._check_training_data(X)
-        if l == 0: return X.copy()   # never hand back the caller's own array
+    def layer_input(self, X, layer: int, *, oof: bool = False) -> np.ndarray:
+        "Input matrix of `layer` for the rows X, (n, K) or (n, K + F*C); `oof=True`: the cross-fitted training input."
+        X = self._validate_X(X)
+        l = self._check_layer(layer)
+        if oof:
+            self._check_training_data(X)
+        if l == 0:
+            return X.copy()  # never hand back the caller's own array
         return self._layer_input(
             X, l, self.oof_outputs_[l - 1] if oof else self._forward(X, l - 1)
         )
 
-    def layer_inputs(self, X, layer:int|None=None, *, verbose:int=0)->list:
-        ("Input matrices of layers 0..`layer` for new rows X in one forward pass "
-         "(each equals `layer_input(X, l)`); tqdm over the layers when verbose > 0.")
-        X = self._validate_X(X); l = self._check_layer(layer)
+    def layer_inputs(self, X, layer: int | None = None, *, verbose: int = 0) -> list:
+        "Input matrices of layers 0..`layer` for new rows X in one forward pass (each equals `layer_input(X, l)`); tqdm over the layers when verbose > 0."
+        X = self._validate_X(X)
+        l = self._check_layer(layer)
         inputs, out = [], None
         with tqdm(
             total=l, desc='forward pass', unit='layer', disable=not verbose or l == 0
         ) as bar:
             for k in range(l + 1):
-                Z = self._layer_input(X, k, out); inputs.append(Z if k else X.copy())
+                Z = self._layer_input(X, k, out)
+                inputs.append(Z if k else X.copy())
                 if k < l:
                     out = np.stack(
                         [self._fold_mean(Z, k, f) for f in range(self.n_forests)],
@@ -345,20 +349,19 @@ class _BaseCascadeForest(BaseEstimator):
                     bar.update(1)
         return inputs
 
-    def layer_outputs(self, X, layer:int|None=None, *, oof:bool=False)->np.ndarray:
-        """Every forest's output of `layer` on X, (n, n_forests, C) like `oof_outputs_`;
-
-        `oof=True`: the training rows' ones."""
-        X = self._validate_X(X); l = self._check_layer(layer)
+    def layer_outputs(
+        self, X, layer: int | None = None, *, oof: bool = False
+    ) -> np.ndarray:
+        "Every forest's output of `layer` on X, (n, n_forests, C) like `oof_outputs_`; `oof=True`: the training rows' ones."
+        X = self._validate_X(X)
+        l = self._check_layer(layer)
         if oof:
             self._check_training_data(X)
             return self.oof_outputs_[l].copy()
         return self._forward(X, l)
 
-    def forest_output(self, X, layer:int, forest:int)->np.ndarray:
-        """Fold-averaged output of one forest of a layer on X:
-
-        (n, C) probabilities (classifier), (n,) (regressor)."""
+    def forest_output(self, X, layer: int, forest: int) -> np.ndarray:
+        "Fold-averaged output of one forest of a layer on X: (n, C) probabilities (classifier), (n,) (regressor)."
         X = self._validate_X(X)
         l = self._check_layer(layer)
         f = self._check_forest(forest)
@@ -368,9 +371,8 @@ class _BaseCascadeForest(BaseEstimator):
         return out if is_classifier(self) else out[:, 0]
 
     # ---- the training data, for the explainers (notebooks 05-06) ---------------------
-    def is_training_data(self, X)->bool:
-        ("True when `X` is, as a float64 matrix, exactly the matrix the cascade was "
-         "fitted on (shape + SHA-256).")
+    def is_training_data(self, X) -> bool:
+        "True when `X` is, as a float64 matrix, exactly the matrix the cascade was fitted on (shape + SHA-256)."
         check_is_fitted(self)
         names = getattr(self, 'feature_names_in_', None)
         if (
@@ -379,15 +381,14 @@ class _BaseCascadeForest(BaseEstimator):
             and [str(c) for c in X.columns] != list(names)
         ):
             return False
-        try: A = check_array(X, dtype=np.float64)
-        except (TypeError, ValueError): return False
+        try:
+            A = check_array(X, dtype=np.float64)
+        except (TypeError, ValueError):
+            return False
         return _fingerprint(A) == self.train_fingerprint_
 
-    def training_data(self)->Bunch:
-        """Copies of the training rows:
-
-        `X` (n, K) float64, `y` as given to `fit`, `sample_weight` (None if not given).
-        """
+    def training_data(self) -> Bunch:
+        "Copies of the training rows: `X` (n, K) float64, `y` as given to `fit`, `sample_weight` (None if not given)."
         check_is_fitted(self)
         t = self._train
         return Bunch(
@@ -396,14 +397,12 @@ class _BaseCascadeForest(BaseEstimator):
             sample_weight=None if t.sample_weight is None else t.sample_weight.copy(),
         )
 
-    def training_input(self, layer:int|None=None)->np.ndarray:
-        """Input matrix of `layer` for the training rows:
-
-        X next to the previous layer's out-of-fold outputs (cross-fitted)."""
-        check_is_fitted(self); l = self._check_layer(layer)
+    def training_input(self, layer: int | None = None) -> np.ndarray:
+        "Input matrix of `layer` for the training rows: X next to the previous layer's out-of-fold outputs (cross-fitted)."
+        check_is_fitted(self)
+        l = self._check_layer(layer)
         X = self._train.X
         return X.copy() if l == 0 else self._layer_input(X, l, self.oof_outputs_[l - 1])
-
 
 # %% ../nbs/04_cascade_forest.ipynb #c014
 _PARAMS_DOC = """
@@ -469,8 +468,8 @@ _PARAMS_DOC = """
         Shape and SHA-256 of the float64 training matrix, used by `is_training_data(X)`.
 """
 
-class CascadeForestClassifier(ClassifierMixin, _BaseCascadeForest):
 
+class CascadeForestClassifier(ClassifierMixin, _BaseCascadeForest):
     def __init__(
         self,
         n_forests=4,
@@ -510,8 +509,8 @@ class CascadeForestClassifier(ClassifierMixin, _BaseCascadeForest):
         label = lambda v: v.item() if isinstance(v, np.generic) else v
         if C < 2:
             raise ValueError(
-                f"y has only one class ({label(self.classes_[0])!r}): a classifier"
-                " needs at least 2 classes"
+                f'y has only one class ({label(self.classes_[0])!r}): a classifier'
+                ' needs at least 2 classes'
             )
         counts = np.bincount(y_enc, minlength=C)
         if (
@@ -519,66 +518,59 @@ class CascadeForestClassifier(ClassifierMixin, _BaseCascadeForest):
             and (np.bincount(y_enc, weights=sample_weight, minlength=C) == 0).any()
         ):
             raise ValueError(
-                "sample_weight is zero on every row of a class: that class cannot be"
-                " learned"
+                'sample_weight is zero on every row of a class: that class cannot be learned'
             )
         if counts.min() < self.n_folds:
             c = int(counts.argmin())
             raise ValueError(
-                f"class {label(self.classes_[c])!r} has only {counts[c]} row(s), fewer"
-                f" than n_folds={self.n_folds}: stratified cross-fitting needs at least"
-                " n_folds rows per class (lower n_folds, or drop or merge rare"
-                " classes)"
+                f'class {label(self.classes_[c])!r} has only {counts[c]} row(s), fewer'
+                f' than n_folds={self.n_folds}: stratified cross-fitting needs at least'
+                ' n_folds rows per class (lower n_folds, or drop or merge rare'
+                ' classes)'
             )
         return y_enc, C
-
 
     def _splitter(self, seed):
         return StratifiedKFold(self.n_folds, shuffle=True, random_state=seed)
 
     def _tree_output(self, tree, Z32):
         p = tree.predict_proba(Z32, check_input=False)
-        if p.shape[1] == self.n_outputs_: return p
+        if p.shape[1] == self.n_outputs_:
+            return p
         full = np.zeros((len(Z32), self.n_outputs_))
         full[:, tree.classes_.astype(int)] = p  # a fold missed a class
         return full
 
-
     def _score(self, out, y, w):
         return float(np.average(out.argmax(axis=1) == y, weights=w))
 
-    def predict_proba(self, X, layer:int|None=None)->np.ndarray:
-        """Class probabilities of a layer (None:
-
-        the best layer), the mean of its forests: (n, n_classes)."""
+    def predict_proba(self, X, layer: int | None = None) -> np.ndarray:
+        "Class probabilities of a layer (None: the best layer), the mean of its forests: (n, n_classes)."
         return self.layer_outputs(X, layer).mean(axis=1)
 
-    def predict(self, X, layer:int|None=None)->np.ndarray:
+    def predict(self, X, layer: int | None = None) -> np.ndarray:
         "Class labels of a layer (None: the best layer)."
         proba = self.predict_proba(X, layer)
         return self.classes_[proba.argmax(axis=1)]
 
+
 CascadeForestClassifier.__doc__ = (
-    "Deep-forest cascade classifier: layers of cross-fitted random forests and"
-    " extra-trees whose class-probability outputs extend the features of the next layer"
-    " (seed 000 Sec. 3.3, Sec. 7).\n"
+    'Deep-forest cascade classifier: layers of cross-fitted random forests and'
+    ' extra-trees whose class-probability outputs extend the features of the next layer'
+    ' (seed 000 Sec. 3.3, Sec. 7).\n'
     + _PARAMS_DOC.format(
         max_features_default="int, float, 'sqrt', 'log2' or None, default='sqrt'",
         max_features_note=(
             "'sqrt' is the scikit-learn and gcForest default for classification."
         ),
-        n_outputs_note=(
-            "the number of classes (unlike scikit-learn forests, where it counts"
-            " targets)."
-        ),
-        score_name="accuracy (higher is better; weighted by sample_weight when given)",
+        n_outputs_note='the number of classes (unlike scikit-learn forests, where it counts targets).',
+        score_name='accuracy (higher is better; weighted by sample_weight when given)',
     )
-    + "    classes_, n_classes_ : the class labels and their number.\n"
+    + '    classes_, n_classes_ : the class labels and their number.\n'
 )
 
 # %% ../nbs/04_cascade_forest.ipynb #c015
 class CascadeForestRegressor(RegressorMixin, _BaseCascadeForest):
-
     def __init__(
         self,
         n_forests=4,
@@ -610,7 +602,8 @@ class CascadeForestRegressor(RegressorMixin, _BaseCascadeForest):
     _forest_types = (RandomForestRegressor, ExtraTreesRegressor)
     _greater_is_better = False
 
-    def _encode_y(self, y, sample_weight): return np.asarray(y, dtype=np.float64), 1
+    def _encode_y(self, y, sample_weight):
+        return np.asarray(y, dtype=np.float64), 1
 
     def _splitter(self, seed):
         return KFold(self.n_folds, shuffle=True, random_state=seed)
@@ -621,14 +614,15 @@ class CascadeForestRegressor(RegressorMixin, _BaseCascadeForest):
     def _score(self, out, y, w):
         return float(np.average((out[:, 0] - y) ** 2, weights=w))
 
-    def predict(self, X, layer:int|None=None)->np.ndarray:
+    def predict(self, X, layer: int | None = None) -> np.ndarray:
         "Predictions of a layer (None: the best layer), the mean of its forests: (n,)."
         return self.layer_outputs(X, layer).mean(axis=1)[:, 0]
 
+
 CascadeForestRegressor.__doc__ = (
-    "Deep-forest cascade regressor: layers of cross-fitted random forests and"
-    " extra-trees whose predictions extend the features of the next layer (seed 000"
-    " Sec. 3.3, Sec. 7).\n"
+    'Deep-forest cascade regressor: layers of cross-fitted random forests and'
+    ' extra-trees whose predictions extend the features of the next layer (seed 000'
+    ' Sec. 3.3, Sec. 7).\n'
     + _PARAMS_DOC.format(
         max_features_default="int, float, 'sqrt', 'log2' or None, default='sqrt'",
         max_features_note=(
@@ -636,33 +630,31 @@ CascadeForestRegressor.__doc__ = (
             " features are tried often: on the paper's two-feature Fig. 3 problem a"
             " 'sqrt' split draws 2 of 6 columns and includes a new one with probability"
             " 0.93 (see `new_feature_split_share`); 1.0 is scikit-learn's regression"
-            " default."
+            ' default.'
         ),
-        n_outputs_note="1 (one output column per forest).",
-        score_name=(
-            "mean squared error (lower is better: the attribute holds the MSE, not its"
-            " negative)"
-        ),
+        n_outputs_note='1 (one output column per forest).',
+        score_name='mean squared error (lower is better: the attribute holds the MSE, not its negative)',
     )
 )
 
 # %% ../nbs/04_cascade_forest.ipynb #c019
 def plot_validation_curve(
-    model,         # fitted CascadeForestClassifier / CascadeForestRegressor
-    ax=None,       # matplotlib Axes to draw on (a new figure when None)
-    **kwargs,      # passed to `ax.plot`
-)->'matplotlib.axes.Axes':
-    ("Out-of-fold validation score of every layer grown, the best layer marked (seed "
-     "000 Fig. 3b/4b).")
+    model,  # fitted CascadeForestClassifier / CascadeForestRegressor
+    ax=None,  # matplotlib Axes to draw on (a new figure when None)
+    **kwargs,  # passed to `ax.plot`
+) -> 'matplotlib.axes.Axes':
+    "Out-of-fold validation score of every layer grown, the best layer marked (seed 000 Fig. 3b/4b)."
     if not isinstance(model, _BaseCascadeForest):
         raise TypeError(
-            "model must be a CascadeForestClassifier or CascadeForestRegressor, got"
-            f" {type(model).__name__}"
+            'model must be a CascadeForestClassifier or CascadeForestRegressor, got'
+            f' {type(model).__name__}'
         )
     check_is_fitted(model)
     # pyplot loads on first plot, not on import of the package
     import matplotlib.pyplot as plt
-    if ax is None: _, ax = plt.subplots(figsize=(4.5, 3))
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(4.5, 3))
     s = np.asarray(model.validation_scores_)
     ax.plot(np.arange(len(s)), s, marker='o', **kwargs)
     ax.plot(
@@ -674,32 +666,35 @@ def plot_validation_curve(
         color='crimson',
         label=f'best layer ({model.best_layer_})',
     )
-    ax.set_xlabel('layer'); ax.set_xticks(np.arange(len(s)))
+    ax.set_xlabel('layer')
+    ax.set_xticks(np.arange(len(s)))
     ax.set_ylabel('out-of-fold accuracy' if is_classifier(model) else 'out-of-fold MSE')
     ax.legend()
     return ax
 
 # %% ../nbs/04_cascade_forest.ipynb #c032b
 def new_feature_split_share(
-    model,         # fitted CascadeForestClassifier / CascadeForestRegressor
-    layer:int=1,   # a layer > 0 (layer 0 has no new features)
+    model,  # fitted CascadeForestClassifier / CascadeForestRegressor
+    layer: int = 1,  # a layer > 0 (layer 0 has no new features)
     # share of the layer's splits (all trees, folds, forests) whose column is a new
     # feature
-)->float:
-    ("Share of a layer's splits on the previous layer's outputs (new features, "
-     "columns >= K; seed 000 Sec. 3.3, Fig. 2b).")
+) -> float:
+    "Share of a layer's splits on the previous layer's outputs (new features, columns >= K; seed 000 Sec. 3.3, Fig. 2b)."
     if not isinstance(model, _BaseCascadeForest):
         raise TypeError(
-            "model must be a CascadeForestClassifier or CascadeForestRegressor, got"
-            f" {type(model).__name__}"
+            'model must be a CascadeForestClassifier or CascadeForestRegressor, got'
+            f' {type(model).__name__}'
         )
     l = model._check_layer(layer)
     if l == 0:
-        raise ValueError("layer 0 sees only the original features: pass a layer >= 1")
-    K = model.n_features_in_; new = total = 0
+        raise ValueError('layer 0 sees only the original features: pass a layer >= 1')
+    K = model.n_features_in_
+    new = total = 0
     for forest in model.layers_[l]:
         for fold_model in forest:
             for tree in fold_model.estimators_:
-                f = tree.tree_.feature; f = f[f >= 0]
-                new += int((f >= K).sum()); total += len(f)
+                f = tree.tree_.feature
+                f = f[f >= 0]
+                new += int((f >= K).sum())
+                total += len(f)
     return new / total if total else 0.0

@@ -34,20 +34,21 @@ __all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'M
            'oob_mask', 'check_training_rows']
 
 # %% ../nbs/00_core.ipynb #c004i
-def _frozen(a)->np.ndarray|None:
-    """A private read-only copy of `a` (None stays None):
-
-    later edits of the caller's array cannot reach an Explanation."""
-    if a is None: return None
+def _frozen(a) -> np.ndarray | None:
+    "A private read-only copy of `a` (None stays None): later edits of the caller's array cannot reach an Explanation."
+    if a is None:
+        return None
     # a dask array is immutable and stays lazy (never gathered here)
-    if hasattr(a, '__dask_graph__'): return a
+    if hasattr(a, '__dask_graph__'):
+        return a
     if isinstance(a, (pd.DataFrame, pd.Series)):
         a = a.astype(object).to_numpy() if _has_labels(a) else a.to_numpy()
     a = np.array(a, copy=True)
     a.flags.writeable = False
     return a
 
-def _has_labels(X)->bool:
+
+def _has_labels(X) -> bool:
     "True if a DataFrame/Series holds non-numeric (category / string / object) columns."
     cols = [X] if isinstance(X, pd.Series) else [X[c] for c in X.columns]
     return any(
@@ -56,42 +57,42 @@ def _has_labels(X)->bool:
     )
 
 # %% ../nbs/00_core.ipynb #c004j
-def _position(key, n:int, what:str)->np.ndarray:
-    ("Normalise an int / slice / boolean mask / 1-D index array over `n` items to an "
-     "index array (clear errors).")
+def _position(key, n: int, what: str) -> np.ndarray:
+    "Normalise an int / slice / boolean mask / 1-D index array over `n` items to an index array (clear errors)."
     if key is None or isinstance(key, (bool, np.bool_)):
         raise TypeError(
-            f"{what} must be an int, slice, boolean mask or 1-D index array, got"
-            f" {key!r}"
+            f'{what} must be an int, slice, boolean mask or 1-D index array, got {key!r}'
         )
-    if isinstance(key, slice): return np.arange(n)[key]
+    if isinstance(key, slice):
+        return np.arange(n)[key]
     if isinstance(key, numbers.Integral):
         if not -n <= key < n:
-            raise ValueError(f"{what} {key} out of range for {n} {what}s")
+            raise ValueError(f'{what} {key} out of range for {n} {what}s')
         return np.array([key % n])
     arr = np.asarray(key)
     if arr.ndim != 1:
-        raise ValueError(f"{what} index arrays must be 1-D, got shape {arr.shape}")
-    if arr.size == 0: return np.zeros(0, dtype=np.intp)
+        raise ValueError(f'{what} index arrays must be 1-D, got shape {arr.shape}')
+    if arr.size == 0:
+        return np.zeros(0, dtype=np.intp)
     if arr.dtype.kind == 'b':
         if arr.size != n:
             raise ValueError(
-                f"boolean {what} mask has {arr.size} entries, expected {n}"
+                f'boolean {what} mask has {arr.size} entries, expected {n}'
             )
         return np.flatnonzero(arr)
     if arr.dtype.kind not in 'iu':
         raise TypeError(
-            f"{what} must be an int, slice, boolean mask or 1-D index array, got dtype"
-            f" {arr.dtype}"
+            f'{what} must be an int, slice, boolean mask or 1-D index array, got dtype {arr.dtype}'
         )
     if (arr < -n).any() or (arr >= n).any():
         raise ValueError(
-            f"{what} index out of range for {n} {what}s:"
-            f" {arr[(arr < -n) | (arr >= n)][:5].tolist()}"
+            f'{what} index out of range for {n} {what}s:'
+            f' {arr[(arr < -n) | (arr >= n)][:5].tolist()}'
         )
     return arr % n
 
-def _abbrev(items, k:int=3)->str:
+
+def _abbrev(items, k: int = 3) -> str:
     "`[a, b, c, ..., z] ` for long lists."
     items = [str(i) for i in items]
     return (
@@ -102,101 +103,97 @@ def _abbrev(items, k:int=3)->str:
 
 # %% ../nbs/00_core.ipynb #c005
 def _float_values(a):
-    """`a` as a float array:
-
-    float32/float64 kept as they are, a lazy dask array left lazy, anything else
-    float64."""
-    if hasattr(a, '__dask_graph__'): return a
+    "`a` as a float array: float32/float64 kept as they are, a lazy dask array left lazy, anything else float64."
+    if hasattr(a, '__dask_graph__'):
+        return a
     a = np.asarray(a)
     return a if a.dtype in (np.float32, np.float64) else a.astype(float)
 
+
 @dataclass(eq=False, repr=False)
 class Explanation:
-    """Additive explanation:
+    "Additive explanation: `bias (+ bootstrap) + values.sum(1)` reproduces the model output (seed 000 Eq. 11-12)."
 
-    `bias (+ bootstrap) + values.sum(1)` reproduces the model output (seed 000 Eq.
-    11-12)."""
     values: np.ndarray  # (n, K) regression, (n, K, C) classification / multi-output
-    bias: np.ndarray                        # (n,) or (n, C)
-    feature_names: list                     # K names
+    bias: np.ndarray  # (n,) or (n, C)
+    feature_names: list  # K names
     # (n, K) the explained rows (a read-only copy; raw labels for pipelines)
-    data: np.ndarray|None = None
+    data: np.ndarray | None = None
     # C class labels / target names; None for single-output regression
-    output_names: list|None = None
+    output_names: list | None = None
     # (n,) or (n, C): forest-floor bootstrap increment, None unless set
-    bootstrap: np.ndarray|None = None
+    bootstrap: np.ndarray | None = None
     # extra facts an explainer reports (e.g. the training mean mu0)
     info: dict = field(default_factory=dict)
     # optional spread of `values` (same shape), carried by indexing
-    std: np.ndarray|None = None
+    std: np.ndarray | None = None
 
     def __post_init__(self):
         # float32 stays, dask stays lazy
         self.values, self.bias = _float_values(self.values), _float_values(self.bias)
         if self.values.ndim not in (2, 3):
             raise ValueError(
-                f"values must be 2-D or 3-D, got shape {self.values.shape}"
+                f'values must be 2-D or 3-D, got shape {self.values.shape}'
             )
         n, K = self.values.shape[:2]
         if self.bias.shape != (n,) + self.values.shape[2:]:
             raise ValueError(
-                f"bias has shape {self.bias.shape}, expected"
-                f" {(n,) + self.values.shape[2:]}"
+                f'bias has shape {self.bias.shape}, expected {(n,) + self.values.shape[2:]}'
             )
         if self.bootstrap is not None:
             self.bootstrap = np.asarray(self.bootstrap, dtype=float)
             if self.bootstrap.shape != self.bias.shape:
                 raise ValueError(
-                    f"bootstrap has shape {self.bootstrap.shape}, expected"
-                    f" {self.bias.shape}"
+                    f'bootstrap has shape {self.bootstrap.shape}, expected {self.bias.shape}'
                 )
         if self.std is not None:
             self.std = np.asarray(self.std, dtype=float)
             if self.std.shape != self.values.shape:
                 raise ValueError(
-                    f"std has shape {self.std.shape}, expected the shape of values"
-                    f" {self.values.shape}"
+                    f'std has shape {self.std.shape}, expected the shape of values'
+                    f' {self.values.shape}'
                 )
         self.data = _frozen(self.data)
         if self.data is not None and self.data.shape != (n, K):
             raise ValueError(
-                f"data has shape {self.data.shape}, expected (n_rows, n_features) ="
-                f" {(n, K)}"
+                f'data has shape {self.data.shape}, expected (n_rows, n_features) = {(n, K)}'
             )
         if isinstance(self.feature_names, str):
-            raise TypeError("feature_names must be a list of names, got a str")
+            raise TypeError('feature_names must be a list of names, got a str')
         self.feature_names = [str(f) for f in self.feature_names]
         if len(self.feature_names) != K:
             raise ValueError(
-                f"{len(self.feature_names)} feature names for {K} features"
+                f'{len(self.feature_names)} feature names for {K} features'
             )
         if self.output_names is not None:
             self.output_names = list(self.output_names)
             if self.values.ndim != 3 or len(self.output_names) != self.values.shape[2]:
                 raise ValueError(
-                    "output_names must name every output (last axis of values)"
+                    'output_names must name every output (last axis of values)'
                 )
         if not isinstance(self.info, dict):
-            raise TypeError(f"info must be a dict, got {type(self.info).__name__}")
+            raise TypeError(f'info must be a dict, got {type(self.info).__name__}')
 
     @property
-    def output(self)->np.ndarray:
-        ("The reconstructed model output, `bias + values.sum(axis=1)` (+ `bootstrap` "
-         "when set).")
+    def output(self) -> np.ndarray:
+        "The reconstructed model output, `bias + values.sum(axis=1)` (+ `bootstrap` when set)."
         out = self.bias + self.values.sum(axis=1)
         return out if self.bootstrap is None else out + self.bootstrap
 
     @property
-    def shape(self): return self.values.shape
-    def __len__(self): return self.values.shape[0]
+    def shape(self):
+        return self.values.shape
 
-    def __repr__(self)->str:
+    def __len__(self):
+        return self.values.shape[0]
+
+    def __repr__(self) -> str:
         n, K = self.values.shape[:2]
         outs = (
             ''
             if self.values.ndim == 2
             else (
-                f", outputs={_abbrev(self.output_names or range(self.values.shape[2]))}"
+                f', outputs={_abbrev(self.output_names or range(self.values.shape[2]))}'
             )
         )
         extra = [
@@ -206,14 +203,13 @@ class Explanation:
             'kind', 'multi-output' if self.values.ndim == 3 else 'single-output'
         )
         return (
-            f"Explanation(n_rows={n}, n_features={K}{outs},"
-            f" features={_abbrev(self.feature_names)}, kind={kind!r},"
-            f" fields={['values', 'bias'] + extra})"
+            f'Explanation(n_rows={n}, n_features={K}{outs},'
+            f' features={_abbrev(self.feature_names)}, kind={kind!r},'
+            f' fields={["values", "bias"] + extra})'
         )
 
-    def _feature_index(self, key)->np.ndarray:
-        ("Feature positions from names (str or list of str) or from positions / masks "
-         "/ slices.")
+    def _feature_index(self, key) -> np.ndarray:
+        "Feature positions from names (str or list of str) or from positions / masks / slices."
         K = len(self.feature_names)
         if isinstance(key, str) or (
             isinstance(key, (list, tuple, np.ndarray))
@@ -224,18 +220,17 @@ class Explanation:
             missing = [k for k in keys if k not in self.feature_names]
             if missing:
                 raise ValueError(
-                    f"unknown feature names {missing[:5]}; this explanation has"
-                    f" {_abbrev(self.feature_names)}"
+                    f'unknown feature names {missing[:5]}; this explanation has'
+                    f' {_abbrev(self.feature_names)}'
                 )
             return np.array([self.feature_names.index(k) for k in keys])
         return _position(key, K, 'feature')
 
-    def output_index(self, output)->int:
-        ("Position of `output`, given as a class label / target name (tried first) or "
-         "as an int position.")
+    def output_index(self, output) -> int:
+        "Position of `output`, given as a class label / target name (tried first) or as an int position."
         if self.values.ndim != 3:
             raise ValueError(
-                "this explanation has a single output: there is no output to select"
+                'this explanation has a single output: there is no output to select'
             )
         C = self.values.shape[2]
         names = self.output_names if self.output_names is not None else list(range(C))
@@ -246,24 +241,22 @@ class Explanation:
                     return c
         if isinstance(output, str):
             raise ValueError(
-                f"output {output!r} is not one of the outputs {_abbrev(names)}"
+                f'output {output!r} is not one of the outputs {_abbrev(names)}'
             )
         if isinstance(output, (bool, np.bool_)) or not isinstance(
             output, numbers.Integral
         ):
             raise TypeError(
-                "output must be a class label / output name or an int position, got"
-                f" {output!r}"
+                f'output must be a class label / output name or an int position, got {output!r}'
             )
         if output >= C:
-            raise ValueError(f"output must be <= {C - 1} ({C} outputs), got {output}")
+            raise ValueError(f'output must be <= {C - 1} ({C} outputs), got {output}')
         if output < -C:
-            raise ValueError(f"output must be >= {-C} ({C} outputs), got {output}")
+            raise ValueError(f'output must be >= {-C} ({C} outputs), got {output}')
         return int(output) % C
 
-    def for_output(self, output)->Explanation:
-        ("The explanation of one output (a class label such as `'>50K'`, or a "
-         "position): 2-D values, 1-D bias.")
+    def for_output(self, output) -> Explanation:
+        "The explanation of one output (a class label such as `'>50K'`, or a position): 2-D values, 1-D bias."
         c = self.output_index(output)
         pick = lambda a: None if a is None else a[..., c]
         info = dict(self.info)
@@ -279,21 +272,19 @@ class Explanation:
             pick(self.std),
         )
 
-    def __getitem__(self, key)->Explanation:
-        """Select rows, then optionally features (by name or position) and one output:
-
-        `e[rows]`, `e[:, 'age']`, `e[:, :, '>50K']`."""
+    def __getitem__(self, key) -> Explanation:
+        "Select rows, then optionally features (by name or position) and one output: `e[rows]`, `e[:, 'age']`, `e[:, :, '>50K']`."
         if isinstance(key, tuple):
             if not 1 <= len(key) <= 3:
                 raise ValueError(
-                    f"index with at most (rows, features, output), got {len(key)} parts"
+                    f'index with at most (rows, features, output), got {len(key)} parts'
                 )
             rows, feats, out = (tuple(key) + (slice(None), None))[:3]
-        else: rows, feats, out = key, slice(None), None
+        else:
+            rows, feats, out = key, slice(None), None
         if isinstance(rows, str):
             raise TypeError(
-                "rows must be positions or a mask; select a feature by name with e[:,"
-                f" {rows!r}]"
+                f'rows must be positions or a mask; select a feature by name with e[:, {rows!r}]'
             )
         r, f = _position(rows, len(self), 'row'), self._feature_index(feats)
         sel = lambda a: None if a is None else a[r][:, f]
@@ -313,10 +304,8 @@ class Explanation:
             else e.for_output(out)
         )
 
-    def abs(self)->Explanation:
-        """Absolute contributions (bias, bootstrap, data and std kept):
-
-        the usual first step of a global importance."""
+    def abs(self) -> Explanation:
+        "Absolute contributions (bias, bootstrap, data and std kept): the usual first step of a global importance."
         return Explanation(
             np.abs(self.values),
             self.bias,
@@ -328,13 +317,11 @@ class Explanation:
             self.std,
         )
 
-    def mean(self, axis:int=0)->Explanation:
-        """Average over rows (`axis=0` only): a one-row explanation (data dropped;
-
-        std becomes the mean per-row spread)."""
+    def mean(self, axis: int = 0) -> Explanation:
+        "Average over rows (`axis=0` only): a one-row explanation (data dropped; std becomes the mean per-row spread)."
         if axis != 0:
             raise ValueError(
-                f"mean is taken over rows only (axis=0), got axis={axis!r}"
+                f'mean is taken over rows only (axis=0), got axis={axis!r}'
             )
         m = lambda a: None if a is None else a.mean(0, keepdims=True)
         return Explanation(
@@ -348,10 +335,8 @@ class Explanation:
             m(self.std),
         )
 
-    def group(self, mapping, data=None)->Explanation:
-        """Sum contributions over groups of features (exact: the output is unchanged);
-
-        `mapping` = {group: [features]} or one group label per feature."""
+    def group(self, mapping, data=None) -> Explanation:
+        "Sum contributions over groups of features (exact: the output is unchanged); `mapping` = {group: [features]} or one group label per feature."
         K = len(self.feature_names)
         if isinstance(mapping, dict):
             groups = {
@@ -362,7 +347,7 @@ class Explanation:
             labels = list(mapping)
             if len(labels) != K:
                 raise ValueError(
-                    f"mapping gives {len(labels)} group labels for {K} features"
+                    f'mapping gives {len(labels)} group labels for {K} features'
                 )
             groups = {}
             for k, g in enumerate(labels):
@@ -373,7 +358,7 @@ class Explanation:
         if (count != 1).any():
             bad = [self.feature_names[k] for k in np.flatnonzero(count != 1)]
             raise ValueError(
-                f"every feature must belong to exactly one group; not so for {bad[:5]}"
+                f'every feature must belong to exactly one group; not so for {bad[:5]}'
             )
         vals = np.stack([self.values[:, ks].sum(1) for ks in groups.values()], axis=1)
         if (
@@ -392,19 +377,22 @@ class Explanation:
             dict(self.info),
         )
 
-    def to_frame(self)->pd.DataFrame:
-        """Tidy long table, one row per (sample, feature[, output]):
-
-        value, contribution, bias (and bootstrap, std); `from_frame` inverts it."""
+    def to_frame(self) -> pd.DataFrame:
+        "Tidy long table, one row per (sample, feature[, output]): value, contribution, bias (and bootstrap, std); `from_frame` inverts it."
         n, K = self.values.shape[:2]
         C = self.values.shape[2] if self.values.ndim == 3 else 1
         rep = lambda a: np.asarray(a).reshape(n, K, C).reshape(-1)  # (n, K, C) order
         per_row = lambda a: np.repeat(
             np.asarray(a).reshape(n, 1, C), K, axis=1
         ).reshape(-1)
-        df = pd.DataFrame({'sample': np.repeat(np.arange(n), K * C),
-                           'feature': np.tile(np.repeat(self.feature_names, C), n)})
-        if self.data is not None: df['value'] = np.repeat(self.data.reshape(-1), C)
+        df = pd.DataFrame(
+            {
+                'sample': np.repeat(np.arange(n), K * C),
+                'feature': np.tile(np.repeat(self.feature_names, C), n),
+            }
+        )
+        if self.data is not None:
+            df['value'] = np.repeat(self.data.reshape(-1), C)
         if self.values.ndim == 3:
             outs = (
                 self.output_names if self.output_names is not None else list(range(C))
@@ -412,23 +400,23 @@ class Explanation:
             df['output'] = np.tile(np.asarray(outs, dtype=object), n * K)
         df['contribution'] = rep(self.values)
         df['bias'] = per_row(self.bias)
-        if self.bootstrap is not None: df['bootstrap'] = per_row(self.bootstrap)
-        if self.std is not None: df['std'] = rep(self.std)
+        if self.bootstrap is not None:
+            df['bootstrap'] = per_row(self.bootstrap)
+        if self.std is not None:
+            df['std'] = rep(self.std)
         return df
 
     @classmethod
-    def from_frame(cls, df:pd.DataFrame)->Explanation:
-        ("Rebuild an Explanation from `to_frame()`'s table (exact round trip of "
-         "values, bias, data, bootstrap, std).")
+    def from_frame(cls, df: pd.DataFrame) -> Explanation:
+        "Rebuild an Explanation from `to_frame()`'s table (exact round trip of values, bias, data, bootstrap, std)."
         if not isinstance(df, pd.DataFrame):
             raise TypeError(
-                f"df must be a DataFrame (from to_frame()), got {type(df).__name__}"
+                f'df must be a DataFrame (from to_frame()), got {type(df).__name__}'
             )
         need = {'sample', 'feature', 'contribution', 'bias'}
         if need - set(df.columns):
             raise ValueError(
-                f"df lacks the columns {sorted(need - set(df.columns))} that to_frame()"
-                " writes"
+                f'df lacks the columns {sorted(need - set(df.columns))} that to_frame() writes'
             )
         feats = list(pd.unique(df['feature'].astype(str)))
         samples = np.sort(pd.unique(df['sample']))
@@ -437,8 +425,7 @@ class Explanation:
         n, K, C = len(samples), len(feats), len(outs)
         if len(df) != n * K * C:
             raise ValueError(
-                f"df has {len(df)} rows, expected samples x features x outputs ="
-                f" {n * K * C}"
+                f'df has {len(df)} rows, expected samples x features x outputs = {n * K * C}'
             )
         i = np.searchsorted(samples, df['sample'].to_numpy())
         k = pd.Categorical(df['feature'].astype(str), categories=feats).codes
@@ -449,7 +436,7 @@ class Explanation:
         )
         flat = (i * K + k) * C + c
         if len(np.unique(flat)) != len(df):
-            raise ValueError("df has duplicate (sample, feature, output) rows")
+            raise ValueError('df has duplicate (sample, feature, output) rows')
         order = np.argsort(flat)
         col = lambda name: df[name].to_numpy()[order]
         shape = (n, K, C) if has_out else (n, K)
@@ -469,43 +456,43 @@ class Explanation:
         )
 
     def to_shap(self, output=None):
-        """A `shap.Explanation` (needs `shap`);
-
-        a multi-output explanation needs `output=` (label or position) for shap's plots.
-        """
-        try: import shap
+        "A `shap.Explanation` (needs `shap`); a multi-output explanation needs `output=` (label or position) for shap's plots."
+        try:
+            import shap
         except ImportError as err:
             raise ImportError(
-                "to_shap() needs the optional dependency shap: pip install shap"
+                'to_shap() needs the optional dependency shap: pip install shap'
             ) from err
         e = self
         if self.values.ndim == 3:
             if output is None and self.values.shape[2] > 1:
                 raise ValueError(
-                    f"this explanation has {self.values.shape[2]} outputs"
-                    f" {_abbrev(self.output_names or [])}: pass output=<label or"
+                    f'this explanation has {self.values.shape[2]} outputs'
+                    f' {_abbrev(self.output_names or [])}: pass output=<label or'
                     " position> (shap's plots take one output at a time)"
                 )
             e = self.for_output(0 if output is None else output)
         elif output is not None:
-            raise ValueError("this explanation has a single output: leave output=None")
+            raise ValueError('this explanation has a single output: leave output=None')
         base = e.bias if e.bootstrap is None else e.bias + e.bootstrap
         return shap.Explanation(
             e.values, base_values=base, data=e.data, feature_names=e.feature_names
         )
 
 # %% ../nbs/00_core.ipynb #c008q
-def label_codes(data)->tuple[np.ndarray, dict]:
-    """`data` as floats: label columns become the position of their sorted labels;
-
-    also `{column: labels}` for the axes."""
+def label_codes(data) -> tuple[np.ndarray, dict]:
+    "`data` as floats: label columns become the position of their sorted labels; also `{column: labels}` for the axes."
     data = np.asarray(data)
-    if data.dtype.kind != 'O': return data.astype(float), {}
+    if data.dtype.kind != 'O':
+        return data.astype(float), {}
     out, labels = np.empty(data.shape, dtype=float), {}
     for j in range(data.shape[1]):
         col = data[:, j]
-        try: out[:, j] = col.astype(float); continue
-        except (TypeError, ValueError): pass
+        try:
+            out[:, j] = col.astype(float)
+            continue
+        except (TypeError, ValueError):
+            pass
         miss = pd.isna(col)
         labs = sorted({str(v) for v in col[~miss]})
         out[:, j] = np.where(
@@ -526,53 +513,52 @@ FOREST_TYPES = (
 )
 BOOSTING_TYPES = (GradientBoostingClassifier, GradientBoostingRegressor)
 
+
 def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
-    ("Raise a clear `TypeError` for unsupported models and `NotFittedError` for "
-     "unfitted ones.")
-    if isinstance(model, Pipeline): raise TypeError(pipeline_message('this function'))
+    "Raise a clear `TypeError` for unsupported models and `NotFittedError` for unfitted ones."
+    if isinstance(model, Pipeline):
+        raise TypeError(pipeline_message('this function'))
     if not isinstance(model, allowed):
         names = ', '.join(sorted({t.__name__ for t in allowed}))
         raise TypeError(
-            f"unsupported model type {type(model).__name__}; expected one of: {names}"
+            f'unsupported model type {type(model).__name__}; expected one of: {names}'
         )
     check_is_fitted(model)
     return model
 
 # %% ../nbs/00_core.ipynb #c010pm
-def pipeline_message(who:str)->str:
+def pipeline_message(who: str) -> str:
     "The error text for a Pipeline given to a function that needs the fitted model."
     return (
-        f"{who} takes the fitted model itself, not a Pipeline: its trees and rules"
-        " live in the columns the model sees. Pass the model, pipe[-1], with the rows"
-        " it sees, pipe[:-1].transform(X); contributions, the importances, SSFI and"
-        " the forest-floor functions take the Pipeline itself"
+        f'{who} takes the fitted model itself, not a Pipeline: its trees and rules'
+        ' live in the columns the model sees. Pass the model, pipe[-1], with the rows'
+        ' it sees, pipe[:-1].transform(X); contributions, the importances, SSFI and'
+        ' the forest-floor functions take the Pipeline itself'
     )
 
 # %% ../nbs/00_core.ipynb #c010n
-def routes_missing(model)->bool:
-    ("True if the fitted `model` routes NaN inputs itself (its scikit-learn tag "
-     "`input_tags.allow_nan`).")
-    try: return bool(get_tags(model).input_tags.allow_nan)
-    except (AttributeError, TypeError, ValueError): return False
+def routes_missing(model) -> bool:
+    "True if the fitted `model` routes NaN inputs itself (its scikit-learn tag `input_tags.allow_nan`)."
+    try:
+        return bool(get_tags(model).input_tags.allow_nan)
+    except (AttributeError, TypeError, ValueError):
+        return False
 
 # %% ../nbs/00_core.ipynb #c010q
-def categorical_message(columns, name:str='X')->str:
-    """The error text for non-numeric columns given to a model that takes numbers only:
-
-    names the columns and the fix."""
+def categorical_message(columns, name: str = 'X') -> str:
+    "The error text for non-numeric columns given to a model that takes numbers only: names the columns and the fix."
     cols = [str(c) for c in columns][:5]
     return (
-        f"{name} has non-numeric (category/string) columns {cols}, and this model takes"
-        " numbers only: put an encoder in front of it and explain the pipeline, e.g."
-        " make_pipeline(make_column_transformer("
+        f'{name} has non-numeric (category/string) columns {cols}, and this model takes'
+        ' numbers only: put an encoder in front of it and explain the pipeline, e.g.'
+        ' make_pipeline(make_column_transformer('
         "(OneHotEncoder(handle_unknown='ignore'),"
         f" {cols}), remainder='passthrough'), model)"
     )
 
 # %% ../nbs/00_core.ipynb #c010s
-def numeric_frame(X, name:str='X'):
-    ("Return `X` unchanged, after raising `categorical_message` if it is a DataFrame "
-     "with category/string columns.")
+def numeric_frame(X, name: str = 'X'):
+    "Return `X` unchanged, after raising `categorical_message` if it is a DataFrame with category/string columns."
     if isinstance(X, pd.DataFrame):
         bad = [
             c
@@ -581,37 +567,43 @@ def numeric_frame(X, name:str='X'):
                 pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c])
             )
         ]
-        if bad: raise TypeError(categorical_message(bad, name))
+        if bad:
+            raise TypeError(categorical_message(bad, name))
     return X
 
 # %% ../nbs/00_core.ipynb #c010r
-def accepts_categories(model)->bool:
-    ("True if the fitted `model` takes pandas 'category' columns itself "
-     "(scikit-learn's `is_categorical_` from `categorical_features='from_dtype'`).")
+def accepts_categories(model) -> bool:
+    "True if the fitted `model` takes pandas 'category' columns itself (scikit-learn's `is_categorical_` from `categorical_features='from_dtype'`)."
     is_cat = getattr(model, 'is_categorical_', None)
-    return (is_cat is not None and bool(np.asarray(is_cat).any())
-            and getattr(model, 'categorical_features', None) == 'from_dtype')
+    return (
+        is_cat is not None
+        and bool(np.asarray(is_cat).any())
+        and getattr(model, 'categorical_features', None) == 'from_dtype'
+    )
 
 # %% ../nbs/00_core.ipynb #c010al
 def align_columns(
     X,
     names,  # the fitted column names (None: nothing to match)
-    name:str='X',
+    name: str = 'X',
     # False: a frame whose columns are not exactly `names` is returned as it is, for a
     # later check to name the problem
-    strict:bool=True,
+    strict: bool = True,
 ):
     "`X` with its columns reordered to `names` (a DataFrame holding exactly them)."
-    if not isinstance(X, pd.DataFrame) or names is None: return X
+    if not isinstance(X, pd.DataFrame) or names is None:
+        return X
     have, want = [str(c) for c in X.columns], [str(c) for c in names]
-    if have == want: return X
+    if have == want:
+        return X
     missing = [c for c in want if c not in have]
     extra = [c for c in have if c not in want]
     if missing or extra or len(set(have)) != len(have):
-        if not strict: return X
+        if not strict:
+            return X
         raise ValueError(
             f"{name}'s columns do not match the fitted feature names ({len(want)}"
-            f" features): missing {missing[:5]}, unexpected {extra[:5]}"
+            f' features): missing {missing[:5]}, unexpected {extra[:5]}'
         )
     where = {c: j for j, c in enumerate(have)}
     return X.iloc[:, [where[c] for c in want]]
@@ -619,11 +611,13 @@ def align_columns(
 # %% ../nbs/00_core.ipynb #c010rf
 def row_frame(X):
     "A row given as a `Series` as a one-row frame with each column's own dtype."
-    if not isinstance(X, pd.Series): return X
+    if not isinstance(X, pd.Series):
+        return X
     return pd.DataFrame([X.to_numpy()], columns=X.index).infer_objects()
 
 # %% ../nbs/00_core.ipynb #c011
-MAX_DENSE_BYTES = 2**31   # largest scipy sparse X densified (float64 bytes)
+MAX_DENSE_BYTES = 2**31  # largest scipy sparse X densified (float64 bytes)
+
 
 def check_X(
     X,
@@ -631,29 +625,25 @@ def check_X(
     *,
     name='X',
     allow_nan: bool | None = None,
-    keep_float32: bool = False
+    keep_float32: bool = False,
 ) -> tuple[np.ndarray, list]:
-    ("Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN "
-     "only if `allow_nan`, default: if `model` routes it); return `(array, "
-     "feature_names)`: a fresh float64 copy (`keep_float32`: a float32 input is "
-     "returned as it is, never copied to float64).")
+    "Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN only if `allow_nan`, default: if `model` routes it); return `(array, feature_names)`: a fresh float64 copy (`keep_float32`: a float32 input is returned as it is, never copied to float64)."
     X = row_frame(X)
     # scipy sparse: trees see the same values densified
     if hasattr(X, 'toarray') and hasattr(X, 'nnz'):
         n_bytes = 8 * int(np.prod(X.shape))
         if n_bytes > MAX_DENSE_BYTES:
             raise ValueError(
-                f"{name} is a scipy sparse matrix of shape {X.shape}; explanations need"
-                f" it dense ({n_bytes / 2**30:.1f} GiB > {MAX_DENSE_BYTES / 2**30:.0f}"
-                " GiB): pass fewer rows at a time"
+                f'{name} is a scipy sparse matrix of shape {X.shape}; explanations need'
+                f' it dense ({n_bytes / 2**30:.1f} GiB > {MAX_DENSE_BYTES / 2**30:.0f}'
+                ' GiB): pass fewer rows at a time'
             )
         X = X.toarray()
     if isinstance(X, pd.DataFrame):
         if not X.columns.is_unique:
             dup = X.columns[X.columns.duplicated()].unique().tolist()
             raise ValueError(
-                f"{name} has duplicate column names {dup[:5]}: every feature needs its"
-                " own name"
+                f'{name} has duplicate column names {dup[:5]}: every feature needs its own name'
             )
         if model is not None:  # the fitted columns in another order
             fitted = getattr(model, 'feature_names_in_', None)
@@ -672,7 +662,7 @@ def check_X(
             ]
             if strings:
                 raise TypeError(
-                    f"{name} has string/object columns {strings[:5]}: this model takes"
+                    f'{name} has string/object columns {strings[:5]}: this model takes'
                     " pandas 'category' columns only; convert them with"
                     " X[col].astype('category')"
                 )
@@ -682,122 +672,127 @@ def check_X(
                     for c in bad
                 }
             )
-        elif bad: raise TypeError(categorical_message(bad, name))
+        elif bad:
+            raise TypeError(categorical_message(bad, name))
         cplx = [c for c in X.columns if pd.api.types.is_complex_dtype(X[c])]
         if cplx:
             raise TypeError(
-                f"{name} has complex-valued columns {cplx[:5]}: trees split real"
-                " numbers only"
+                f'{name} has complex-valued columns {cplx[:5]}: trees split real numbers only'
             )
         keep32 = keep_float32 and all(t == np.float32 for t in X.dtypes)
-        names, arr = [str(c) for c in X.columns], X.to_numpy(
-            dtype=np.float32 if keep32 else float
+        names, arr = (
+            [str(c) for c in X.columns],
+            X.to_numpy(dtype=np.float32 if keep32 else float),
         )
     else:
-        try: arr = np.asarray(X)
+        try:
+            arr = np.asarray(X)
         except ValueError as err:
             raise ValueError(
-                f"{name} must be a rectangular 2-D array (n_samples, n_features); got"
-                f" ragged rows: {err}"
+                f'{name} must be a rectangular 2-D array (n_samples, n_features); got'
+                f' ragged rows: {err}'
             ) from None
         if arr.dtype.kind in 'OUSV':
-            try: arr = arr.astype(float)
+            try:
+                arr = arr.astype(float)
             except (TypeError, ValueError) as err:
                 raise TypeError(
-                    f"{name} contains strings or objects that are not numbers: {err}"
+                    f'{name} contains strings or objects that are not numbers: {err}'
                 ) from None
         if arr.dtype.kind == 'c':
             raise TypeError(
-                f"{name} is complex-valued (dtype {arr.dtype}): trees split real"
-                " numbers only"
+                f'{name} is complex-valued (dtype {arr.dtype}): trees split real numbers only'
             )
         if arr.dtype.kind not in 'biuf':
-            raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
+            raise TypeError(f'{name} must be numeric, got dtype {arr.dtype}')
         keep = keep_float32 and arr.dtype == np.float32
         # no copy of a float64 (or kept float32) input
         arr, names = arr if keep else arr.astype(float, copy=False), None
-    if arr.ndim == 1: arr = arr[None, :]
+    if arr.ndim == 1:
+        arr = arr[None, :]
     if arr.ndim != 2:
         raise ValueError(
-            f"{name} must be 2-D (n_samples, n_features), got shape {arr.shape}"
+            f'{name} must be 2-D (n_samples, n_features), got shape {arr.shape}'
         )
-    if arr.shape[0] == 0: raise ValueError(f"{name} has no rows")
-    if np.isinf(arr).any(): raise ValueError(f"{name} contains infinite values")
-    if allow_nan is None: allow_nan = model is not None and routes_missing(model)
+    if arr.shape[0] == 0:
+        raise ValueError(f'{name} has no rows')
+    if np.isinf(arr).any():
+        raise ValueError(f'{name} contains infinite values')
+    if allow_nan is None:
+        allow_nan = model is not None and routes_missing(model)
     if not allow_nan and np.isnan(arr).any():
         raise ValueError(
-            f"{name} contains NaN and this model cannot route missing values; impute or"
-            " drop them before explaining"
+            f'{name} contains NaN and this model cannot route missing values; impute or'
+            ' drop them before explaining'
         )
     if model is not None:
         n_in = getattr(model, 'n_features_in_', None)
         if n_in is not None and arr.shape[1] != n_in:
             raise ValueError(
-                f"{name} has {arr.shape[1]} features, but the model was fitted with"
-                f" {n_in}"
+                f'{name} has {arr.shape[1]} features, but the model was fitted with {n_in}'
             )
         fitted = getattr(model, 'feature_names_in_', None)
         if fitted is not None:
             if names is not None and list(names) != [str(f) for f in fitted]:
                 raise ValueError(
                     f"{name}'s columns {names[:5]}... differ from the fitted feature"
-                    f" names {list(fitted)[:5]}..."
+                    f' names {list(fitted)[:5]}...'
                 )
             names = [str(f) for f in fitted]
-    if names is None: names = [f'x{j}' for j in range(arr.shape[1])]
+    if names is None:
+        names = [f'x{j}' for j in range(arr.shape[1])]
     # float32 kept, not widened
-    if keep_float32 and arr.dtype == np.float32: return np.ascontiguousarray(arr), names
+    if keep_float32 and arr.dtype == np.float32:
+        return np.ascontiguousarray(arr), names
     # our own copy: never aliases the caller's X
     return np.array(arr, dtype=float, order='C', copy=True), names
 
 # %% ../nbs/00_core.ipynb #c012
-def check_y(y, n_samples:int, *, name='y')->np.ndarray:
+def check_y(y, n_samples: int, *, name='y') -> np.ndarray:
     "Validate a label/target vector (or 2-D multi-output target) of length `n_samples`."
     try:
         y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
     except ValueError as err:
         raise ValueError(
-            f"{name} must be a rectangular 1-D or 2-D array: {err}"
+            f'{name} must be a rectangular 1-D or 2-D array: {err}'
         ) from None
     if y.dtype.kind == 'O' and pd.isna(y).any():
-        raise ValueError(f"{name} contains missing values (None/NaN)")
+        raise ValueError(f'{name} contains missing values (None/NaN)')
     if y.ndim == 0 or y.ndim > 2:
-        raise ValueError(f"{name} must be 1-D or 2-D, got shape {y.shape}")
+        raise ValueError(f'{name} must be 1-D or 2-D, got shape {y.shape}')
     if y.shape[0] != n_samples:
-        raise ValueError(f"{name} has {y.shape[0]} rows but X has {n_samples}")
+        raise ValueError(f'{name} has {y.shape[0]} rows but X has {n_samples}')
     if y.dtype.kind == 'f' and not np.isfinite(y).all():
-        raise ValueError(f"{name} contains NaN or infinite values")
+        raise ValueError(f'{name} contains NaN or infinite values')
     return y
 
 # %% ../nbs/00_core.ipynb #c012a
-MAX_SEED = np.iinfo(np.int32).max   # sub-estimator seeds are drawn from [0, MAX_SEED)
+MAX_SEED = np.iinfo(np.int32).max  # sub-estimator seeds are drawn from [0, MAX_SEED)
 
-def check_int(value, name:str, minimum:int|None=None, maximum:int|None=None)->int:
-    ("Return `value` as an `int` if it is an integer (not a bool) in `[minimum, "
-     "maximum]`; raise `TypeError`/`ValueError` naming `name`.")
+
+def check_int(
+    value, name: str, minimum: int | None = None, maximum: int | None = None
+) -> int:
+    "Return `value` as an `int` if it is an integer (not a bool) in `[minimum, maximum]`; raise `TypeError`/`ValueError` naming `name`."
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
+        raise TypeError(f'{name} must be an int, got {type(value).__name__} {value!r}')
     if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+        raise ValueError(f'{name} must be >= {minimum}, got {value}')
     if maximum is not None and value > maximum:
-        raise ValueError(f"{name} must be <= {maximum}, got {value}")
+        raise ValueError(f'{name} must be <= {maximum}, got {value}')
     return int(value)
 
-
 # %% ../nbs/00_core.ipynb #c012b
-def check_n_jobs(n_jobs, name:str='n_jobs')->int|None:
-    """Validate a joblib-style `n_jobs` (None, or a non-zero int;
-
-    negative counts back from the number of cores)."""
-    if n_jobs is None: return None
+def check_n_jobs(n_jobs, name: str = 'n_jobs') -> int | None:
+    "Validate a joblib-style `n_jobs` (None, or a non-zero int; negative counts back from the number of cores)."
+    if n_jobs is None:
+        return None
     n_jobs = check_int(n_jobs, name)
     if n_jobs == 0:
         raise ValueError(
-            f"{name} must be a non-zero int or None (joblib convention: -1 = all"
-            " cores), got 0"
+            f'{name} must be a non-zero int or None (joblib convention: -1 = all cores), got 0'
         )
     return n_jobs
-
 
 # %% ../nbs/00_core.ipynb #c012f
 def check_real(
@@ -807,57 +802,56 @@ def check_real(
     high: float = np.inf,
     *,
     low_open: bool = False,
-    high_open: bool = False
+    high_open: bool = False,
 ) -> float:
-    ("Return `value` as a finite `float` in `[low, high]` (`(` / `)` with `low_open` "
-     "/ `high_open`); raise `TypeError`/`ValueError` naming `name`.")
+    "Return `value` as a finite `float` in `[low, high]` (`(` / `)` with `low_open` / `high_open`); raise `TypeError`/`ValueError` naming `name`."
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(
-            f"{name} must be a real number, got {type(value).__name__} {value!r}"
+            f'{name} must be a real number, got {type(value).__name__} {value!r}'
         )
     v = float(value)
-    if not np.isfinite(v): raise ValueError(f"{name} must be a finite number, got {v}")
+    if not np.isfinite(v):
+        raise ValueError(f'{name} must be a finite number, got {v}')
     if (v <= low if low_open else v < low) or (v >= high if high_open else v > high):
         raise ValueError(
-            f"{name} must be in {'(' if low_open else '['}{low},"
-            f" {high}{')' if high_open else ']'}, got {v}"
+            f'{name} must be in {"(" if low_open else "["}{low},'
+            f' {high}{")" if high_open else "]"}, got {v}'
         )
     return v
 
 # %% ../nbs/00_core.ipynb #c012g
-def check_index(value, n:int, name:str)->int:
-    ("Return position `value` of a sequence of length `n` as an int in `[0, n)` "
-     "(negative counts from the end, as in Python).")
+def check_index(value, n: int, name: str) -> int:
+    "Return position `value` of a sequence of length `n` as an int in `[0, n)` (negative counts from the end, as in Python)."
     value = check_int(value, name)
     if not -n <= value < n:
         raise ValueError(
-            f"{name} {value} is out of range for {n} item(s) (valid: {-n}..{n - 1})"
+            f'{name} {value} is out of range for {n} item(s) (valid: {-n}..{n - 1})'
         )
     return value + n if value < 0 else value
 
 # %% ../nbs/00_core.ipynb #c012i
-def check_array(value, name:str, *, ndim:int|None=None, finite:bool=True)->np.ndarray:
-    """Return `value` as a float64 array (a copy);
-
-    `TypeError` naming `name` if it is not numeric, `ValueError` for the wrong `ndim` or
-    non-finite entries."""
-    try: a = np.array(value, dtype=float)
+def check_array(
+    value, name: str, *, ndim: int | None = None, finite: bool = True
+) -> np.ndarray:
+    "Return `value` as a float64 array (a copy); `TypeError` naming `name` if it is not numeric, `ValueError` for the wrong `ndim` or non-finite entries."
+    try:
+        a = np.array(value, dtype=float)
     except (TypeError, ValueError) as err:
         raise TypeError(
-            f"{name} must be numeric (an array of real numbers): {err}"
+            f'{name} must be numeric (an array of real numbers): {err}'
         ) from None
     if np.iscomplexobj(value):
-        raise TypeError(f"{name} is complex-valued: it must hold real numbers")
+        raise TypeError(f'{name} is complex-valued: it must hold real numbers')
     if ndim is not None and a.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-D, got shape {a.shape}")
+        raise ValueError(f'{name} must be {ndim}-D, got shape {a.shape}')
     if finite and not np.isfinite(a).all():
-        raise ValueError(f"{name} contains NaN or infinite values")
+        raise ValueError(f'{name} contains NaN or infinite values')
     return a
 
 # %% ../nbs/00_core.ipynb #c012l
 class LazyKernels:
-    ("The numba kernels of one module, compiled together on first use (so `import "
-     "deepforest_interp` never loads numba).")
+    "The numba kernels of one module, compiled together on first use (so `import deepforest_interp` never loads numba)."
+
     def __init__(
         self,
         # the module's `globals()`: compiled kernels replace the plain functions there
@@ -870,17 +864,20 @@ class LazyKernels:
             threading.Lock(),
         )
 
-    def register(self, fn=None, *, parallel:bool=False):
-        ("Decorator: mark a module-level function as a kernel (`parallel=True` if it "
-         "loops with `prange`).")
-        if fn is None: return lambda f: self.register(f, parallel=parallel)
-        self._options[fn.__name__] = dict(parallel=parallel); self._ready = False
+    def register(self, fn=None, *, parallel: bool = False):
+        "Decorator: mark a module-level function as a kernel (`parallel=True` if it loops with `prange`)."
+        if fn is None:
+            return lambda f: self.register(f, parallel=parallel)
+        self._options[fn.__name__] = dict(parallel=parallel)
+        self._ready = False
         return fn
 
     def _compile(self):
         import numba
+
         with self._lock:
-            if self._ready: return
+            if self._ready:
+                return
             self._ns['prange'] = numba.prange
             for (
                 name,
@@ -895,89 +892,94 @@ class LazyKernels:
             self._ready = True
 
     def __getattr__(self, name):
-        ("The compiled kernel `name` (compiling every kernel of the module on the "
-         "first access).")
+        "The compiled kernel `name` (compiling every kernel of the module on the first access)."
         if name.startswith('_') and name not in self.__dict__.get('_options', {}):
             raise AttributeError(name)
         if name not in self._options:
             raise AttributeError(
-                f"no kernel named {name!r}; registered: {sorted(self._options)}"
+                f'no kernel named {name!r}; registered: {sorted(self._options)}'
             )
-        if not self._ready: self._compile()
+        if not self._ready:
+            self._compile()
         return self._ns[name]
 
     @contextmanager
-    def threads(self, n_jobs:int|None):
-        """Run the kernels inside the block on `n_jobs` threads (joblib convention:
-
-        None = 1, -1 = all cores)."""
+    def threads(self, n_jobs: int | None):
+        "Run the kernels inside the block on `n_jobs` threads (joblib convention: None = 1, -1 = all cores)."
         import numba
+
         nt = max(
             1,
             min(effective_n_jobs(check_n_jobs(n_jobs)), numba.config.NUMBA_NUM_THREADS),
         )
-        old = numba.get_num_threads(); numba.set_num_threads(nt)
-        try: yield nt
-        finally: numba.set_num_threads(old)
+        old = numba.get_num_threads()
+        numba.set_num_threads(nt)
+        try:
+            yield nt
+        finally:
+            numba.set_num_threads(old)
 
 # %% ../nbs/00_core.ipynb #c015
 @dataclass
 class TreeArrays:
-    ("Parallel node arrays of one fitted tree (node means in `value`, shape "
-     "`(n_nodes, C)`).")
-    left: np.ndarray          # child id for x[feature] <= threshold, -1 at leaves
-    right: np.ndarray         # child id for x[feature] > threshold, -1 at leaves
-    parent: np.ndarray        # parent id, -1 at the root
-    depth: np.ndarray         # root has depth 0
-    feature: np.ndarray       # split feature s(t), -1 at leaves
-    threshold: np.ndarray     # split threshold
-    value: np.ndarray         # node mean mu(t), (n_nodes, C)
-    weight: np.ndarray        # weighted number of training rows n(t)
-    n_samples: np.ndarray     # distinct training rows in the node
-    impurity: np.ndarray      # impurity(t) as sklearn computed it
+    "Parallel node arrays of one fitted tree (node means in `value`, shape `(n_nodes, C)`)."
+
+    left: np.ndarray  # child id for x[feature] <= threshold, -1 at leaves
+    right: np.ndarray  # child id for x[feature] > threshold, -1 at leaves
+    parent: np.ndarray  # parent id, -1 at the root
+    depth: np.ndarray  # root has depth 0
+    feature: np.ndarray  # split feature s(t), -1 at leaves
+    threshold: np.ndarray  # split threshold
+    value: np.ndarray  # node mean mu(t), (n_nodes, C)
+    weight: np.ndarray  # weighted number of training rows n(t)
+    n_samples: np.ndarray  # distinct training rows in the node
+    impurity: np.ndarray  # impurity(t) as sklearn computed it
 
     @property
-    def n_nodes(self): return len(self.left)
-    @property
-    def is_leaf(self): return self.left < 0
+    def n_nodes(self):
+        return len(self.left)
 
+    @property
+    def is_leaf(self):
+        return self.left < 0
 
 # %% ../nbs/00_core.ipynb #c015c
-def tree_arrays(tree)->TreeArrays:
-    ("Extract the node arrays of a fitted sklearn `DecisionTree*` (or a boosting "
-     "stage's regressor).")
+def tree_arrays(tree) -> TreeArrays:
+    "Extract the node arrays of a fitted sklearn `DecisionTree*` (or a boosting stage's regressor)."
     if hasattr(tree, 'estimators_'):
         raise TypeError(
-            "tree_arrays takes one fitted tree, got the ensemble"
-            f" {type(tree).__name__}: pass one of its estimators_ (or use"
-            " ensemble_trees)"
+            'tree_arrays takes one fitted tree, got the ensemble'
+            f' {type(tree).__name__}: pass one of its estimators_ (or use'
+            ' ensemble_trees)'
         )
-    if isinstance(tree, BaseDecisionTree): check_is_fitted(tree)
+    if isinstance(tree, BaseDecisionTree):
+        check_is_fitted(tree)
     elif not hasattr(tree, 'children_left'):
         raise TypeError(
-            "tree_arrays takes a fitted sklearn decision tree, got"
-            f" {type(tree).__name__}"
+            f'tree_arrays takes a fitted sklearn decision tree, got {type(tree).__name__}'
         )
     t = tree.tree_ if hasattr(tree, 'tree_') else tree
     left, right = t.children_left.astype(np.intp), t.children_right.astype(np.intp)
     n = len(left)
-    parent = np.full(n, -1, np.intp); inner = np.flatnonzero(left >= 0)
-    parent[left[inner]] = inner; parent[right[inner]] = inner
+    parent = np.full(n, -1, np.intp)
+    inner = np.flatnonzero(left >= 0)
+    parent[left[inner]] = inner
+    parent[right[inner]] = inner
     depth, frontier, d = np.zeros(n, np.intp), np.array([0]), 0
-    while frontier.size:             # level by level: O(depth) vectorised steps
+    while frontier.size:  # level by level: O(depth) vectorised steps
         depth[frontier] = d
         frontier = frontier[left[frontier] >= 0]
         frontier, d = np.concatenate([left[frontier], right[frontier]]), d + 1
-    value = np.array(t.value, dtype=float)        # (n_nodes, n_outputs, max_n_classes)
+    value = np.array(t.value, dtype=float)  # (n_nodes, n_outputs, max_n_classes)
     if isinstance(tree, DecisionTreeClassifier):
         if value.shape[1] != 1:
-            raise ValueError("multi-output classification trees are not supported")
+            raise ValueError('multi-output classification trees are not supported')
         value = value[:, 0, :]
         s = value.sum(1, keepdims=True)
         # fractions (sklearn >= 1.4 already stores them)
         value = value / np.where(s > 0, s, 1)
     else:
-        value = value[:, :, 0]                     # (n_nodes, n_outputs)
+        value = value[:, :, 0]  # (n_nodes, n_outputs)
     feature = np.where(left >= 0, t.feature, -1).astype(np.intp)
     return TreeArrays(
         left,
@@ -996,19 +998,21 @@ def tree_arrays(tree)->TreeArrays:
 @dataclass
 class Ensemble:
     "A model seen as `offset + sum_m weight_m * tree_m(x)` per output column."
-    trees: list               # fitted sklearn tree estimators
-    weights: np.ndarray       # factor of each tree
-    columns: list             # output columns each tree writes to (slice or int)
+
+    trees: list  # fitted sklearn tree estimators
+    weights: np.ndarray  # factor of each tree
+    columns: list  # output columns each tree writes to (slice or int)
     # (C,) constant added to the output (boosting init), zeros for forests
     offset: np.ndarray
-    n_outputs: int            # C
-    output_names: list|None   # class labels / None
-    kind: str                 # 'proba' | 'regression' | 'raw'
+    n_outputs: int  # C
+    output_names: list | None  # class labels / None
+    kind: str  # 'proba' | 'regression' | 'raw'
 
-    def __len__(self): return len(self.trees)
-    def arrays(self, m:int)->TreeArrays:
-        ("`TreeArrays` of tree `m` with `value` spread to all `n_outputs` columns "
-         "(zeros outside the tree's column).")
+    def __len__(self):
+        return len(self.trees)
+
+    def arrays(self, m: int) -> TreeArrays:
+        "`TreeArrays` of tree `m` with `value` spread to all `n_outputs` columns (zeros outside the tree's column)."
         ta = tree_arrays(self.trees[m])
         if ta.value.shape[1] != self.n_outputs:
             v = np.zeros((ta.n_nodes, self.n_outputs))
@@ -1017,13 +1021,12 @@ class Ensemble:
         return ta
 
 # %% ../nbs/00_core.ipynb #c018s
-def ensemble_trees(model)->Ensemble:
-    ("Describe a supported fitted model as a weighted sum of trees (see the formula "
-     "above).")
+def ensemble_trees(model) -> Ensemble:
+    "Describe a supported fitted model as a weighted sum of trees (see the formula above)."
     check_model(model)
     clf = is_classifier(model)
     if isinstance(model, BOOSTING_TYPES):
-        est = model.estimators_                  # (n_stages, K_trees)
+        est = model.estimators_  # (n_stages, K_trees)
         n_out = est.shape[1]
         trees = [est[i, j] for i in range(est.shape[0]) for j in range(n_out)]
         cols = [j for i in range(est.shape[0]) for j in range(n_out)]
@@ -1038,7 +1041,7 @@ def ensemble_trees(model)->Ensemble:
     trees = list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
     C = len(model.classes_) if clf else int(getattr(model, 'n_outputs_', 1))
     if clf and getattr(model, 'n_outputs_', 1) > 1:
-        raise ValueError("multi-output classifiers are not supported")
+        raise ValueError('multi-output classifiers are not supported')
     return Ensemble(
         trees,
         np.full(len(trees), 1 / len(trees)),
@@ -1049,19 +1052,16 @@ def ensemble_trees(model)->Ensemble:
         'proba' if clf else 'regression',
     )
 
-def _boosting_offset(model, n_out):
-    """Raw-score offset of a gradient-boosting model:
 
-    the init estimator's raw prediction (constant)."""
+def _boosting_offset(model, n_out):
+    "Raw-score offset of a gradient-boosting model: the init estimator's raw prediction (constant)."
     probe = np.zeros((1, model.n_features_in_))
     raw = np.asarray(model._raw_predict_init(probe), dtype=float).reshape(-1)
     return raw[:n_out]
 
 # %% ../nbs/00_core.ipynb #c019
-def model_output(model, X)->np.ndarray:
-    """The model output explanations reproduce:
-
-    `predict_proba` (classifiers), `decision_function` (boosting), `predict`."""
+def model_output(model, X) -> np.ndarray:
+    "The model output explanations reproduce: `predict_proba` (classifiers), `decision_function` (boosting), `predict`."
     names = getattr(model, 'feature_names_in_', None)
     # validated arrays lose their names: restore them
     if names is not None and not isinstance(X, pd.DataFrame):
@@ -1071,112 +1071,103 @@ def model_output(model, X)->np.ndarray:
     return model.predict_proba(X) if is_classifier(model) else model.predict(X)
 
 # %% ../nbs/00_core.ipynb #c020t
-def model_trees(model)->list:
-    ("The fitted scikit-learn trees of a decision tree or a random forest / "
-     "extra-trees model (checked: supported and fitted).")
+def model_trees(model) -> list:
+    "The fitted scikit-learn trees of a decision tree or a random forest / extra-trees model (checked: supported and fitted)."
     check_model(model, TREE_TYPES + FOREST_TYPES)
     return list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
 
 # %% ../nbs/00_core.ipynb #c020f
-def feature_names(model, n_features:int|None=None)->list:
-    """The model's fitted feature names (`feature_names_in_`), else `x0 ..
-
-    x{p-1}` for its `n_features_in_` (or `n_features`)."""
+def feature_names(model, n_features: int | None = None) -> list:
+    "The model's fitted feature names (`feature_names_in_`), else `x0 .. x{p-1}` for its `n_features_in_` (or `n_features`)."
     names = getattr(model, 'feature_names_in_', None)
-    if names is not None: return [str(f) for f in names]
+    if names is not None:
+        return [str(f) for f in names]
     p = getattr(model, 'n_features_in_', None) if n_features is None else n_features
     if p is None:
         raise ValueError(
-            f"{type(model).__name__} records no number of input features: pass"
-            " n_features"
+            f'{type(model).__name__} records no number of input features: pass n_features'
         )
     return [f'x{j}' for j in range(check_int(p, 'n_features', 0))]
 
 # %% ../nbs/00_core.ipynb #c020e
-def encode_target(model, y)->np.ndarray:
-    ("One-hot matrix (n, C) for classifiers (columns in `model.classes_` order), (n, "
-     "n_outputs) floats for regressors.")
+def encode_target(model, y) -> np.ndarray:
+    "One-hot matrix (n, C) for classifiers (columns in `model.classes_` order), (n, n_outputs) floats for regressors."
     y = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
     if y.dtype.kind == 'O' and pd.isna(y).any():
-        raise ValueError("y contains missing values (None/NaN)")
+        raise ValueError('y contains missing values (None/NaN)')
     if y.dtype.kind == 'c':
         raise TypeError(
-            f"y is complex-valued (dtype {y.dtype}): labels and targets must be real"
+            f'y is complex-valued (dtype {y.dtype}): labels and targets must be real'
         )
     if is_classifier(model):
         # multi-output sklearn classifiers keep a list of class arrays; `n_outputs_` of
         # a cascade counts its classes
         if isinstance(model.classes_, list) or np.ndim(model.classes_) != 1:
             raise ValueError(
-                "multi-output classifiers are not supported: fit one classifier per"
-                " output"
+                'multi-output classifiers are not supported: fit one classifier per output'
             )
         # an (n, 1) column is a 1-D label vector
-        if y.ndim == 2 and y.shape[1] == 1: y = y[:, 0]
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y[:, 0]
         if y.ndim != 1:
             raise ValueError(
-                f"y must hold one class label per row, got shape {y.shape}"
+                f'y must hold one class label per row, got shape {y.shape}'
             )
         classes = np.asarray(model.classes_)
         try:
             idx = np.searchsorted(classes, y)
         except TypeError:
             raise ValueError(
-                "y's labels cannot be compared with the model's classes"
-                f" {list(classes)[:5]}"
+                f"y's labels cannot be compared with the model's classes {list(classes)[:5]}"
             ) from None
         bad = (idx >= len(classes)) | (classes[np.minimum(idx, len(classes) - 1)] != y)
         if bad.any():
             raise ValueError(
-                "y contains labels the model was not fitted on:"
-                f" {np.unique(y[bad])[:5]}"
+                f'y contains labels the model was not fitted on: {np.unique(y[bad])[:5]}'
             )
         return np.eye(len(classes))[idx]
     n_out = int(getattr(model, 'n_outputs_', 1))
     # an (n, 1) column is a 1-D target
-    if y.ndim == 2 and y.shape[1] == 1 and n_out == 1: y = y[:, 0]
+    if y.ndim == 2 and y.shape[1] == 1 and n_out == 1:
+        y = y[:, 0]
     try:
         y = y.astype(float)
     except (TypeError, ValueError):
-        raise ValueError("y must be numeric for a regressor") from None
-    if not np.isfinite(y).all(): raise ValueError("y contains NaN or infinite values")
+        raise ValueError('y must be numeric for a regressor') from None
+    if not np.isfinite(y).all():
+        raise ValueError('y contains NaN or infinite values')
     y = y[:, None] if y.ndim == 1 else y
     if y.ndim != 2 or y.shape[1] != n_out:
         raise ValueError(
-            f"y has {y.shape[1] if y.ndim == 2 else y.shape} target column(s), but the"
-            f" model was fitted with {n_out} output(s)"
+            f'y has {y.shape[1] if y.ndim == 2 else y.shape} target column(s), but the'
+            f' model was fitted with {n_out} output(s)'
         )
     return y
 
 # %% ../nbs/00_core.ipynb #c022
-def inbag_counts(forest, n_samples:int|None=None)->np.ndarray:
-    ("Bootstrap multiplicity of every training row in every tree, shape `(n_trees, "
-     "n_samples)`.")
+def inbag_counts(forest, n_samples: int | None = None) -> np.ndarray:
+    "Bootstrap multiplicity of every training row in every tree, shape `(n_trees, n_samples)`."
     check_model(forest, FOREST_TYPES)
     n = getattr(forest, '_n_samples', None)
     if n is None:
-        raise ValueError("this forest does not record its number of training rows")
+        raise ValueError('this forest does not record its number of training rows')
     if n_samples is not None and n_samples != n:
         raise ValueError(
-            f"X has {n_samples} rows but the forest was fitted on {n}: pass the"
-            " training data"
+            f'X has {n_samples} rows but the forest was fitted on {n}: pass the training data'
         )
     counts = np.zeros((len(forest.estimators_), n), dtype=np.int64)
     for m, idx in enumerate(forest.estimators_samples_):
         counts[m] = np.bincount(idx, minlength=n) if forest.bootstrap else 1
     return counts
 
-
 # %% ../nbs/00_core.ipynb #c022c
-def oob_mask(forest, n_samples:int|None=None)->np.ndarray:
-    """`True` where row i is out of bag for tree m, shape `(n_trees, n_samples)`;
-
-    needs `bootstrap=True`."""
+def oob_mask(forest, n_samples: int | None = None) -> np.ndarray:
+    "`True` where row i is out of bag for tree m, shape `(n_trees, n_samples)`; needs `bootstrap=True`."
     check_model(forest, FOREST_TYPES)
     if not forest.bootstrap:
         raise ValueError(
-            "the forest was fitted with bootstrap=False: every row is in bag for every"
-            " tree, none is out of bag"
+            'the forest was fitted with bootstrap=False: every row is in bag for every'
+            ' tree, none is out of bag'
         )
     return inbag_counts(forest, n_samples) == 0
 
@@ -1195,15 +1186,19 @@ _MEAN_CRITERIA = {
 # impurity = variance of Y
 _VARIANCE_CRITERIA = {'squared_error', 'friedman_mse', 'gini'}
 
+
 def _weight_candidates(model, y, sw):
-    ("Row weights per tree as `fit` may have used them (scikit-learn changed how "
-     "bootstrap uses sample_weight).")
+    "Row weights per tree as `fit` may have used them (scikit-learn changed how bootstrap uses sample_weight)."
     from sklearn.utils.class_weight import compute_sample_weight, compute_class_weight
-    n, M = len(y), len(model_trees(model)); one = np.ones(n) if sw is None else sw
+
+    n, M = len(y), len(model_trees(model))
+    one = np.ones(n) if sw is None else sw
     cw = getattr(model, 'class_weight', None) if is_classifier(model) else None
     subsample = cw in ('balanced_subsample', 'subsample')
+
     def factor(with_sw):  # per-row class weight ('balanced' optionally weighted by sw)
-        if cw is None: return 1.0
+        if cw is None:
+            return 1.0
         w = cw
         if cw in ('balanced', 'balanced_subsample', 'subsample'):
             w = dict(
@@ -1218,6 +1213,7 @@ def _weight_candidates(model, y, sw):
                 )
             )
         return compute_sample_weight(w, y)
+
     if isinstance(model, FOREST_TYPES) and model.bootstrap:
         W = inbag_counts(model, n).astype(float)
         if subsample:
@@ -1235,19 +1231,18 @@ def _weight_candidates(model, y, sw):
         for with_sw in (True, False):
             yield np.broadcast_to(one * factor(with_sw), (M, n))
 
-def _up(ta, a:np.ndarray)->np.ndarray:
-    """Per-node totals from per-leaf totals:
 
-    add every node's total into its parent, deepest level first."""
+def _up(ta, a: np.ndarray) -> np.ndarray:
+    "Per-node totals from per-leaf totals: add every node's total into its parent, deepest level first."
     a = a.copy()
     for d in range(int(ta.depth.max()), 0, -1):
         nodes = np.flatnonzero(ta.depth == d)
         np.add.at(a, ta.parent[nodes], a[nodes])
     return a
 
-def _leaves_match(model, X32, Y, W, weights:bool)->bool:
-    ("Do the rows (weights W, targets Y or None) reproduce every node's counts, "
-     "weights and values (or impurities)?")
+
+def _leaves_match(model, X32, Y, W, weights: bool) -> bool:
+    "Do the rows (weights W, targets Y or None) reproduce every node's counts, weights and values (or impurities)?"
     crit, mono = (
         getattr(model, 'criterion', None),
         getattr(model, 'monotonic_cst', None) is not None,
@@ -1257,20 +1252,24 @@ def _leaves_match(model, X32, Y, W, weights:bool)->bool:
         # rounding of sums of n terms of size |y|max
         fp = 8 * np.finfo(float).eps * n * ymax
         tol_v = TRAINING_RTOL * spread + fp  # relative to the target's spread
-        tol_i = TRAINING_RTOL * spread ** 2 + fp * ymax
+        tol_i = TRAINING_RTOL * spread**2 + fp * ymax
     for m, t in enumerate(model_trees(model)):
-        ta = tree_arrays(t); lv = ta.is_leaf; nn = ta.n_nodes
+        ta = tree_arrays(t)
+        lv = ta.is_leaf
+        nn = ta.n_nodes
         leaf = t.tree_.apply(X32)
         count = lambda wt: _up(ta, np.bincount(leaf, weights=wt, minlength=nn))
         if not np.array_equal(count((W[m] > 0).astype(float)), ta.n_samples):
             return False
-        if not weights: continue
+        if not weights:
+            continue
         w = count(W[m])
         if not np.allclose(
             w, ta.weight, rtol=TRAINING_RTOL, atol=TRAINING_RTOL * ta.weight[0]
         ):
             return False
-        if Y is None: continue
+        if Y is None:
+            continue
         ws = np.where(w > 0, w, 1)[:, None]
         mean = np.stack([count(W[m] * Y[:, c]) for c in range(Y.shape[1])], 1) / ws
         if mono:  # values clipped: compare the impurities
@@ -1281,12 +1280,17 @@ def _leaves_match(model, X32, Y, W, weights:bool)->bool:
             imp = (
                 1 - (mean**2).sum(1) if is_classifier(model) else (sq - mean**2).mean(1)
             )
-            if not np.allclose(imp, ta.impurity, rtol=0, atol=tol_i): return False
+            if not np.allclose(imp, ta.impurity, rtol=0, atol=tol_i):
+                return False
         elif crit in _MEAN_CRITERIA or crit is None:
-            if not np.allclose(mean, ta.value, rtol=0, atol=tol_v): return False
+            if not np.allclose(mean, ta.value, rtol=0, atol=tol_v):
+                return False
         else:  # median / quantile leaves: within the rows' range
-            lo = np.full((nn, Y.shape[1]), np.inf); hi = -lo; inb = W[m] > 0
-            np.minimum.at(lo, leaf[inb], Y[inb]); np.maximum.at(hi, leaf[inb], Y[inb])
+            lo = np.full((nn, Y.shape[1]), np.inf)
+            hi = -lo
+            inb = W[m] > 0
+            np.minimum.at(lo, leaf[inb], Y[inb])
+            np.maximum.at(hi, leaf[inb], Y[inb])
             if (
                 (ta.value[lv] < lo[lv] - tol_v) | (ta.value[lv] > hi[lv] + tol_v)
             ).any():
@@ -1295,29 +1299,32 @@ def _leaves_match(model, X32, Y, W, weights:bool)->bool:
 
 # %% ../nbs/00_core.ipynb #c024b
 def check_training_rows(
-    model,                # fitted DecisionTree* / RandomForest* / ExtraTrees*
-    X,                    # the rows to check (validated with check_X here)
+    model,  # fitted DecisionTree* / RandomForest* / ExtraTrees*
+    X,  # the rows to check (validated with check_X here)
     y=None,  # their targets / labels; None checks the rows only (leaf counts)
-    sample_weight=None,   # the `sample_weight` passed to `fit`, if any
+    sample_weight=None,  # the `sample_weight` passed to `fit`, if any
     *,
-    name:str='X', y_name:str='y',   # argument names for the messages
-)->np.ndarray:  # (n_trees, n_samples) weight of every row in every tree as fit used it
-    ("Raise a `ValueError` unless `X` (and `y`, `sample_weight`) are the model's "
-     "training data in training order; return the row weights.")
+    name: str = 'X',
+    y_name: str = 'y',  # argument names for the messages
+) -> (
+    np.ndarray
+):  # (n_trees, n_samples) weight of every row in every tree as fit used it
+    "Raise a `ValueError` unless `X` (and `y`, `sample_weight`) are the model's training data in training order; return the row weights."
     trees = model_trees(model)
     X, _ = check_X(X, model, name=name)
     n, what = X.shape[0], 'forest' if isinstance(model, FOREST_TYPES) else 'tree'
     # row count first: a clear message
-    if isinstance(model, FOREST_TYPES) and model.bootstrap: inbag_counts(model, n)
+    if isinstance(model, FOREST_TYPES) and model.bootstrap:
+        inbag_counts(model, n)
     X32 = np.ascontiguousarray(X, dtype=np.float32)  # the trees' own split precision
     sw = None
     if sample_weight is not None:
         sw = check_array(sample_weight, 'sample_weight', finite=False)
         if sw.shape != (n,):
-            raise ValueError(f"sample_weight has shape {sw.shape}, expected ({n},)")
+            raise ValueError(f'sample_weight has shape {sw.shape}, expected ({n},)')
         if not np.isfinite(sw).all() or (sw < 0).any():
-            raise ValueError("sample_weight must be finite and non-negative")
-    fix = "X, y and sample_weight must be the training data in training order"
+            raise ValueError('sample_weight must be finite and non-negative')
+    fix = 'X, y and sample_weight must be the training data in training order'
     if y is None:
         W = (
             inbag_counts(model, n).astype(float)
@@ -1327,37 +1334,40 @@ def check_training_rows(
         if _leaves_match(model, X32, None, W, weights=False):
             return np.ascontiguousarray(W, dtype=float)
         raise ValueError(
-            f"{name} is not the data this {what} was fitted on: its rows do not land in"
-            " the leaves with the recorded counts; pass the training data in training"
-            " order"
+            f'{name} is not the data this {what} was fitted on: its rows do not land in'
+            ' the leaves with the recorded counts; pass the training data in training'
+            ' order'
         )
     Y = encode_target(model, check_y(y, n, name=y_name))
     y1 = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
-    if y1.ndim == 2 and y1.shape[1] == 1: y1 = y1[:, 0]
+    if y1.ndim == 2 and y1.shape[1] == 1:
+        y1 = y1[:, 0]
     crit = getattr(model, 'criterion', None)
     if (
         getattr(model, 'monotonic_cst', None) is not None
         and crit not in _VARIANCE_CRITERIA
     ):
         raise ValueError(
-            f"cannot check that {y_name} is the training target of a model with"
-            f" monotonic_cst and criterion={crit!r}: scikit-learn clips its leaf values"
-            " to the monotonicity bounds, and only a variance impurity (gini,"
-            " squared_error) can be recomputed from the rows instead"
+            f'cannot check that {y_name} is the training target of a model with'
+            f' monotonic_cst and criterion={crit!r}: scikit-learn clips its leaf values'
+            ' to the monotonicity bounds, and only a variance impurity (gini,'
+            ' squared_error) can be recomputed from the rows instead'
         )
     counts_ok = False
     for W in _weight_candidates(model, y1, sw):
-        if _leaves_match(model, X32, None, W, weights=False): counts_ok = True
-        else: continue
+        if _leaves_match(model, X32, None, W, weights=False):
+            counts_ok = True
+        else:
+            continue
         if _leaves_match(model, X32, Y, W, weights=True):
             return np.ascontiguousarray(W, dtype=float)
     if not counts_ok:
         raise ValueError(
-            f"{name} is not the data this {what} was fitted on (its rows do not land in"
-            f" the leaves with the recorded counts): {fix}"
+            f'{name} is not the data this {what} was fitted on (its rows do not land in'
+            f' the leaves with the recorded counts): {fix}'
         )
     raise ValueError(
         f"{y_name} is not the target this {what} was fitted on with {name} (the trees'"
-        " in-bag weighted leaf totals/values are not reproduced: rows reordered, a"
+        ' in-bag weighted leaf totals/values are not reproduced: rows reordered, a'
         f" different {y_name}, or the fit's sample_weight missing): {fix}"
     )

@@ -17,9 +17,10 @@ __all__ = ['BIKE_FEATURES', 'make_sin_cos', 'make_linear_sum', 'make_three_class
            'load_phishing', 'load_bike_sharing', 'list_datasets']
 
 # %% ../nbs/01_datasets.ipynb #c005
-def _check_int(value, name:str, minimum:int=1)->int:
+def _check_int(value, name: str, minimum: int = 1) -> int:
     "`core.check_int` with a lower bound of 1 by default."
     return check_int(value, name, minimum)
+
 
 def _check_real(
     value, name: str, low: float = 0.0, high: float = math.inf, low_open: bool = False
@@ -27,29 +28,35 @@ def _check_real(
     "`core.check_real`: a finite real number in `[low, high]` (or `(low, high]`)."
     return check_real(value, name, low, high, low_open=low_open)
 
-def _rng(random_state)->np.random.Generator:
+
+def _rng(random_state) -> np.random.Generator:
     "Turn `None`, an int seed or a `np.random.Generator` into a `np.random.Generator`."
-    if isinstance(random_state, np.random.Generator): return random_state
-    if random_state is None: return np.random.default_rng()
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if random_state is None:
+        return np.random.default_rng()
     if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral):
         raise TypeError(
-            "random_state must be None, an int or a np.random.Generator, got"
-            f" {type(random_state).__name__}"
+            'random_state must be None, an int or a np.random.Generator, got'
+            f' {type(random_state).__name__}'
         )
     if random_state < 0:
-        raise ValueError(f"random_state must be a non-negative int, got {random_state}")
+        raise ValueError(f'random_state must be a non-negative int, got {random_state}')
     return np.random.default_rng(int(random_state))
 
-def _xnames(n:int, start:int=1)->list[str]:
+
+def _xnames(n: int, start: int = 1) -> list[str]:
     "1-based synthetic feature names `['x1', 'x2', ...]`."
     return [f'x{k}' for k in range(start, start + n)]
 
 # %% ../nbs/01_datasets.ipynb #c008
 def make_sin_cos(
-    n_samples:int=2000,  # number of rows (the paper trains on 2000 and tests on 2500)
-    noise:float=0.0,     # sd of Gaussian noise added to y; the paper states none
-    random_state=None,   # None, int seed or np.random.Generator
-)->tuple[pd.DataFrame, pd.Series]:  # X with columns x1, x2 ~ U(0,1); y = f(X) (+ noise)
+    n_samples: int = 2000,  # number of rows (the paper trains on 2000 and tests on 2500)
+    noise: float = 0.0,  # sd of Gaussian noise added to y; the paper states none
+    random_state=None,  # None, int seed or np.random.Generator
+) -> tuple[
+    pd.DataFrame, pd.Series
+]:  # X with columns x1, x2 ~ U(0,1); y = f(X) (+ noise)
     "Regression data y = sin(2πx1) + cos(2πx2), seed 000 Sec. 7.1, Eq. (34)."
     n, noise, rng = (
         _check_int(n_samples, 'n_samples'),
@@ -58,34 +65,34 @@ def make_sin_cos(
     )
     X = rng.uniform(0, 1, size=(n, 2))
     y = np.sin(2 * np.pi * X[:, 0]) + np.cos(2 * np.pi * X[:, 1])
-    if noise > 0: y = y + rng.normal(0, noise, size=n)
+    if noise > 0:
+        y = y + rng.normal(0, noise, size=n)
     return pd.DataFrame(X, columns=_xnames(2)), pd.Series(y, name='y')
 
 # %% ../nbs/01_datasets.ipynb #c013
 def make_linear_sum(
-    # number of rows (the paper uses 1000 for training and 1000 for testing)
-    n_samples:int=1000,
-    n_features:int=10,   # K in Eq. (35); the paper does not state it
-    noise:float=0.0,     # sd of Gaussian noise added to y
-    random_state=None,   # None, int seed or np.random.Generator
+    n_samples: int = 1000,  # number of rows (the paper uses 1000 for training and 1000 for testing)
+    n_features: int = 10,  # K in Eq. (35); the paper does not state it
+    noise: float = 0.0,  # sd of Gaussian noise added to y
+    random_state=None,  # None, int seed or np.random.Generator
     # X with columns x1..xK ~ U(0,1); y = sum_k k*x_k (+ noise)
-)->tuple[pd.DataFrame, pd.Series]:
+) -> tuple[pd.DataFrame, pd.Series]:
     "Additive regression data y = Σ_k k·x_k, seed 000 Sec. 7.2, Eq. (35)."
     n, K = _check_int(n_samples, 'n_samples'), _check_int(n_features, 'n_features')
     noise, rng = _check_real(noise, 'noise'), _rng(random_state)
     X = rng.uniform(0, 1, size=(n, K))
     y = X @ np.arange(1, K + 1, dtype=float)
-    if noise > 0: y = y + rng.normal(0, noise, size=n)
+    if noise > 0:
+        y = y + rng.normal(0, noise, size=n)
     return pd.DataFrame(X, columns=_xnames(K)), pd.Series(y, name='y')
 
 # %% ../nbs/01_datasets.ipynb #c018
 def make_three_class(
-    n_samples:int=200,  # number of rows (the paper trains on 200 and tests on 2500)
-    n_noise:int=100,    # irrelevant U(0,1) features appended after x1, x2
+    n_samples: int = 200,  # number of rows (the paper trains on 200 and tests on 2500)
+    n_noise: int = 100,  # irrelevant U(0,1) features appended after x1, x2
     random_state=None,  # None, int seed or np.random.Generator
-)->tuple[pd.DataFrame, pd.Series]:  # X: x1..x{2+n_noise}; y in {0, 1, 2}
-    ("Three-class data decided by x1, x2 plus uniform noise features, seed 000 Sec. "
-     "7.1 (Fig. 4, Table 2).")
+) -> tuple[pd.DataFrame, pd.Series]:  # X: x1..x{2+n_noise}; y in {0, 1, 2}
+    "Three-class data decided by x1, x2 plus uniform noise features, seed 000 Sec. 7.1 (Fig. 4, Table 2)."
     n, p0, rng = (
         _check_int(n_samples, 'n_samples'),
         _check_int(n_noise, 'n_noise', 0),
@@ -103,22 +110,24 @@ def make_three_class(
 
 # %% ../nbs/01_datasets.ipynb #c023
 def make_sim(
-    n_samples:int=1000,      # number of rows (the paper: 1000 train + 1000 validation)
-    n_features:int=50,       # number of features; feature j takes values 0..j
-    n_relevant:int=5,        # |S|, the number of relevant features
-    n_candidates:int=10,     # S is drawn from the first n_candidates features
-    random_state=None,       # None, int seed or np.random.Generator
-    return_relevant:bool=False,  # also return the sorted list of relevant column names
-)->tuple:  # (X, y) or (X, y, relevant); X int64 columns x1..x{n_features}, y in {0, 1}
-    ("Li et al. (2019) `sim` data with cardinality growing in j and a logistic label, "
-     "seed 000 Sec. 7.3 (Table 3).")
+    n_samples: int = 1000,  # number of rows (the paper: 1000 train + 1000 validation)
+    n_features: int = 50,  # number of features; feature j takes values 0..j
+    n_relevant: int = 5,  # |S|, the number of relevant features
+    n_candidates: int = 10,  # S is drawn from the first n_candidates features
+    random_state=None,  # None, int seed or np.random.Generator
+    return_relevant: bool = False,  # also return the sorted list of relevant column names
+) -> (
+    tuple
+):  # (X, y) or (X, y, relevant); X int64 columns x1..x{n_features}, y in {0, 1}
+    "Li et al. (2019) `sim` data with cardinality growing in j and a logistic label, seed 000 Sec. 7.3 (Table 3)."
     n, p = _check_int(n_samples, 'n_samples'), _check_int(n_features, 'n_features')
-    s, m = _check_int(n_relevant, 'n_relevant'), _check_int(
-        n_candidates, 'n_candidates'
+    s, m = (
+        _check_int(n_relevant, 'n_relevant'),
+        _check_int(n_candidates, 'n_candidates'),
     )
     if not s <= m <= p:
         raise ValueError(
-            f"need n_relevant <= n_candidates <= n_features, got {s}, {m}, {p}"
+            f'need n_relevant <= n_candidates <= n_features, got {s}, {m}, {p}'
         )
     rng = _rng(random_state)
     # 1-based indices j of the relevant features
@@ -131,24 +140,23 @@ def make_sim(
     return (X, y, [f'x{k}' for k in S]) if return_relevant else (X, y)
 
 # %% ../nbs/01_datasets.ipynb #c028
-_TOY_SIGNAL_VAR = 4 / 45 + 1 / 8 + 1 / 9   # Var G(x) for x ~ U(-1,1)^6, = 117/360
+_TOY_SIGNAL_VAR = 4 / 45 + 1 / 8 + 1 / 9  # Var G(x) for x ~ U(-1,1)^6, = 117/360
 
-def _forest_floor_signal(X)->np.ndarray:
-    ("Noise-free toy function G(x) = x1^2 + 0.5 sin(2π x2) + x3 x4 of the "
-     "forest-floor paper.")
+
+def _forest_floor_signal(X) -> np.ndarray:
+    "Noise-free toy function G(x) = x1^2 + 0.5 sin(2π x2) + x3 x4 of the forest-floor paper."
     X = np.asarray(X, dtype=float)
-    return X[:, 0]**2 + 0.5 * np.sin(2 * np.pi * X[:, 1]) + X[:, 2] * X[:, 3]
+    return X[:, 0] ** 2 + 0.5 * np.sin(2 * np.pi * X[:, 1]) + X[:, 2] * X[:, 3]
+
 
 def make_forest_floor_toy(
-    n_samples:int=5000,  # number of rows (the paper samples 5000)
-    # population Pearson correlation between G(x) and y; 1 means no noise
-    cor:float=0.75,
-    random_state=None,   # None, int seed or np.random.Generator
-)->tuple[pd.DataFrame, pd.Series]:  # X with columns x1..x6 ~ U(-1,1); y = G(X) + k*eps
-    """Forest-floor toy data:
-
-    six U(-1,1) features, y = x1² + ½sin(2πx2) + x3x4 + noise with cor(G, y) = 0.75
-    (seed 003)."""
+    n_samples: int = 5000,  # number of rows (the paper samples 5000)
+    cor: float = 0.75,  # population Pearson correlation between G(x) and y; 1 means no noise
+    random_state=None,  # None, int seed or np.random.Generator
+) -> tuple[
+    pd.DataFrame, pd.Series
+]:  # X with columns x1..x6 ~ U(-1,1); y = G(X) + k*eps
+    "Forest-floor toy data: six U(-1,1) features, y = x1² + ½sin(2πx2) + x3x4 + noise with cor(G, y) = 0.75 (seed 003)."
     n, rho, rng = (
         _check_int(n_samples, 'n_samples'),
         _check_real(cor, 'cor', 0, 1, low_open=True),
@@ -159,20 +167,19 @@ def make_forest_floor_toy(
     k = math.sqrt(_TOY_SIGNAL_VAR) * math.sqrt(1 - rho * rho) / rho
     if not math.isfinite(k):
         raise ValueError(
-            f"cor={rho} is too small: the noise scale sqrt(1 - cor^2)/cor overflows"
+            f'cor={rho} is too small: the noise scale sqrt(1 - cor^2)/cor overflows'
         )
     y = _forest_floor_signal(X) + k * rng.normal(size=n)
     return pd.DataFrame(X, columns=_xnames(6)), pd.Series(y, name='y')
 
 # %% ../nbs/01_datasets.ipynb #c033
 def make_hidf_sphere(
-    n_samples:int=10_000,  # number of rows (the paper: 10,000, split 80/20)
-    n_noise:int=500,       # uniform U(0,1) noise features appended after x1, x2
-    random_state=None,     # None, int seed or np.random.Generator
+    n_samples: int = 10_000,  # number of rows (the paper: 10,000, split 80/20)
+    n_noise: int = 500,  # uniform U(0,1) noise features appended after x1, x2
+    random_state=None,  # None, int seed or np.random.Generator
     # X: x1..x{2+n_noise}; y = 1 outside the circle of radius sqrt(2 ln 2)
-)->tuple[pd.DataFrame, pd.Series]:
-    ("Gaussian 2-D data with a circular class boundary at the median radius plus "
-     "uniform noise features, seed 001 Sec. III-A.")
+) -> tuple[pd.DataFrame, pd.Series]:
+    "Gaussian 2-D data with a circular class boundary at the median radius plus uniform noise features, seed 001 Sec. III-A."
     n, p0, rng = (
         _check_int(n_samples, 'n_samples'),
         _check_int(n_noise, 'n_noise', 0),
@@ -185,9 +192,8 @@ def make_hidf_sphere(
     return pd.DataFrame(X, columns=_xnames(2 + p0)), y
 
 # %% ../nbs/01_datasets.ipynb #c037
-def _from_sklearn(bunch, classification:bool)->tuple[pd.DataFrame, pd.Series]:
-    ("Split a scikit-learn `as_frame=True` bunch into `(X, y)` and attach the class "
-     "names to `y.attrs`.")
+def _from_sklearn(bunch, classification: bool) -> tuple[pd.DataFrame, pd.Series]:
+    "Split a scikit-learn `as_frame=True` bunch into `(X, y)` and attach the class names to `y.attrs`."
     X, y = bunch.data.copy(), bunch.target.copy().rename('target')
     X.columns = [str(c) for c in X.columns]
     if classification:
@@ -198,56 +204,55 @@ def _from_sklearn(bunch, classification:bool)->tuple[pd.DataFrame, pd.Series]:
     return X, y
 
 # %% ../nbs/01_datasets.ipynb #c038
-def load_iris()->tuple[pd.DataFrame, pd.Series]:  # 150 x 4 features; y in {0, 1, 2}
-    """Fisher's iris data (150 x 4, 3 classes) via `sklearn.datasets.load_iris`;
-
-    the mlcourse.ai example of seed 002."""
+def load_iris() -> tuple[pd.DataFrame, pd.Series]:  # 150 x 4 features; y in {0, 1, 2}
+    "Fisher's iris data (150 x 4, 3 classes) via `sklearn.datasets.load_iris`; the mlcourse.ai example of seed 002."
     from sklearn.datasets import load_iris as _load
+
     return _from_sklearn(_load(as_frame=True), True)
 
 # %% ../nbs/01_datasets.ipynb #c040
-def load_wine()->tuple[pd.DataFrame, pd.Series]:  # 178 x 13 features; y in {0, 1, 2}
-    ("UCI wine recognition data (178 x 13, 3 cultivars) via "
-     "`sklearn.datasets.load_wine`.")
+def load_wine() -> tuple[pd.DataFrame, pd.Series]:  # 178 x 13 features; y in {0, 1, 2}
+    "UCI wine recognition data (178 x 13, 3 cultivars) via `sklearn.datasets.load_wine`."
     from sklearn.datasets import load_wine as _load
+
     return _from_sklearn(_load(as_frame=True), True)
 
 # %% ../nbs/01_datasets.ipynb #c042
 def load_breast_cancer(
     # 569 x 30 features; y: 0 malignant, 1 benign
-)->tuple[pd.DataFrame, pd.Series]:
-    ("Wisconsin diagnostic breast cancer data (569 x 30, 2 classes) via "
-     "`sklearn.datasets.load_breast_cancer`.")
+) -> tuple[pd.DataFrame, pd.Series]:
+    "Wisconsin diagnostic breast cancer data (569 x 30, 2 classes) via `sklearn.datasets.load_breast_cancer`."
     from sklearn.datasets import load_breast_cancer as _load
+
     return _from_sklearn(_load(as_frame=True), True)
 
 # %% ../nbs/01_datasets.ipynb #c044
 def load_digits(
     # 1797 x 64 pixel features pixel_r_c; y in {0..9}
-)->tuple[pd.DataFrame, pd.Series]:
-    ("8x8 handwritten digits (1797 x 64, 10 classes) via "
-     "`sklearn.datasets.load_digits`; pixel_r_c is row r, column c.")
+) -> tuple[pd.DataFrame, pd.Series]:
+    "8x8 handwritten digits (1797 x 64, 10 classes) via `sklearn.datasets.load_digits`; pixel_r_c is row r, column c."
     from sklearn.datasets import load_digits as _load
+
     return _from_sklearn(_load(as_frame=True), True)
 
 # %% ../nbs/01_datasets.ipynb #c046
 def load_diabetes(
-    # scikit-learn's mean-centred, norm-scaled features; False gives the original units
-    scaled:bool=True,
+    scaled: bool = True,  # scikit-learn's mean-centred, norm-scaled features; False gives the original units
     # 442 x 10 features; y = disease progression after one year
-)->tuple[pd.DataFrame, pd.Series]:
+) -> tuple[pd.DataFrame, pd.Series]:
     "Diabetes regression data (442 x 10) via `sklearn.datasets.load_diabetes`."
     from sklearn.datasets import load_diabetes as _load
+
     return _from_sklearn(_load(as_frame=True, scaled=scaled), False)
 
 # %% ../nbs/01_datasets.ipynb #c048a
-def _data_dir()->Path:
-    """The package's data/ folder:
-
-    next to this module, or next to the installed package when run in the notebook."""
-    try: return Path(__file__).parent / 'data'
+def _data_dir() -> Path:
+    "The package's data/ folder: next to this module, or next to the installed package when run in the notebook."
+    try:
+        return Path(__file__).parent / 'data'
     except NameError:  # running in the notebook: ask the installed module
         import deepforest_interp.core as _core
+
         return Path(_core.__file__).parent / 'data'
 
 # %% ../nbs/01_datasets.ipynb #c050
@@ -340,24 +345,23 @@ _KEEL = {
     ),
 }
 
+
 def load_keel(
-    name:str,  # one of 'vehicle', 'segment', 'satimage', 'penbased', 'contraceptive'
+    name: str,  # one of 'vehicle', 'segment', 'satimage', 'penbased', 'contraceptive'
     # X with UCI feature names; y named 'class' with attrs['target_names']
-)->tuple[pd.DataFrame, pd.Series]:
-    ("KEEL copy of a UCI benchmark (shipped in `data/keel/`, CC BY 4.0), with "
-     "documented UCI column names (seed 000 Sec. 7.3, seed 003).")
+) -> tuple[pd.DataFrame, pd.Series]:
+    "KEEL copy of a UCI benchmark (shipped in `data/keel/`, CC BY 4.0), with documented UCI column names (seed 000 Sec. 7.3, seed 003)."
     if not isinstance(name, str):
-        raise TypeError(f"name must be a str, got {type(name).__name__}")
+        raise TypeError(f'name must be a str, got {type(name).__name__}')
     if name not in _KEEL:
         raise ValueError(
-            f"unknown KEEL data set {name!r}; valid names: {', '.join(_KEEL)}"
+            f'unknown KEEL data set {name!r}; valid names: {", ".join(_KEEL)}'
         )
     raw = pd.read_csv(_data_dir() / 'keel' / f'{name}.dat.gz', header=None)
     columns, target_names = _KEEL[name]
     if raw.shape[1] != len(columns) + 1:
         raise ValueError(
-            f"{name}: expected {len(columns) + 1} columns in the KEEL file, found"
-            f" {raw.shape[1]}"
+            f'{name}: expected {len(columns) + 1} columns in the KEEL file, found {raw.shape[1]}'
         )
     X = raw.iloc[:, :-1].apply(pd.to_numeric)
     X.columns = columns
@@ -372,9 +376,8 @@ def load_keel(
     return X.reset_index(drop=True), y
 
 # %% ../nbs/01_datasets.ipynb #c055b
-def _coded(X:pd.DataFrame, categories:dict, as_category:bool)->pd.DataFrame:
-    ("Integer-coded categorical columns with `X.attrs['categories']`, or pandas "
-     "categoricals with the labels.")
+def _coded(X: pd.DataFrame, categories: dict, as_category: bool) -> pd.DataFrame:
+    "Integer-coded categorical columns with `X.attrs['categories']`, or pandas categoricals with the labels."
     X = X.copy()
     if as_category:
         for c, table in categories.items():
@@ -382,11 +385,13 @@ def _coded(X:pd.DataFrame, categories:dict, as_category:bool)->pd.DataFrame:
                 X[c].map(table), categories=list(dict.fromkeys(table.values()))
             )
     else:
-        for c in categories: X[c] = X[c].astype(np.int64)
+        for c in categories:
+            X[c] = X[c].astype(np.int64)
         X.attrs['categories'] = {c: dict(t) for c, t in categories.items()}
     return X
 
-def _labelled(y:pd.Series, names:dict, name:str='class')->pd.Series:
+
+def _labelled(y: pd.Series, names: dict, name: str = 'class') -> pd.Series:
     "A target Series named `name` with `attrs['target_names']`."
     y = y.rename(name).reset_index(drop=True)
     y.attrs['target_names'] = dict(names)
@@ -410,15 +415,12 @@ _ADULT_COLUMNS = [
     'native_country',
 ]
 
-def load_adult(
-    # categorical columns as pandas categoricals (labels) instead of integer codes
-    as_category:bool=False,
-    # X_train (32561 x 14), X_test (16281 x 14), y_train, y_test
-)->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
-    """UCI Adult (Kohavi & Becker 1996;
 
-    CC BY 4.0) with its shipped train/test split, as coded by the hiDF authors (seed 001
-    Table I)."""
+def load_adult(
+    as_category: bool = False,  # categorical columns as pandas categoricals (labels) instead of integer codes
+    # X_train (32561 x 14), X_test (16281 x 14), y_train, y_test
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
+    "UCI Adult (Kohavi & Becker 1996; CC BY 4.0) with its shipped train/test split, as coded by the hiDF authors (seed 001 Table I)."
     d = _data_dir() / 'uci' / 'adult'
     names = {}
     for line in (d / 'adult.names').read_text(encoding='utf-8').splitlines():
@@ -459,20 +461,18 @@ def load_adult(
 
 # %% ../nbs/01_datasets.ipynb #c055e
 def load_bank_marketing(
-    # seed of the stratified 80/20 train/test split (the source ships no split)
-    random_state:int=0,
-    test_size:float=0.2,     # share of rows held out
-    # text columns as pandas categoricals instead of integer codes
-    as_category:bool=False,
+    random_state: int = 0,  # seed of the stratified 80/20 train/test split (the source ships no split)
+    test_size: float = 0.2,  # share of rows held out
+    as_category: bool = False,  # text columns as pandas categoricals instead of integer codes
     # X_train, X_test (20 features), y_train, y_test (1 = subscribed)
-)->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
-    """UCI Bank Marketing, `bank-additional-full` (Moro, Cortez & Rita 2014;
-
-    CC BY 4.0), split with a seeded stratified 80/20 split (seed 001 Table I)."""
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
+    "UCI Bank Marketing, `bank-additional-full` (Moro, Cortez & Rita 2014; CC BY 4.0), split with a seeded stratified 80/20 split (seed 001 Table I)."
     from sklearn.model_selection import train_test_split
+
     random_state = check_int(random_state, 'random_state', 0)
     test_size = _check_real(test_size, 'test_size', 0.0, 1.0, low_open=True)
-    if test_size >= 1: raise ValueError(f"test_size must be < 1, got {test_size}")
+    if test_size >= 1:
+        raise ValueError(f'test_size must be < 1, got {test_size}')
     df = pd.read_csv(
         _data_dir() / 'uci' / 'bank_marketing' / 'bank-additional-full.csv.gz', sep=';'
     )
@@ -497,17 +497,15 @@ def load_bank_marketing(
 # %% ../nbs/01_datasets.ipynb #c055g
 def load_statlog_satellite(
     # 4435 + 2000 rows x 36; y in {1,2,3,4,5,7}
-)->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
-    """UCI Statlog (Landsat Satellite) (Srinivasan 1993;
-
-    CC BY 4.0) with its shipped train/test split (seed 001 Table I; = KEEL's satimage).
-    """
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
+    "UCI Statlog (Landsat Satellite) (Srinivasan 1993; CC BY 4.0) with its shipped train/test split (seed 001 Table I; = KEEL's satimage)."
     d = _data_dir() / 'uci' / 'statlog_satellite'
     columns, names = _KEEL['satimage']
     out = []
     for part in ('trn', 'tst'):
         df = pd.read_csv(d / f'sat.{part}.gz', sep=' ', header=None)
-        X = df.iloc[:, :-1].astype(np.int64); X.columns = columns
+        X = df.iloc[:, :-1].astype(np.int64)
+        X.columns = columns
         out.append((X, _labelled(df.iloc[:, -1].astype(np.int64), names)))
     (Xtr, ytr), (Xte, yte) = out
     return Xtr, Xte, ytr, yte
@@ -515,10 +513,8 @@ def load_statlog_satellite(
 # %% ../nbs/01_datasets.ipynb #c055i
 def load_crowdsourced_mapping(
     # 10545 + 300 rows x 28; 6 land-cover classes
-)->tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
-    """UCI Crowdsourced Mapping (Johnson & Iizuka 2016;
-
-    CC BY 4.0) with its shipped train/test split (seed 001 Table I)."""
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
+    "UCI Crowdsourced Mapping (Johnson & Iizuka 2016; CC BY 4.0) with its shipped train/test split (seed 001 Table I)."
     d = _data_dir() / 'uci' / 'crowdsourced_mapping'
     tr, te = (
         pd.read_csv(d / f, dtype={'class': str})
@@ -538,10 +534,8 @@ def load_crowdsourced_mapping(
 # %% ../nbs/01_datasets.ipynb #c055k
 def load_phishing(
     # 11055 x 30 features in {-1, 0, 1}; y 'Result' in {-1, 1}
-)->tuple[pd.DataFrame, pd.Series]:
-    """UCI Phishing Websites (Mohammad, Thabtah & McCluskey 2012;
-
-    CC BY 4.0), as seed 000 Table 3 uses it (one table, no split)."""
+) -> tuple[pd.DataFrame, pd.Series]:
+    "UCI Phishing Websites (Mohammad, Thabtah & McCluskey 2012; CC BY 4.0), as seed 000 Table 3 uses it (one table, no split)."
     df = pd.read_csv(
         _data_dir() / 'uci' / 'phishing' / 'phishing_websites.csv.gz'
     ).astype(np.int64)
@@ -558,11 +552,11 @@ BIKE_FEATURES = [
     'WindSpeed',
 ]
 
+
 def load_bike_sharing(
     # X: 731 days x 6 features, indexed by date; y: 'count'
-)->tuple[pd.DataFrame, pd.Series]:
-    ("Daily UCI bike-sharing table with the six features of seed 000 Sec. 7.5 (Table "
-     "5); see data/README.md for the derivation.")
+) -> tuple[pd.DataFrame, pd.Series]:
+    "Daily UCI bike-sharing table with the six features of seed 000 Sec. 7.5 (Table 5); see data/README.md for the derivation."
     df = pd.read_csv(
         _data_dir() / 'bike_sharing_daily.csv', parse_dates=['date'], index_col='date'
     )
@@ -572,13 +566,13 @@ def load_bike_sharing(
     return X, df['count'].astype(np.int64).rename('count')
 
 # %% ../nbs/01_datasets.ipynb #c063
-def _joined(split)->tuple[pd.DataFrame, pd.Series]:
-    ("Train and test parts of a split loader stacked into one `(X, y)` (for the "
-     "overview table).")
+def _joined(split) -> tuple[pd.DataFrame, pd.Series]:
+    "Train and test parts of a split loader stacked into one `(X, y)` (for the overview table)."
     Xtr, Xte, ytr, yte = split
     return pd.concat([Xtr, Xte], ignore_index=True), pd.concat(
         [ytr, yte], ignore_index=True
     )
+
 
 _REGISTRY = [  # name, kind, task, n_samples, n_features, source, loader call, loader
     (
@@ -803,11 +797,10 @@ _REGISTRY = [  # name, kind, task, n_samples, n_features, source, loader call, l
     ),
 ]
 
+
 def list_datasets(
     # one row per data set; synthetic sizes are the generators' defaults
-)->pd.DataFrame:
-    """Table of every data set in this module:
-
-    name, kind, task, size, source and the call that returns it."""
+) -> pd.DataFrame:
+    "Table of every data set in this module: name, kind, task, size, source and the call that returns it."
     cols = ['name', 'kind', 'task', 'n_samples', 'n_features', 'source', 'loader']
     return pd.DataFrame([r[:7] for r in _REGISTRY], columns=cols)

@@ -10,12 +10,11 @@ from dataclasses import dataclass
 import numpy as np
 from joblib import effective_n_jobs
 from sklearn.utils import Bunch
-from tqdm.std import tqdm        # plain text bars, as notebook 04's fit
+from tqdm.std import tqdm  # plain text bars, as notebook 04's fit
 from .core import tree_arrays, inbag_counts, TreeArrays, check_model
 from .core import check_int, FOREST_TYPES, LazyKernels
 from .cascade import _BaseCascadeForest
 from .tree_contributions import FlatForest, walk_contributions
-
 
 # %% auto #0
 __all__ = ['inbag_rows', 'node_sums', 'estimated_increments', 'Algorithm1Layer', 'algorithm1_pass',
@@ -24,24 +23,22 @@ __all__ = ['inbag_rows', 'node_sums', 'estimated_increments', 'Algorithm1Layer',
 # %% ../nbs/05_cascade_estimation.ipynb #c005
 def inbag_rows(
     fold_forest,  # a fold model of the cascade (fitted on the rows `train_idx`)
-    m:int,                                # tree index in the fold model
-    train_idx:np.ndarray,                 # global ids of the fold's training rows
+    m: int,  # tree index in the fold model
+    train_idx: np.ndarray,  # global ids of the fold's training rows
     # inbag_counts(fold_forest, len(train_idx)), computed when None
-    counts:np.ndarray|None=None,
+    counts: np.ndarray | None = None,
     # (n_train,) the cascade's sample weights (global row ids), or None
-    sample_weight:np.ndarray|None=None,
+    sample_weight: np.ndarray | None = None,
     # global row ids in the tree's resample, their weights (count x sample weight)
-)->tuple[np.ndarray, np.ndarray]:
-    """Global row ids and weights of tree `m`'s in-bag sample:
-
-    the rows and weights behind its node means (paper Eq. 15-16)."""
+) -> tuple[np.ndarray, np.ndarray]:
+    "Global row ids and weights of tree `m`'s in-bag sample: the rows and weights behind its node means (paper Eq. 15-16)."
     check_model(fold_forest, FOREST_TYPES)
     m = check_int(m, 'm', 0, len(fold_forest.estimators_) - 1)
     train_idx = np.asarray(train_idx)
     if train_idx.ndim != 1 or train_idx.dtype.kind not in 'iu':
         raise TypeError(
-            f"train_idx must be a 1-D array of row ids, got dtype {train_idx.dtype} and"
-            f" shape {train_idx.shape}"
+            f'train_idx must be a 1-D array of row ids, got dtype {train_idx.dtype} and'
+            f' shape {train_idx.shape}'
         )
     if sample_weight is not None:
         sample_weight = np.asarray(sample_weight, dtype=float)
@@ -49,8 +46,7 @@ def inbag_rows(
             len(train_idx) and train_idx.max() >= len(sample_weight)
         ):
             raise ValueError(
-                "sample_weight must be 1-D with one weight per training row of the"
-                " cascade"
+                'sample_weight must be 1-D with one weight per training row of the cascade'
             )
     counts = (inbag_counts(fold_forest, len(train_idx)) if counts is None else counts)[
         m
@@ -58,9 +54,11 @@ def inbag_rows(
     keep = counts > 0
     rows = np.asarray(train_idx)[keep]
     w = counts[keep].astype(float)
-    if sample_weight is None: return rows, w
+    if sample_weight is None:
+        return rows, w
     # no resample: the tree gets the weights
-    if not fold_forest.bootstrap: return rows, sample_weight[rows]
+    if not fold_forest.bootstrap:
+        return rows, sample_weight[rows]
     # scikit-learn >= 1.8 draws the bootstrap with probabilities proportional to the
     # weights and passes the counts
     # alone; older versions draw uniformly and pass counts x weights. The tree's root
@@ -68,87 +66,85 @@ def inbag_rows(
     root = fold_forest.estimators_[m].tree_.weighted_n_node_samples[0]
     return rows, (w if abs(w.sum() - root) <= 1e-9 * root else w * sample_weight[rows])
 
-
 # %% ../nbs/05_cascade_estimation.ipynb #c005n
-def node_sums(ta:TreeArrays, leaf:np.ndarray, w:np.ndarray, P:np.ndarray)->np.ndarray:
-    ("Weighted sums of the rows' arrays `P` (n_rows, ...) over every node, from leaf "
-     "sums pushed up level by level.")
+def node_sums(
+    ta: TreeArrays, leaf: np.ndarray, w: np.ndarray, P: np.ndarray
+) -> np.ndarray:
+    "Weighted sums of the rows' arrays `P` (n_rows, ...) over every node, from leaf sums pushed up level by level."
     leaf, w, P = (
         np.asarray(leaf),
         np.asarray(w, dtype=float),
         np.asarray(P, dtype=float),
     )
     if leaf.ndim != 1 or leaf.dtype.kind not in 'iu':
-        raise TypeError("leaf must be a 1-D array of node ids")
+        raise TypeError('leaf must be a 1-D array of node ids')
     if len(leaf) and (leaf.min() < 0 or leaf.max() >= ta.n_nodes):
-        raise ValueError(f"leaf holds node ids outside 0..{ta.n_nodes - 1}")
+        raise ValueError(f'leaf holds node ids outside 0..{ta.n_nodes - 1}')
     if not (len(leaf) == len(w) == len(P)) or w.ndim != 1:
         raise ValueError(
-            f"leaf, w and P need one entry per row: got lengths {len(leaf)}, {len(w)},"
-            f" {len(P)}"
+            f'leaf, w and P need one entry per row: got lengths {len(leaf)}, {len(w)}, {len(P)}'
         )
     if not (np.isfinite(w).all() and np.isfinite(P).all()):
-        raise ValueError("w and P must be finite")
+        raise ValueError('w and P must be finite')
     S = np.zeros((ta.n_nodes,) + P.shape[1:])
     np.add.at(S, leaf, w.reshape((-1,) + (1,) * (P.ndim - 1)) * P)
-    for d in range(int(ta.depth.max()), 0, -1):            # children before parents
+    for d in range(int(ta.depth.max()), 0, -1):  # children before parents
         nodes = np.flatnonzero(ta.depth == d)
         np.add.at(S, ta.parent[nodes], S[nodes])
     return S
 
-
 # %% ../nbs/05_cascade_estimation.ipynb #c009
 def estimated_increments(
-    ta:TreeArrays,  # tree of a layer l > 0 (input: K original + K' new features)
-    # (n_nodes, n_forests, K, C) node sums of the rows' previous-layer contributions
-    S:np.ndarray,
-    n_features:int,         # K, the number of original features
-    n_outputs:int,          # C (1 for regression)
+    ta: TreeArrays,  # tree of a layer l > 0 (input: K original + K' new features)
+    S: np.ndarray,  # (n_nodes, n_forests, K, C) node sums of the rows' previous-layer contributions
+    n_features: int,  # K, the number of original features
+    n_outputs: int,  # C (1 for regression)
     # (n_nodes, K, C): Δμ̂(t, k) for children of new-feature splits, 0 elsewhere
-)->np.ndarray:
-    ("Estimated increments of every split on a new feature, attributed to the "
-     "original features (paper Eq. 16).")
+) -> np.ndarray:
+    "Estimated increments of every split on a new feature, attributed to the original features (paper Eq. 16)."
     K, C = n_features, n_outputs
     S = np.asarray(S, dtype=float)
     if S.ndim != 4 or S.shape[0] != ta.n_nodes or S.shape[2:] != (K, C):
         raise ValueError(
-            f"S must have shape (n_nodes={ta.n_nodes}, n_forests, K={K}, C={C}), got"
-            f" {S.shape}"
+            f'S must have shape (n_nodes={ta.n_nodes}, n_forests, K={K}, C={C}), got {S.shape}'
         )
     if ta.feature.max(initial=-1) >= K and (ta.feature.max() - K) // C >= S.shape[1]:
         raise ValueError(
             f"the tree splits on forest {(ta.feature.max() - K) // C}'s output but S"
-            f" holds {S.shape[1]} forests"
+            f' holds {S.shape[1]} forests'
         )
     est = np.zeros((ta.n_nodes, K, C))
     # node means of f_{F,k}; n(t) > 0 always
     mean = S / np.maximum(ta.weight, 1e-300)[:, None, None, None]
     for child in np.flatnonzero(ta.parent >= 0):
-        p = ta.parent[child]; k_new = ta.feature[p]
+        p = ta.parent[child]
+        k_new = ta.feature[p]
         if k_new >= K:
             F = (k_new - K) // C
-            est[child] = mean[child, F] - mean[p, F]          # Eq. (16)
+            est[child] = mean[child, F] - mean[p, F]  # Eq. (16)
     return est
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009k
 # the engine's numba kernels, compiled on first use (core.LazyKernels)
 _K = LazyKernels(globals())
 
+
 @_K.register
 def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
-    """S[t] = sum of w_r * P2[rows[r]] over the in-bag rows r in node t;
-
-    P2 is (n_train, D) flat, S is (n_nodes, D)."""
+    "S[t] = sum of w_r * P2[rows[r]] over the in-bag rows r in node t; P2 is (n_train, D) flat, S is (n_nodes, D)."
     D = P2.shape[1]
     S = np.zeros((n_nodes, D))
     for r in range(leaf.shape[0]):  # rows into their leaves ...
         lf, i, wr = leaf[r], rows[r], w[r]
-        for d in range(D): S[lf, d] += wr * P2[i, d]
+        for d in range(D):
+            S[lf, d] += wr * P2[i, d]
     # ... then children into parents (a child's id > its parent's)
     for node in range(n_nodes - 1, 0, -1):
         p = parent[node]
-        for d in range(D): S[p, d] += S[node, d]
+        for d in range(D):
+            S[p, d] += S[node, d]
     return S
+
 
 @_K.register
 def _gather_add(out2, leafpos, table2):
@@ -156,12 +152,13 @@ def _gather_add(out2, leafpos, table2):
     D = table2.shape[1]
     for r in range(leafpos.shape[0]):
         lf = leafpos[r]
-        for d in range(D): out2[r, d] += table2[lf, d]
+        for d in range(D):
+            out2[r, d] += table2[lf, d]
+
 
 @_K.register
 def _walk_add(out2, Z, left, right, feature, threshold, value, colmap, C):
-    ("out2[r] += the increments along row Z[r]'s path in a tree that splits on own "
-     "columns only (Algorithm 1 line 7, as `apply` routes).")
+    "out2[r] += the increments along row Z[r]'s path in a tree that splits on own columns only (Algorithm 1 line 7, as `apply` routes)."
     for r in range(Z.shape[0]):
         node = 0
         while left[node] >= 0:
@@ -172,10 +169,10 @@ def _walk_add(out2, Z, left, right, feature, threshold, value, colmap, C):
                 out2[r, f * C + colmap[c]] += value[ch, c] - value[node, c]
             node = ch
 
+
 @_K.register
 def _walk_dot(out, Z, W, left, right, feature, threshold, value, colmap):
-    ("out[k] += sum over rows r of the increments on feature k along Z[r]'s path, "
-     "dotted with W[r] (one tree's share of Eq. 31).")
+    "out[k] += sum over rows r of the increments on feature k along Z[r]'s path, dotted with W[r] (one tree's share of Eq. 31)."
     for r in range(Z.shape[0]):
         node = 0
         while left[node] >= 0:
@@ -185,36 +182,39 @@ def _walk_dot(out, Z, W, left, right, feature, threshold, value, colmap):
                 out[f] += (value[ch, c] - value[node, c]) * W[r, colmap[c]]
             node = ch
 
+
 @_K.register
 def _leaf_dot(out, leafpos, W, table2, C):
-    """out[k] += sum over rows r of table2[leafpos[r], k*C + c] * W[r, c]:
-
-    one tree's contributions dotted with the rows' W."""
+    "out[k] += sum over rows r of table2[leafpos[r], k*C + c] * W[r, c]: one tree's contributions dotted with the rows' W."
     for r in range(leafpos.shape[0]):
         lf = leafpos[r]
-        for d in range(table2.shape[1]): out[d // C] += table2[lf, d] * W[r, d % C]
-
+        for d in range(table2.shape[1]):
+            out[d // C] += table2[lf, d] * W[r, d % C]
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009n
 @dataclass
 class _Nodes:
-    ("The node arrays Algorithm 1 reads from one fitted tree (the fields of "
-     "`core.TreeArrays` it needs).")
+    "The node arrays Algorithm 1 reads from one fitted tree (the fields of `core.TreeArrays` it needs)."
+
     # child ids, -1 at leaves (a child's id is always larger than its parent's)
     left: np.ndarray
     right: np.ndarray
-    parent: np.ndarray      # -1 at the root
-    feature: np.ndarray     # split column, -1 at leaves
+    parent: np.ndarray  # -1 at the root
+    feature: np.ndarray  # split column, -1 at leaves
     value: np.ndarray  # (n_nodes, C) node means, class columns spread to all C outputs
-    weight: np.ndarray      # weighted_n_node_samples
-    @property
-    def n_nodes(self): return len(self.left)
-    @property
-    def is_leaf(self): return self.left < 0
+    weight: np.ndarray  # weighted_n_node_samples
 
-def _tree_nodes(tree, C:int)->_Nodes:
-    ("Node arrays of a fitted tree of a fold forest (public `tree_` and `classes_` "
-     "only); the values as `tree_arrays`.")
+    @property
+    def n_nodes(self):
+        return len(self.left)
+
+    @property
+    def is_leaf(self):
+        return self.left < 0
+
+
+def _tree_nodes(tree, C: int) -> _Nodes:
+    "Node arrays of a fitted tree of a fold forest (public `tree_` and `classes_` only); the values as `tree_arrays`."
     t = tree.tree_
     left, right = t.children_left.astype(np.intp), t.children_right.astype(np.intp)
     inner = np.flatnonzero(left >= 0)
@@ -223,7 +223,8 @@ def _tree_nodes(tree, C:int)->_Nodes:
     parent[right[inner]] = inner
     v = np.asarray(t.value, dtype=float)[:, 0, :]
     if hasattr(tree, 'classes_'):  # class fractions; a fold that missed a class: spread
-        s = v.sum(1, keepdims=True); v = v / np.where(s > 0, s, 1)
+        s = v.sum(1, keepdims=True)
+        v = v / np.where(s > 0, s, 1)
         if v.shape[1] != C:
             full = np.zeros((len(v), C))
             full[:, np.asarray(tree.classes_).astype(int)] = v
@@ -237,31 +238,32 @@ def _tree_nodes(tree, C:int)->_Nodes:
         t.weighted_n_node_samples.astype(float),
     )
 
+
 # model -> (token, {key: value}); a refit (a new token) drops the entry
 _CACHES = weakref.WeakKeyDictionary()
 _CACHE_LOCK = threading.Lock()
 
-def _model_cache(model, token)->dict:
-    """The store of Algorithm 1's results kept for a fitted `model`;
 
-    emptied when `token` (its fitted layers) changes."""
+def _model_cache(model, token) -> dict:
+    "The store of Algorithm 1's results kept for a fitted `model`; emptied when `token` (its fitted layers) changes."
     with _CACHE_LOCK:
         entry = _CACHES.get(model)
         if entry is None or entry[0] is not token:
-            entry = (token, {'table bytes': 0}); _CACHES[model] = entry
+            entry = (token, {'table bytes': 0})
+            _CACHES[model] = entry
         return entry[1]
+
 
 def _read_only(*arrays):
     for a in arrays:
-        if a is not None: a.setflags(write=False)
-
+        if a is not None:
+            a.setflags(write=False)
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009l
 @dataclass
 class Algorithm1Layer:
-    """One layer of a cascade as Algorithm 1 reads it:
+    "One layer of a cascade as Algorithm 1 reads it: fold forests, folds, training input, own columns, weights."
 
-    fold forests, folds, training input, own columns, weights."""
     # forests[f][j]: fold model j of forest f, fitted on rows folds[j][0] of train_input
     forests: list
     folds: list  # [(train_idx, val_idx)] * J, row ids of train_input
@@ -271,12 +273,11 @@ class Algorithm1Layer:
     # previous forest g
     n_features: int
     # (n,) the weights the fold forests were fitted with (None: unweighted)
-    sample_weight: np.ndarray|None = None
+    sample_weight: np.ndarray | None = None
 
     @classmethod
-    def from_cascade(cls, model, l:int)->'Algorithm1Layer':
-        ("Layer `l` of a fitted CascadeForestClassifier / CascadeForestRegressor, "
-         "from its public attributes.")
+    def from_cascade(cls, model, l: int) -> 'Algorithm1Layer':
+        "Layer `l` of a fitted CascadeForestClassifier / CascadeForestRegressor, from its public attributes."
         return cls(
             model.layers_[l],
             model.folds_[l],
@@ -285,20 +286,22 @@ class Algorithm1Layer:
             model.training_data().sample_weight,
         )
 
-
 # %% ../nbs/05_cascade_estimation.ipynb #c009f
 def _keep_table(cache, key, hit, budget):
-    ("Store a leaf table (read-only) in `cache` while the tables stay within `budget` "
-     "bytes.")
+    "Store a leaf table (read-only) in `cache` while the tables stay within `budget` bytes."
     size = sum(a.nbytes for a in hit)
     with _CACHE_LOCK:
         if cache['table bytes'] + size <= budget:
-            _read_only(*hit); cache[key] = hit; cache['table bytes'] += size
+            _read_only(*hit)
+            cache[key] = hit
+            cache['table bytes'] += size
+
 
 # one RandomState per thread, reseeded per tree (building a new one costs ~0.1-0.5 ms)
 _RNG = threading.local()
 
-def _bootstrap_counts(fm, n:int, weighted:bool)->tuple[np.ndarray, bool]:
+
+def _bootstrap_counts(fm, n: int, weighted: bool) -> tuple[np.ndarray, bool]:
     """`inbag_counts(fm, n)` and whether it was drawn here. An unweighted bootstrap is
     redrawn the way scikit-learn
     draws it, `RandomState(tree.random_state).randint(0, n, n_bootstrap)` with
@@ -308,7 +311,8 @@ def _bootstrap_counts(fm, n:int, weighted:bool)->tuple[np.ndarray, bool]:
     `inbag_counts`.
     """
     M, ms = len(fm.estimators_), fm.max_samples
-    if not fm.bootstrap: return np.ones((M, n), np.int64), False
+    if not fm.bootstrap:
+        return np.ones((M, n), np.int64), False
     if (
         weighted
         or not all(isinstance(t.random_state, numbers.Integral) for t in fm.estimators_)
@@ -325,28 +329,31 @@ def _bootstrap_counts(fm, n:int, weighted:bool)->tuple[np.ndarray, bool]:
         )
     )
     rs = getattr(_RNG, 'rs', None)
-    if rs is None: rs = _RNG.rs = np.random.RandomState(0)
+    if rs is None:
+        rs = _RNG.rs = np.random.RandomState(0)
     counts = np.empty((M, n), np.int64)
     for m, tree in enumerate(fm.estimators_):
         rs.seed(tree.random_state)  # the legacy seeding of RandomState(seed)
         counts[m] = np.bincount(rs.randint(0, n, nb), minlength=n)
     return counts, True
 
-def _counts_fit(t, leaf, w)->bool:
-    ("Do the in-bag rows (their leaves `leaf`, weights `w`) fill every leaf of the "
-     "tree `t` (a sklearn Tree) with its weight?")
+
+def _counts_fit(t, leaf, w) -> bool:
+    "Do the in-bag rows (their leaves `leaf`, weights `w`) fill every leaf of the tree `t` (a sklearn Tree) with its weight?"
     got = np.bincount(leaf, weights=w, minlength=t.node_count)
     want = t.weighted_n_node_samples
     lv = t.children_left < 0
     return float(np.abs(got[lv] - want[lv]).max()) <= 1e-9 * max(1.0, float(want[0]))
 
-def _inbag(fm, m, tr, counts, sample_weight):
-    """`inbag_rows` without its argument checks (the engine's own arrays):
 
-    global row ids and weights of tree m's sample."""
-    if sample_weight is not None: return inbag_rows(fm, m, tr, counts, sample_weight)
-    c = counts[m]; keep = c > 0
+def _inbag(fm, m, tr, counts, sample_weight):
+    "`inbag_rows` without its argument checks (the engine's own arrays): global row ids and weights of tree m's sample."
+    if sample_weight is not None:
+        return inbag_rows(fm, m, tr, counts, sample_weight)
+    c = counts[m]
+    keep = c > 0
     return tr[keep], c[keep].astype(float)
+
 
 def _forest_pass(
     layer,
@@ -374,7 +381,8 @@ def _forest_pass(
     K, n, J = layer.n_features, len(Ztr), len(layer.folds)
     tr_v = np.zeros((n, K * C)) if want_train else None
     tr_b = np.zeros((n, C)) if want_train else None
-    nw_v = None if Znew is None else np.zeros((len(Znew), K * C)); nw_b = np.zeros(C)
+    nw_v = None if Znew is None else np.zeros((len(Znew), K * C))
+    nw_b = np.zeros(C)
     dots = (
         None
         if W is None
@@ -394,11 +402,18 @@ def _forest_pass(
         Zd, Wd = (
             (None, None)
             if W is None
-            else (Znew, W) if Znew is not None else (Zva, np.ascontiguousarray(W[va]))
+            else (Znew, W)
+            if Znew is not None
+            else (Zva, np.ascontiguousarray(W[va]))
         )
-        if walk and Pb is None and W is None and all(
-            getattr(t, 'n_outputs_', 1) == 1 and getattr(t, 'n_classes_', C) == C
-            for t in trees
+        if (
+            walk
+            and Pb is None
+            and W is None
+            and all(
+                getattr(t, 'n_outputs_', 1) == 1 and getattr(t, 'n_classes_', C) == C
+                for t in trees
+            )
         ):
             # layer 0 (no previous outputs): the fold model is one forest, walked by
             # notebook 02's compiled walk: the same sums in the same order
@@ -432,15 +447,20 @@ def _forest_pass(
                     colmap,
                     C,
                 )
-                if want_train: _K._walk_add(fold_v, Zva, *args)
-                if Znew is not None: _K._walk_add(fold_n, Znew, *args)
-                if W is not None: _K._walk_dot(dots[j, m], Zd, Wd, *args[:-1])
+                if want_train:
+                    _K._walk_add(fold_v, Zva, *args)
+                if Znew is not None:
+                    _K._walk_add(fold_n, Znew, *args)
+                if W is not None:
+                    _K._walk_dot(dots[j, m], Zd, Wd, *args[:-1])
                 roots[colmap] += v[0]
                 continue
-            key = ('table', tag, l, f, j, m); leaf_tr = None
+            key = ('table', tag, l, f, j, m)
+            leaf_tr = None
             hit = None if cache is None else cache.get(key)
             if hit is None:
-                nodes = _tree_nodes(tree, C); S = None
+                nodes = _tree_nodes(tree, C)
+                S = None
                 g = (
                     np.flatnonzero(
                         np.bincount((nodes.feature[nodes.feature >= K] - K) // C)
@@ -455,8 +475,11 @@ def _forest_pass(
                         )  # all ones without bootstrap
                     rows, w = _inbag(fm, m, tr, counts, layer.sample_weight)
                     # one pass serves the OOF rows too
-                    if want_train: leaf_tr = t.apply(Ztr); leaf = leaf_tr[rows]
-                    else: leaf = t.apply(Ztr[rows])
+                    if want_train:
+                        leaf_tr = t.apply(Ztr)
+                        leaf = leaf_tr[rows]
+                    else:
+                        leaf = t.apply(Ztr[rows])
                     # not scikit-learn's draw: take its public one
                     if drawn and not _counts_fit(t, leaf, w):
                         counts, drawn = inbag_counts(fm, len(tr)), False
@@ -478,7 +501,8 @@ def _forest_pass(
                     np.ascontiguousarray(table.reshape(nodes.n_nodes, K * C)[leaves]),
                     nodes.value[0].copy(),
                 )
-                if keep and cache is not None: _keep_table(cache, key, hit, budget)
+                if keep and cache is not None:
+                    _keep_table(cache, key, hit, budget)
             pos, tab, root = hit
             lv = (
                 pos[t.apply(Zva) if leaf_tr is None else leaf_tr[va]]
@@ -486,14 +510,21 @@ def _forest_pass(
                 else None
             )
             ln = None if Znew is None else pos[t.apply(Znew)]
-            if want_train: _K._gather_add(fold_v, lv, tab)
-            if Znew is not None: _K._gather_add(fold_n, ln, tab)
+            if want_train:
+                _K._gather_add(fold_v, lv, tab)
+            if Znew is not None:
+                _K._gather_add(fold_n, ln, tab)
             if W is not None:
                 _K._leaf_dot(dots[j, m], ln if Znew is not None else lv, Wd, tab, C)
             roots += root
-        if want_train: tr_v[va] = fold_v / M; tr_b[va] = roots / M
-        if Znew is not None: nw_v += fold_n / (M * J); nw_b += roots / (M * J)
-        if bar is not None: bar.update(M)
+        if want_train:
+            tr_v[va] = fold_v / M
+            tr_b[va] = roots / M
+        if Znew is not None:
+            nw_v += fold_n / (M * J)
+            nw_b += roots / (M * J)
+        if bar is not None:
+            bar.update(M)
     return (
         None if tr_v is None else tr_v.reshape(n, K, C),
         tr_b,
@@ -502,43 +533,34 @@ def _forest_pass(
         dots,
     )
 
-
 # %% ../nbs/05_cascade_estimation.ipynb #c009p
 def algorithm1_pass(
-    layers:list,                    # Algorithm1Layer of layers 0..L
-    # (nodes, S (n_nodes, G, K, C) or None, K, C) -> (n_nodes, K, C): Algorithm 1 on one
-    # tree
-    node_table,
-    n_outputs:int,  # C: outputs of every forest (classes, or 1 for regression)
+    layers: list,  # Algorithm1Layer of layers 0..L
+    node_table,  # (nodes, S (n_nodes, G, K, C) or None, K, C) -> (n_nodes, K, C): Algorithm 1 on one tree
+    n_outputs: int,  # C: outputs of every forest (classes, or 1 for regression)
     # input matrix of every layer on the new rows (None: the training rows only)
-    new_inputs:list|None=None,
+    new_inputs: list | None = None,
     *,
-    new_layers:str='all',  # 'all': new rows at every layer; 'last': only at layer L
+    new_layers: str = 'all',  # 'all': new rows at every layer; 'last': only at layer L
     # a store kept per fitted model (`_model_cache`): OOF results and leaf tables
     # survive
-    cache:dict|None=None,
-    # what else the results depend on (e.g. the calibration), part of every cache key
-    tag=None,
-    table_budget:int=0,             # bytes of leaf tables the cache may hold
-    # trees without a split on a previous output: walk each row's path (nothing kept)
-    # instead of a table
-    walk_plain_trees:bool=True,
+    cache: dict | None = None,
+    tag=None,  # what else the results depend on (e.g. the calibration), part of every cache key
+    table_budget: int = 0,  # bytes of leaf tables the cache may hold
+    walk_plain_trees: bool = True,  # trees without a split on a previous output: walk each row's path (nothing kept) instead of a table
     # (n_rows, C) weights W of the rows explained at layer L (the new rows, else the
     # training rows):
-    tree_dot:np.ndarray|None=None,
-                                    # layer L's Bunch also gets `tree_dot` (F, J, M,
-                                    # K_L), each tree's sum over the rows it
-                                    # explains (all new rows; its held-out fold of
-                                    # training rows) of contributions . W
-    n_jobs:int|None=None,           # threads: the forests of a layer run in parallel
-    verbose:int=0,                  # tqdm progress over the trees when > 0
+    tree_dot: np.ndarray | None = None,
+    # layer L's Bunch also gets `tree_dot` (F, J, M,
+    # K_L), each tree's sum over the rows it
+    # explains (all new rows; its held-out fold of
+    # training rows) of contributions . W
+    n_jobs: int | None = None,  # threads: the forests of a layer run in parallel
+    verbose: int = 0,  # tqdm progress over the trees when > 0
     # per layer a Bunch(train, train_bias[, new, new_bias][, tree_dot]): per-forest
     # arrays (n, F, K_l, C)
-)->list:
-    """Algorithm 1 layer by layer:
-
-    training rows out of fold, new rows by all fold models (paper Algorithm 1, Eq.
-    15-17, 27-30)."""
+) -> list:
+    "Algorithm 1 layer by layer: training rows out of fold, new rows by all fold models (paper Algorithm 1, Eq. 15-17, 27-30)."
     L, C = len(layers) - 1, int(n_outputs)
     if new_layers not in ('all', 'last'):
         raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
@@ -550,8 +572,8 @@ def algorithm1_pass(
         )
         if tree_dot.shape != (n_dot, C) or not np.isfinite(tree_dot).all():
             raise ValueError(
-                f"tree_dot must be a finite ({n_dot}, {C}) array (rows explained at"
-                f" layer L x outputs), got shape {tree_dot.shape}"
+                f'tree_dot must be a finite ({n_dot}, {C}) array (rows explained at'
+                f' layer L x outputs), got shape {tree_dot.shape}'
             )
     prev, out = None, []
     with tqdm(total=0, desc='Algorithm 1', unit='tree', disable=not verbose) as bar:
@@ -565,7 +587,9 @@ def algorithm1_pass(
                 and not want_new
                 and (dot is None or new_inputs is not None)
             ):
-                out.append(Bunch(**cached)); prev = cached['train']; continue
+                out.append(Bunch(**cached))
+                prev = cached['train']
+                continue
             # the per-tree terms need the training rows' pass again
             want_train = (
                 cached is None and (l < L or new_inputs is None or new_layers == 'all')
@@ -619,9 +643,11 @@ def algorithm1_pass(
             if min(F, nt) > 1:
                 with ThreadPoolExecutor(min(F, nt)) as ex:
                     parts = list(ex.map(job, range(F)))
-            else: parts = [job(f) for f in range(F)]
+            else:
+                parts = [job(f) for f in range(F)]
             # recomputed only for the per-tree terms
-            if want_train and cached is not None: res = Bunch(**cached)
+            if want_train and cached is not None:
+                res = Bunch(**cached)
             elif want_train:
                 res = Bunch(
                     train=np.stack([p[0] for p in parts], 1),
@@ -643,16 +669,15 @@ def algorithm1_pass(
                     new=np.stack([p[2] for p in parts], 1),
                     new_bias=np.stack([p[3] for p in parts], 1),
                 )
-            if dot is not None: res.tree_dot = np.stack([p[4] for p in parts])
-            prev = res.train; out.append(res)
+            if dot is not None:
+                res.tree_dot = np.stack([p[4] for p in parts])
+            prev = res.train
+            out.append(res)
     return out
-
 
 # %% ../nbs/05_cascade_estimation.ipynb #c011
 def _node_table(ta, K, C, S, node_map):
-    """Cumulative contributions of every node (n_nodes, K, C):
-
-    Algorithm 1 with per-node map g = `node_map`."""
+    "Cumulative contributions of every node (n_nodes, K, C): Algorithm 1 with per-node map g = `node_map`."
     table = np.zeros((ta.n_nodes, K, C))
     est = estimated_increments(ta, S, K, C) if S is not None else None
     # ids are depth-first: parents before children
@@ -660,24 +685,26 @@ def _node_table(ta, K, C, S, node_map):
         for ch in (ta.left[p], ta.right[p]):
             dmu = ta.value[ch] - ta.value[p]
             table[ch] = table[p]
-            if ta.feature[p] < K: table[ch, ta.feature[p]] += dmu
-            else: table[ch] += est[ch] if node_map is None else node_map(est[ch], dmu)
+            if ta.feature[p] < K:
+                table[ch, ta.feature[p]] += dmu
+            else:
+                table[ch] += est[ch] if node_map is None else node_map(est[ch], dmu)
     return table
 
+
 def cascade_contributions_reference(
-    model,                  # fitted CascadeForestClassifier / CascadeForestRegressor
+    model,  # fitted CascadeForestClassifier / CascadeForestRegressor
     X=None,  # new rows to explain (None: only the training rows, out of fold)
-    layer:int|None=None,    # last layer to compute (default: the model's best layer)
-    node_map=None,          # g(est (K, C), dmu (C,)) -> (K, C); None = estimation only
+    layer: int | None = None,  # last layer to compute (default: the model's best layer)
+    node_map=None,  # g(est (K, C), dmu (C,)) -> (K, C); None = estimation only
     # per layer a Bunch: 'train' (n, F, K, C) OOF, 'train_bias' (n, F, C), and 'new',
     # 'new_bias' when X
-)->list:
-    ("Layer-by-layer deep-forest contributions with a pluggable per-node map (paper "
-     "Sec. 5; readable tables, no cache).")
+) -> list:
+    "Layer-by-layer deep-forest contributions with a pluggable per-node map (paper Sec. 5; readable tables, no cache)."
     if not isinstance(model, _BaseCascadeForest):
         raise TypeError(
-            "model must be a fitted CascadeForestClassifier or CascadeForestRegressor,"
-            f" got {type(model).__name__}"
+            'model must be a fitted CascadeForestClassifier or CascadeForestRegressor,'
+            f' got {type(model).__name__}'
         )
     L = model._check_layer(layer)
     layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
@@ -690,4 +717,3 @@ def cascade_contributions_reference(
         new,
         walk_plain_trees=False,
     )
-

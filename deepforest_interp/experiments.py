@@ -13,7 +13,6 @@ import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from .core import check_int, check_n_jobs
 
-
 # %% auto #0
 __all__ = ['CLAIM_COLUMNS', 'VERDICTS', 'ALPHA', 'REL_TOL', 'is_full', 'is_smoke', 'figures_dir', 'save_figure', 'write_results',
            'write_claims', 'Verdict', 'paired_verdict', 'threshold_verdict', 'reported_unit', 'single_run_verdict',
@@ -22,60 +21,57 @@ __all__ = ['CLAIM_COLUMNS', 'VERDICTS', 'ALPHA', 'REL_TOL', 'is_full', 'is_smoke
            'run_prefer_full', 'out_dir', 'write_timings']
 
 # %% ../nbs/09b_experiments.ipynb #c005
-def is_full()->bool:
+def is_full() -> bool:
     "True when the paper-sized protocol is requested (`FULL=1`)."
     return os.environ.get('FULL', '0') == '1'
 
 # %% ../nbs/09b_experiments.ipynb #c005s
-def is_smoke()->bool:
+def is_smoke() -> bool:
     "True under `nbdev_test` (`IN_TEST=1`): experiments shrink to a smoke run."
     return os.environ.get('IN_TEST', '') == '1'
 
 # %% ../nbs/09b_experiments.ipynb #c007
-def figures_dir()->Path:
-    """The folder figures and results are written to (created if missing);
-
-    see the rules above."""
+def figures_dir() -> Path:
+    "The folder figures and results are written to (created if missing); see the rules above."
     env = os.environ.get('DFI_FIGURES')
-    if env: d = Path(env)
-    elif is_smoke(): d = Path(tempfile.gettempdir()) / 'deepforest_interp_figures'
-    else: d = Path.cwd() / 'figures'
+    if env:
+        d = Path(env)
+    elif is_smoke():
+        d = Path(tempfile.gettempdir()) / 'deepforest_interp_figures'
+    else:
+        d = Path.cwd() / 'figures'
     d.mkdir(parents=True, exist_ok=True)
     return d
 
 # %% ../nbs/09b_experiments.ipynb #c007s
-def _check_file_part(value, name:str)->str:
-    """A name that becomes part of one file name:
-
-    a non-empty string without path separators."""
+def _check_file_part(value, name: str) -> str:
+    "A name that becomes part of one file name: a non-empty string without path separators."
     if not isinstance(value, str):
         raise TypeError(
-            f"{name} must be a string, got {type(value).__name__} {value!r}"
+            f'{name} must be a string, got {type(value).__name__} {value!r}'
         )
     if not value.strip() or value in ('.', '..') or any(c in value for c in '/\\\0'):
         raise ValueError(
-            f"{name} must be a non-empty file-name part without '/', '\\' or NUL, got"
-            f" {value!r}"
+            f"{name} must be a non-empty file-name part without '/', '\\' or NUL, got {value!r}"
         )
     return value
 
 # %% ../nbs/09b_experiments.ipynb #c008
-def save_figure(fig, name:str, dpi:int=110)->Path:
+def save_figure(fig, name: str, dpi: int = 110) -> Path:
     "Save a matplotlib figure as `<figures_dir>/<name>.png` and return the path."
     if not hasattr(fig, 'savefig'):
-        raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+        raise TypeError(f'fig must be a matplotlib Figure, got {type(fig).__name__}')
     name = _check_file_part(name, 'name')
     p = figures_dir() / (name if name.endswith('.png') else name + '.png')
     fig.savefig(p, dpi=dpi, bbox_inches='tight')
     return p
 
 # %% ../nbs/09b_experiments.ipynb #c009
-def write_results(slug:str, markdown:str)->Path:
-    ("Write one experiment's section of `results.md` as "
-     "`<figures_dir>/results_<slug>.md`.")
+def write_results(slug: str, markdown: str) -> Path:
+    "Write one experiment's section of `results.md` as `<figures_dir>/results_<slug>.md`."
     slug = _check_file_part(slug, 'slug')
     if not isinstance(markdown, str):
-        raise TypeError(f"markdown must be a string, got {type(markdown).__name__}")
+        raise TypeError(f'markdown must be a string, got {type(markdown).__name__}')
     p = figures_dir() / f'results_{slug}.md'
     p.write_text(markdown.strip() + '\n', encoding='utf-8')
     return p
@@ -84,23 +80,22 @@ def write_results(slug:str, markdown:str)->Path:
 CLAIM_COLUMNS = ('seed', 'claim', 'where', 'paper', 'ours', 'statistic', 'verdict')
 VERDICTS = ('reproduced', 'partly', 'not reproduced', 'not run')
 
-def write_claims(slug:str, rows:list[dict])->Path:
-    ("Validate and write one experiment's claims rows as "
-     "`<figures_dir>/claims_<slug>.json`.")
+
+def write_claims(slug: str, rows: list[dict]) -> Path:
+    "Validate and write one experiment's claims rows as `<figures_dir>/claims_<slug>.json`."
     slug = _check_file_part(slug, 'slug')
     if not isinstance(rows, (list, tuple)):
-        raise TypeError(f"rows must be a list of dicts, got {type(rows).__name__}")
+        raise TypeError(f'rows must be a list of dicts, got {type(rows).__name__}')
     clean, need = [], set(CLAIM_COLUMNS) - {'statistic'}
     for i, r in enumerate(rows):
         if not isinstance(r, dict) or not need <= set(r) <= set(CLAIM_COLUMNS):
             raise ValueError(
-                f"rows[{i}] must be a dict with exactly the keys {CLAIM_COLUMNS}"
+                f'rows[{i}] must be a dict with exactly the keys {CLAIM_COLUMNS}'
                 f" ('statistic' optional), got {r!r}"
             )
         if not str(r['verdict']).startswith(VERDICTS):
             raise ValueError(
-                f"rows[{i}]['verdict'] must start with one of {VERDICTS}, got"
-                f" {r['verdict']!r}"
+                f"rows[{i}]['verdict'] must start with one of {VERDICTS}, got {r['verdict']!r}"
             )
         clean.append({k: str(r.get(k, '—')) for k in CLAIM_COLUMNS})
     p = figures_dir() / f'claims_{slug}.json'
@@ -110,65 +105,70 @@ def write_claims(slug:str, rows:list[dict])->Path:
     return p
 
 # %% ../nbs/09b_experiments.ipynb #v001
-ALPHA = 0.05          # level of every test behind a verdict
+ALPHA = 0.05  # level of every test behind a verdict
 # single numbers: tolerance max(one unit of the paper's last digit, 10 % of the paper's
 # value)
 REL_TOL = 0.1
 
+
 @dataclass
 class Verdict:
-    ("A claim's verdict (one of `VERDICTS`), its one-sentence reason and the "
-     "statistic it rests on.")
-    verdict: str       # 'reproduced' | 'partly' | 'not reproduced' | 'not run'
-    reason: str        # one sentence ('' when simply reproduced)
-    statistic: str     # the numbers the verdict rests on, as text
-    p: float = float('nan')   # the test's p-value, where a test decided
-    def __str__(self): return self.verdict + (f': {self.reason}' if self.reason else '')
-    def row(self, **fields)->dict:
-        ("A claims row: `fields` (seed, claim, where, paper, ours) plus this "
-         "statistic and verdict.")
+    "A claim's verdict (one of `VERDICTS`), its one-sentence reason and the statistic it rests on."
+
+    verdict: str  # 'reproduced' | 'partly' | 'not reproduced' | 'not run'
+    reason: str  # one sentence ('' when simply reproduced)
+    statistic: str  # the numbers the verdict rests on, as text
+    p: float = float('nan')  # the test's p-value, where a test decided
+
+    def __str__(self):
+        return self.verdict + (f': {self.reason}' if self.reason else '')
+
+    def row(self, **fields) -> dict:
+        "A claims row: `fields` (seed, claim, where, paper, ours) plus this statistic and verdict."
         return {**fields, 'statistic': self.statistic, 'verdict': str(self)}
 
 # %% ../nbs/09b_experiments.ipynb #v002
-def _finite(a, name:str)->np.ndarray:
+def _finite(a, name: str) -> np.ndarray:
     try:
         a = np.asarray(a, dtype=float).ravel()
     except (TypeError, ValueError) as e:
-        raise TypeError(f"{name} must be numbers, got {type(a).__name__}") from e
+        raise TypeError(f'{name} must be numbers, got {type(a).__name__}') from e
     if not len(a) or not np.isfinite(a).all():
-        raise ValueError(f"{name} must be a non-empty sequence of finite numbers")
+        raise ValueError(f'{name} must be a non-empty sequence of finite numbers')
     return a
 
-def paired_verdict(
-    a, b,  # per-run values of the two methods, paired by run (same length)
-    *,
-    names:tuple=('A', 'B'),         # how the statistic names a and b
-    expect:str='greater',  # the paper's claim: 'greater' (a beats b) or 'equal' (a tie)
-    fmt:str='.3f',                  # number format of the differences
-    alpha:float=ALPHA,
-)->Verdict:
-    """Verdict on 'a beats b' (or a tie) from paired runs:
 
-    two-sided paired t-test at level alpha, with sign test and effect size."""
+def paired_verdict(
+    a,
+    b,  # per-run values of the two methods, paired by run (same length)
+    *,
+    names: tuple = ('A', 'B'),  # how the statistic names a and b
+    expect: str = 'greater',  # the paper's claim: 'greater' (a beats b) or 'equal' (a tie)
+    fmt: str = '.3f',  # number format of the differences
+    alpha: float = ALPHA,
+) -> Verdict:
+    "Verdict on 'a beats b' (or a tie) from paired runs: two-sided paired t-test at level alpha, with sign test and effect size."
     from scipy.stats import ttest_rel, binomtest
+
     a, b = _finite(a, 'a'), _finite(b, 'b')
     if len(a) != len(b):
         raise ValueError(
-            f"a and b must be paired runs of the same length, got {len(a)} and {len(b)}"
+            f'a and b must be paired runs of the same length, got {len(a)} and {len(b)}'
         )
     if len(a) < 2:
         raise ValueError(
-            "a and b need at least 2 paired runs for a test (use single_run_verdict for"
-            " one run)"
+            'a and b need at least 2 paired runs for a test (use single_run_verdict for one run)'
         )
     if expect not in ('greater', 'equal'):
         raise ValueError(f"expect must be 'greater' or 'equal', got {expect!r}")
     A, B = names
-    d = a - b; m, s, n = d.mean(), d.std(ddof=1), len(d)
+    d = a - b
+    m, s, n = d.mean(), d.std(ddof=1), len(d)
     # all differences equal: the test is degenerate
     if s <= 1e-12 * max(1.0, np.abs(a).max(), np.abs(b).max()):
         p = 1.0 if abs(m) <= 1e-12 * max(1.0, np.abs(a).max()) else 0.0
-    else: p = float(ttest_rel(a, b).pvalue)
+    else:
+        p = float(ttest_rel(a, b).pvalue)
     wins, losses = int((d > 0).sum()), int((d < 0).sum())
     p_sign = float(binomtest(wins, wins + losses).pvalue) if wins + losses else 1.0
     dz = f'{m / s:.2f}' if s > 0 else '—'
@@ -187,28 +187,27 @@ def paired_verdict(
     if expect == 'equal':
         return Verdict(
             'not reproduced',
-            f'{lead} is significantly ahead (p = {p:.2g}) where the paper reports'
-            ' a tie',
+            f'{lead} is significantly ahead (p = {p:.2g}) where the paper reports a tie',
             stat,
             p,
         )
-    if m > 0: return Verdict('reproduced', '', stat, p)
+    if m > 0:
+        return Verdict('reproduced', '', stat, p)
     return Verdict(
         'not reproduced', f'{B} is significantly ahead of {A} (p = {p:.2g})', stat, p
     )
 
 # %% ../nbs/09b_experiments.ipynb #v005
 def threshold_verdict(
-    values,                         # the runs' values (one or more)
-    paper:str,  # the paper's statement, '> 0.95' or '< 0.1' (also '>=' and '<=')
+    values,  # the runs' values (one or more)
+    paper: str,  # the paper's statement, '> 0.95' or '< 0.1' (also '>=' and '<=')
     *,
-    fmt:str='.3f',
-    alpha:float=ALPHA,
-)->Verdict:
-    """Verdict on 'the value is above/below a threshold':
-
-    one-sided one-sample t-test of the runs' mean (one run: pass or fail)."""
+    fmt: str = '.3f',
+    alpha: float = ALPHA,
+) -> Verdict:
+    "Verdict on 'the value is above/below a threshold': one-sided one-sample t-test of the runs' mean (one run: pass or fail)."
     from scipy.stats import ttest_1samp
+
     x = _finite(values, 'values')
     parts = str(paper).split()
     if len(parts) != 2 or parts[0] not in ('>', '<', '>=', '<='):
@@ -231,7 +230,8 @@ def threshold_verdict(
     p_ok = float(ttest_1samp(x, thr, alternative='greater' if up else 'less').pvalue)
     p_bad = float(ttest_1samp(x, thr, alternative='less' if up else 'greater').pvalue)
     stat = head + f'; one-sided t-test of the mean {parts[0]} {thr:g}: p = {p_ok:.2g}'
-    if p_ok < alpha: return Verdict('reproduced', '', stat, p_ok)
+    if p_ok < alpha:
+        return Verdict('reproduced', '', stat, p_ok)
     if p_bad < alpha:
         return Verdict(
             'not reproduced',
@@ -249,33 +249,32 @@ def threshold_verdict(
     )
 
 # %% ../nbs/09b_experiments.ipynb #v007
-def reported_unit(paper)->float:
-    """One unit of the last digit of a reported number:
-
-    '0.44' -> 0.01, '0.3' -> 0.1, '1479' -> 1 (a float is read as printed)."""
+def reported_unit(paper) -> float:
+    "One unit of the last digit of a reported number: '0.44' -> 0.01, '0.3' -> 0.1, '1479' -> 1 (a float is read as printed)."
     s = str(paper).strip().lstrip('+-±')
     try:
         float(s)
     except ValueError:
         raise ValueError(
-            f"paper must be a number or the number as printed, got {paper!r}"
+            f'paper must be a number or the number as printed, got {paper!r}'
         ) from None
     return 10.0 ** -len(s.split('.')[1]) if '.' in s else 1.0
+
 
 def single_run_verdict(
     ours,  # one number, or the runs of a few (their mean is compared)
     paper,  # the paper's number, best as printed ('0.30'), so its precision is known
     *,
-    exact:bool=False,               # a rank or a count: reproduced only when equal
-    fmt:str='.3f',
-)->Verdict:
-    """Verdict on 'ours equals the paper's number':
-
-    tolerance max(one unit of the paper's last digit, 10 % of it); 3x is partly."""
-    x = _finite(ours, 'ours'); n, m = len(x), x.mean()
-    unit = reported_unit(paper)          # also checks that paper is a number
+    exact: bool = False,  # a rank or a count: reproduced only when equal
+    fmt: str = '.3f',
+) -> Verdict:
+    "Verdict on 'ours equals the paper's number': tolerance max(one unit of the paper's last digit, 10 % of it); 3x is partly."
+    x = _finite(ours, 'ours')
+    n, m = len(x), x.mean()
+    unit = reported_unit(paper)  # also checks that paper is a number
     p = float(str(paper).strip().lstrip('±'))
-    if not np.isfinite(p): raise ValueError(f"paper must be finite, got {paper!r}")
+    if not np.isfinite(p):
+        raise ValueError(f'paper must be finite, got {paper!r}')
     mean = f'{m:{fmt}}' + (
         f' ± {x.std(ddof=1):{fmt}} ({n} runs)' if n > 1 else ' (1 run)'
     )
@@ -286,12 +285,11 @@ def single_run_verdict(
             if np.allclose(x, p)
             else Verdict('not reproduced', f'ours {m:g}, the paper {paper}', stat)
         )
-    tol = max(unit, REL_TOL * abs(p)); dev = m - p
-    stat = (
-        f'{mean} − {paper} = {dev:+{fmt}}; tolerance {tol:.3g} (max of the reported'
-        ' unit and 10 %)'
-    )
-    if abs(dev) <= tol + 1e-12: return Verdict('reproduced', '', stat)
+    tol = max(unit, REL_TOL * abs(p))
+    dev = m - p
+    stat = f'{mean} − {paper} = {dev:+{fmt}}; tolerance {tol:.3g} (max of the reported unit and 10 %)'
+    if abs(dev) <= tol + 1e-12:
+        return Verdict('reproduced', '', stat)
     if p != 0 and np.sign(m) == np.sign(p) and abs(dev) <= 3 * tol:
         return Verdict(
             'partly', f'same sign, off by {abs(dev) / tol:.1f} tolerances', stat
@@ -305,21 +303,21 @@ def single_run_verdict(
 
 # %% ../nbs/09b_experiments.ipynb #v009
 def combine_verdicts(
-    parts:list,                     # Verdicts of the comparisons one claim makes
+    parts: list,  # Verdicts of the comparisons one claim makes
     # the row's statistic (default: the parts' statistics joined)
-    statistic:str|None=None,
-)->Verdict:
-    """One verdict for a claim of several comparisons:
-
-    all reproduced, none reproduced (not reproduced), else partly."""
+    statistic: str | None = None,
+) -> Verdict:
+    "One verdict for a claim of several comparisons: all reproduced, none reproduced (not reproduced), else partly."
     parts = list(parts)
     if not parts or not all(isinstance(v, Verdict) for v in parts):
-        raise TypeError("parts must be a non-empty list of Verdicts")
+        raise TypeError('parts must be a non-empty list of Verdicts')
     kinds = [v.verdict for v in parts]
     stat = '; '.join(v.statistic for v in parts) if statistic is None else statistic
     why = '; '.join(v.reason for v in parts if v.verdict != 'reproduced' and v.reason)
-    if all(k == 'reproduced' for k in kinds): return Verdict('reproduced', '', stat)
-    if all(k == 'not run' for k in kinds): return Verdict('not run', why, stat)
+    if all(k == 'reproduced' for k in kinds):
+        return Verdict('reproduced', '', stat)
+    if all(k == 'not run' for k in kinds):
+        return Verdict('not run', why, stat)
     if 'reproduced' not in kinds and 'not reproduced' in kinds:
         return Verdict('not reproduced', why, stat)
     return Verdict('partly', why, stat)
@@ -327,12 +325,11 @@ def combine_verdicts(
 # %% ../nbs/09b_experiments.ipynb #v012
 def code_version(
     # module names of this package, e.g. ('cascade', 'importance'); None: all
-    modules:list|tuple|None=None,
-)->str:
-    """Short hash of the package's source files (or of `modules`):
-
-    stored with results, so times name the code they measured."""
+    modules: list | tuple | None = None,
+) -> str:
+    "Short hash of the package's source files (or of `modules`): stored with results, so times name the code they measured."
     import deepforest_interp
+
     root = Path(deepforest_interp.__file__).resolve().parent
     names = (
         sorted(p.stem for p in root.glob('*.py') if not p.stem.startswith('_'))
@@ -343,18 +340,18 @@ def code_version(
     for m in names:
         p = root / f'{m}.py'
         if not isinstance(m, str) or not p.is_file():
-            raise ValueError(f"modules: {m!r} is not a module of {root.name}")
-        h.update(m.encode()); h.update(p.read_bytes())
+            raise ValueError(f'modules: {m!r} is not a module of {root.name}')
+        h.update(m.encode())
+        h.update(p.read_bytes())
     return h.hexdigest()[:12]
 
 # %% ../nbs/09b_experiments.ipynb #c014
-def md_table(df:pd.DataFrame, floatfmt:str='.3f')->str:
-    """Render a DataFrame as a GitHub markdown table (no `tabulate` dependency);
-
-    `|` inside a cell is escaped."""
-    if isinstance(df, pd.Series): df = df.to_frame()
+def md_table(df: pd.DataFrame, floatfmt: str = '.3f') -> str:
+    "Render a DataFrame as a GitHub markdown table (no `tabulate` dependency); `|` inside a cell is escaped."
+    if isinstance(df, pd.Series):
+        df = df.to_frame()
     if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+        raise TypeError(f'df must be a pandas DataFrame, got {type(df).__name__}')
     fmt = lambda v: (
         ('—' if np.isnan(v) else format(v, floatfmt))
         if isinstance(v, (float, np.floating))
@@ -368,47 +365,44 @@ def md_table(df:pd.DataFrame, floatfmt:str='.3f')->str:
     return '\n'.join(rows)
 
 # %% ../nbs/09b_experiments.ipynb #s001
-def _markdown_for_page(text:str)->str:
-    ("Generated markdown with its headings turned into bold lines and its links to "
-     "figure files dropped (the page shows the figures).")
+def _markdown_for_page(text: str) -> str:
+    "Generated markdown with its headings turned into bold lines and its links to figure files dropped (the page shows the figures)."
     if not isinstance(text, str):
-        raise TypeError(f"text must be a string, got {type(text).__name__}")
+        raise TypeError(f'text must be a string, got {type(text).__name__}')
     # `![...](fig.png)` lines of results.md
     text = re.sub(r'(?m)^[ \t]*!\[[^\]]*\]\([^)\s]+\)[ \t]*\n?', '', text)
     return re.sub(r'(?m)^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$', r'**\1**', text)
 
-def show_markdown(text:str):
-    ("Display generated markdown (a results section, a `md_table`) as rendered "
-     "markdown in the notebook.")
+
+def show_markdown(text: str):
+    "Display generated markdown (a results section, a `md_table`) as rendered markdown in the notebook."
     from IPython.display import Markdown, display
+
     display(Markdown(_markdown_for_page(text)))
 
 # %% ../nbs/09b_experiments.ipynb #s003
-def claims_frame(rows:list[dict])->pd.DataFrame:
-    """The claims rows as `write_claims` stores them:
-
-    one column per `CLAIM_COLUMNS`, every value text, `—` where missing."""
+def claims_frame(rows: list[dict]) -> pd.DataFrame:
+    "The claims rows as `write_claims` stores them: one column per `CLAIM_COLUMNS`, every value text, `—` where missing."
     if not isinstance(rows, (list, tuple)):
-        raise TypeError(f"rows must be a list of dicts, got {type(rows).__name__}")
+        raise TypeError(f'rows must be a list of dicts, got {type(rows).__name__}')
     for i, r in enumerate(rows):
         if not isinstance(r, dict):
-            raise TypeError(f"rows[{i}] must be a dict, got {type(r).__name__}")
+            raise TypeError(f'rows[{i}] must be a dict, got {type(r).__name__}')
     return pd.DataFrame(
         [{k: str(r.get(k, '—')) for k in CLAIM_COLUMNS} for r in rows],
         columns=list(CLAIM_COLUMNS),
     )
 
-def show_claims(rows:list[dict]):
-    ("Display the claims rows (with their statistic and verdict) as a table in the "
-     "notebook.")
+
+def show_claims(rows: list[dict]):
+    "Display the claims rows (with their statistic and verdict) as a table in the notebook."
     show_markdown(
         md_table(claims_frame(rows)) if len(rows) else '*No claims rows in this run.*'
     )
 
 # %% ../nbs/09b_experiments.ipynb #c016
-def assemble_results(d:Path|None=None)->Path:
-    ("Write `results.md`: the claims table of every `claims_*.json`, then the "
-     "`results_*.md` sections.")
+def assemble_results(d: Path | None = None) -> Path:
+    "Write `results.md`: the claims table of every `claims_*.json`, then the `results_*.md` sections."
     d = Path(d) if d is not None else figures_dir()
     claims = [
         r
@@ -416,7 +410,7 @@ def assemble_results(d:Path|None=None)->Path:
         for r in json.loads(p.read_text(encoding='utf-8'))
     ]
     head = (
-        '# Reproduced results\n\nOur numbers next to the papers\' (generated by `make'
+        "# Reproduced results\n\nOur numbers next to the papers' (generated by `make"
         ' reproduce`).\n\n'
     )
     if claims:
@@ -432,38 +426,34 @@ def assemble_results(d:Path|None=None)->Path:
     return out
 
 # %% ../nbs/09b_experiments.ipynb #c018b
-def cache_dir()->Path:
+def cache_dir() -> Path:
     "Per-repetition cache: `DFI_CACHE`, else `./_cache` (git-ignored)."
     return Path(os.environ.get('DFI_CACHE') or Path.cwd() / '_cache')
 
 # %% ../nbs/09b_experiments.ipynb #c018b1
-def reps_dir()->Path:
-    """Committed per-repetition results, `<figures_dir>/reps`:
-
-    they seed the cache of a fresh checkout."""
+def reps_dir() -> Path:
+    "Committed per-repetition results, `<figures_dir>/reps`: they seed the cache of a fresh checkout."
     return figures_dir() / 'reps'
 
 # %% ../nbs/09b_experiments.ipynb #c018b2
-def _jsonable(v, where:str):
-    """A JSON-exact copy of a result value (numpy scalars to Python;
-
-    lists of numbers allowed)."""
-    if isinstance(v, (np.generic,)): v = v.item()
+def _jsonable(v, where: str):
+    "A JSON-exact copy of a result value (numpy scalars to Python; lists of numbers allowed)."
+    if isinstance(v, (np.generic,)):
+        v = v.item()
     if isinstance(v, (np.ndarray, list, tuple)):
         return [_jsonable(x, where) for x in list(v)]
-    if v is None or isinstance(v, (bool, int, float, str)): return v
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
     raise TypeError(
-        f"{where} must be a number, string, None or a list of those, got"
-        f" {type(v).__name__}"
+        f'{where} must be a number, string, None or a list of those, got {type(v).__name__}'
     )
 
-def task_key(slug:str, task:dict, version:str='1')->str:
-    """File stem of one repetition:
 
-    readable settings and a hash of (slug, version, task)."""
+def task_key(slug: str, task: dict, version: str = '1') -> str:
+    "File stem of one repetition: readable settings and a hash of (slug, version, task)."
     slug = _check_file_part(slug, 'slug')
     if not isinstance(task, dict):
-        raise TypeError(f"task must be a dict of settings, got {type(task).__name__}")
+        raise TypeError(f'task must be a dict of settings, got {type(task).__name__}')
     blob = json.dumps(
         {'slug': slug, 'version': str(version), 'task': task}, sort_keys=True
     )
@@ -480,24 +470,22 @@ def task_key(slug:str, task:dict, version:str='1')->str:
 
 # %% ../nbs/09b_experiments.ipynb #c018c
 @contextmanager
-def execution_backend(scheduler:str|None=None, n_workers:int|None=None):
-    """joblib backend for repetitions:
-
-    the default process pool, or dask (`scheduler` 'local' or an address; default
-    `DASK_SCHEDULER`)."""
+def execution_backend(scheduler: str | None = None, n_workers: int | None = None):
+    "joblib backend for repetitions: the default process pool, or dask (`scheduler` 'local' or an address; default `DASK_SCHEDULER`)."
     scheduler = os.environ.get('DASK_SCHEDULER', '') if scheduler is None else scheduler
     if not scheduler:
-        yield None; return
+        yield None
+        return
     if not isinstance(scheduler, str):
         raise TypeError(
             "scheduler must be a str ('local' or 'tcp://host:port'), got"
-            f" {type(scheduler).__name__}"
+            f' {type(scheduler).__name__}'
         )
-    try: from dask.distributed import Client, LocalCluster
+    try:
+        from dask.distributed import Client, LocalCluster
     except ImportError as e:
         raise ImportError(
-            "DASK_SCHEDULER needs dask.distributed: pip install"
-            " 'deepforest_interp[distributed]'"
+            "DASK_SCHEDULER needs dask.distributed: pip install 'deepforest_interp[distributed]'"
         ) from e
     cluster = None
     if scheduler == 'local':
@@ -510,24 +498,31 @@ def execution_backend(scheduler:str|None=None, n_workers:int|None=None):
             n_workers=n, threads_per_worker=1, processes=True, dashboard_address=':0'
         )
         client = Client(cluster)
-    else: client = Client(scheduler)
+    else:
+        client = Client(scheduler)
     try:
-        with parallel_config(backend='dask'): yield client
+        with parallel_config(backend='dask'):
+            yield client
     finally:
         client.close()
-        if cluster is not None: cluster.close()
+        if cluster is not None:
+            cluster.close()
 
 # %% ../nbs/09b_experiments.ipynb #c018d
-def _load(p:Path):
+def _load(p: Path):
     # missing or half-written: recompute
-    try: return json.loads(p.read_text(encoding='utf-8'))['result']
-    except (OSError, ValueError, KeyError): return None
+    try:
+        return json.loads(p.read_text(encoding='utf-8'))['result']
+    except (OSError, ValueError, KeyError):
+        return None
 
-def _save(p:Path, record:dict):
+
+def _save(p: Path, record: dict):
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_suffix(f'.tmp{os.getpid()}')
     tmp.write_text(json.dumps(record, indent=1) + '\n', encoding='utf-8')
     os.replace(tmp, p)  # atomic: an interrupted write leaves no half file
+
 
 def _call(fn, key, task):
     # joblib carries the dask backend into the task: scikit-learn's own Parallel calls
@@ -539,56 +534,56 @@ def _call(fn, key, task):
     with parallel_config(backend='threading'):
         return key, fn(**task)
 
+
 def run_repetitions(
-    # fn(**task) -> dict of numbers / strings / lists of numbers; deterministic given
-    # task
-    fn,
+    fn,  # fn(**task) -> dict of numbers / strings / lists of numbers; deterministic given task
     tasks,  # list of dicts of JSON-able settings (include the seed, e.g. rep=3)
     *,
-    slug:str,                        # experiment name: folder of the stored repetitions
-    # bump when the protocol changes (stored results of other versions are ignored)
-    version:str='1',
-    n_jobs:int|None=None,  # joblib workers (None: 1 in-process; with dask: all workers)
+    slug: str,  # experiment name: folder of the stored repetitions
+    version: str = '1',  # bump when the protocol changes (stored results of other versions are ignored)
+    n_jobs: int
+    | None = None,  # joblib workers (None: 1 in-process; with dask: all workers)
     # read and write stored repetitions (default: not in smoke runs)
-    store:bool|None=None,
+    store: bool | None = None,
     # dask scheduler ('local' / address); default env DASK_SCHEDULER
-    scheduler:str|None=None,
-    n_workers:int|None=None,  # workers of a 'local' cluster (default: one per core)
-    verbose:bool=False,
+    scheduler: str | None = None,
+    n_workers: int
+    | None = None,  # workers of a 'local' cluster (default: one per core)
+    verbose: bool = False,
     # one row per task (stored or finished ones only when DFI_CACHED_ONLY=1)
-)->pd.DataFrame:
-    ("Run the repetitions of an experiment as independent joblib tasks, cached per "
-     "repetition and resumable; dask scale-out.")
+) -> pd.DataFrame:
+    "Run the repetitions of an experiment as independent joblib tasks, cached per repetition and resumable; dask scale-out."
     if not callable(fn):
-        raise TypeError(f"fn must be callable, got {type(fn).__name__}")
+        raise TypeError(f'fn must be callable, got {type(fn).__name__}')
     if (
         not isinstance(slug, str)
         or not slug
         or not all(ch.isalnum() or ch in '_-' for ch in slug)
     ):
         raise ValueError(
-            "slug must be a non-empty name of letters, digits, '_' or '-', got"
-            f" {slug!r}"
+            f"slug must be a non-empty name of letters, digits, '_' or '-', got {slug!r}"
         )
     if isinstance(tasks, dict) or not hasattr(tasks, '__iter__'):
-        raise TypeError("tasks must be a list of dicts")
+        raise TypeError('tasks must be a list of dicts')
     tasks = list(tasks)
     for i, t in enumerate(tasks):
         if not isinstance(t, dict) or not all(isinstance(k, str) for k in t):
-            raise TypeError(f"tasks[{i}] must be a dict with str keys, got {t!r}")
+            raise TypeError(f'tasks[{i}] must be a dict with str keys, got {t!r}')
         tasks[i] = {k: _jsonable(v, f'tasks[{i}][{k!r}]') for k, v in t.items()}
     keys = [task_key(slug, t, version) for t in tasks]
     if len(set(keys)) < len(keys):
-        raise ValueError("tasks must be distinct (two tasks have the same settings)")
+        raise ValueError('tasks must be distinct (two tasks have the same settings)')
     n_jobs = None if n_jobs is None else check_n_jobs(n_jobs)
     store = (not is_smoke()) if store is None else bool(store)
     fresh = os.environ.get('DFI_RECOMPUTE') == '1'
     places = [cache_dir() / slug, reps_dir() / slug] if store else []
     done = {}
     for k in keys:
-        for d in ([] if fresh else places):
+        for d in [] if fresh else places:
             r = _load(d / f'{k}.json')
-            if r is not None: done[k] = r; break
+            if r is not None:
+                done[k] = r
+                break
     todo = [(k, t) for k, t in zip(keys, tasks) if k not in done]
     if todo and os.environ.get('DFI_CACHED_ONLY') != '1':
         t0 = time.time()
@@ -602,7 +597,7 @@ def run_repetitions(
                 n_jobs=nj, batch_size=1, return_as='generator_unordered'
             )(delayed(_call)(fn, k, t) for k, t in todo):
                 if not isinstance(res, dict):
-                    raise TypeError(f"fn must return a dict, got {type(res).__name__}")
+                    raise TypeError(f'fn must return a dict, got {type(res).__name__}')
                 res = {str(a): _jsonable(b, f'result[{a!r}]') for a, b in res.items()}
                 task = tasks[keys.index(key)]
                 code = code_version()  # the package source this repetition ran with
@@ -620,8 +615,7 @@ def run_repetitions(
                 done[key] = res
                 if verbose:
                     print(
-                        f'{slug}: {len(done)}/{len(keys)} repetitions'
-                        f' ({time.time() - t0:.0f} s)',
+                        f'{slug}: {len(done)}/{len(keys)} repetitions ({time.time() - t0:.0f} s)',
                         file=sys.stderr,
                         flush=True,
                     )  # progress, like tqdm: not stored with the outputs
@@ -629,19 +623,19 @@ def run_repetitions(
 
 # %% ../nbs/09b_experiments.ipynb #c018h
 def run_prefer_full(
-    fn,                     # as in run_repetitions
-    tasks,                  # the tasks of this mode (quick, smoke or FULL)
-    # the FULL protocol's tasks (a superset of the quick ones, or other settings)
-    full_tasks,
-    **kwargs,               # passed to run_repetitions (slug=, version=, n_jobs=, ...)
-)->tuple[pd.DataFrame, str]:  # (results, 'FULL' | 'quick' | 'smoke')
-    ("Run the repetitions of this mode, but return a stored complete FULL run instead "
-     "when one exists (quick mode only).")
+    fn,  # as in run_repetitions
+    tasks,  # the tasks of this mode (quick, smoke or FULL)
+    full_tasks,  # the FULL protocol's tasks (a superset of the quick ones, or other settings)
+    **kwargs,  # passed to run_repetitions (slug=, version=, n_jobs=, ...)
+) -> tuple[pd.DataFrame, str]:  # (results, 'FULL' | 'quick' | 'smoke')
+    "Run the repetitions of this mode, but return a stored complete FULL run instead when one exists (quick mode only)."
     # generators are read more than once below
     tasks, full_tasks = list(tasks), list(full_tasks)
-    if is_full(): return run_repetitions(fn, full_tasks, **kwargs), 'FULL'
+    if is_full():
+        return run_repetitions(fn, full_tasks, **kwargs), 'FULL'
     if not is_smoke() and kwargs.get('store', True) is not False:
-        before = os.environ.get('DFI_CACHED_ONLY'); os.environ['DFI_CACHED_ONLY'] = '1'
+        before = os.environ.get('DFI_CACHED_ONLY')
+        os.environ['DFI_CACHED_ONLY'] = '1'
         try:
             full = run_repetitions(
                 fn, full_tasks, **{k: v for k, v in kwargs.items() if k != 'verbose'}
@@ -651,23 +645,23 @@ def run_prefer_full(
                 del os.environ['DFI_CACHED_ONLY']
             else:
                 os.environ['DFI_CACHED_ONLY'] = before
-        if len(full) == len(full_tasks): return full, 'FULL'
+        if len(full) == len(full_tasks):
+            return full, 'FULL'
     return run_repetitions(fn, tasks, **kwargs), 'smoke' if is_smoke() else 'quick'
 
 # %% ../nbs/09b_experiments.ipynb #c017b
-def out_dir()->Path:
-    """Folder for run logs and timings (`DFI_OUT`, else `./_out`);
-
-    git-ignored, never committed."""
+def out_dir() -> Path:
+    "Folder for run logs and timings (`DFI_OUT`, else `./_out`); git-ignored, never committed."
     d = Path(os.environ.get('DFI_OUT') or Path.cwd() / '_out')
     d.mkdir(parents=True, exist_ok=True)
     return d
 
 # %% ../nbs/09b_experiments.ipynb #c017b1
-def write_timings(slug:str, lines)->Path:
+def write_timings(slug: str, lines) -> Path:
     "Write an experiment's run times (one line each) to `<out_dir>/timings_<slug>.md`."
     slug = _check_file_part(slug, 'slug')
-    if isinstance(lines, str): lines = [lines]
+    if isinstance(lines, str):
+        lines = [lines]
     p = out_dir() / f'timings_{slug}.md'
     p.write_text(
         f'## {slug}\n\n' + ''.join(f'- {l}\n' for l in lines), encoding='utf-8'

@@ -25,37 +25,31 @@ __all__ = ['GRADIENT_COLORS', 'oob_contributions', 'heldout_contributions', 'def
            'rank_interactions']
 
 # %% ../nbs/08_forest_floor.ipynb #c006
-def _base_value(forest, root_value:np.ndarray, y, n:int)->np.ndarray:
-    ("The bias mu_0: training mean / base rate from `y` (encoded by core's "
-     "`encode_target`), else the average root value of the trees.")
-    if y is None: return root_value.mean(0)
+def _base_value(forest, root_value: np.ndarray, y, n: int) -> np.ndarray:
+    "The bias mu_0: training mean / base rate from `y` (encoded by core's `encode_target`), else the average root value of the trees."
+    if y is None:
+        return root_value.mean(0)
     y = check_y(y, n)
     if not is_classifier(forest) and y.dtype.kind not in 'biuf':
-        raise TypeError(f"y must be numeric for a regressor, got dtype {y.dtype}")
+        raise TypeError(f'y must be numeric for a regressor, got dtype {y.dtype}')
     Y = encode_target(forest, y)
     if Y.shape[1] != root_value.shape[1]:
         raise ValueError(
-            f"y has {Y.shape[1]} outputs but the forest predicts {root_value.shape[1]}"
+            f'y has {Y.shape[1]} outputs but the forest predicts {root_value.shape[1]}'
         )
     return Y.mean(0)
 
 # %% ../nbs/08_forest_floor.ipynb #c007
 def oob_contributions(
-    forest,                      # fitted RandomForest*/ExtraTrees* with bootstrap=True
+    forest,  # fitted RandomForest*/ExtraTrees* with bootstrap=True
     X_train,  # the training rows, in the order the forest was fitted on
-    # training target: bias = its mean / class frequencies; None = average root value
-    y=None,
+    y=None,  # training target: bias = its mean / class frequencies; None = average root value
     *,
-    # rows in bag for every tree: 'raise', or 'all_trees' (explain them with all trees)
-    never_oob:str='raise',
-    n_jobs:int|None=-1,          # threads for the row loop (-1 = all cores)
-    # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed'
-    # = the model's
-    level:str='raw',
-)->Explanation:  # values (n, K[, C]); bias (n[, C]) = mu_0; bootstrap (n[, C]) = F_i0
-    """OOB cross-validated feature contributions:
-
-    `bias + bootstrap + values.sum(1)` = OOB prediction (paper Eq. 12, Eq. 14-15)."""
+    never_oob: str = 'raise',  # rows in bag for every tree: 'raise', or 'all_trees' (explain them with all trees)
+    n_jobs: int | None = -1,  # threads for the row loop (-1 = all cores)
+    level: str = 'raw',  # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
+) -> Explanation:  # values (n, K[, C]); bias (n[, C]) = mu_0; bootstrap (n[, C]) = F_i0
+    "OOB cross-validated feature contributions: `bias + bootstrap + values.sum(1)` = OOB prediction (paper Eq. 12, Eq. 14-15)."
     if is_pipeline(forest):
         return explain_pipeline(
             oob_contributions,
@@ -66,12 +60,13 @@ def oob_contributions(
             n_jobs=n_jobs,
             level=level,
         )
-    check_level(level); check_model(forest, FOREST_TYPES)
+    check_level(level)
+    check_model(forest, FOREST_TYPES)
     n_jobs = check_n_jobs(n_jobs)
     if not forest.bootstrap:
         raise ValueError(
-            "the forest was fitted with bootstrap=False: no tree leaves a row out of"
-            " bag, so there are no out-of-bag contributions; refit with bootstrap=True"
+            'the forest was fitted with bootstrap=False: no tree leaves a row out of'
+            ' bag, so there are no out-of-bag contributions; refit with bootstrap=True'
         )
     if never_oob not in ('raise', 'all_trees'):
         raise ValueError(f"never_oob must be 'raise' or 'all_trees', got {never_oob!r}")
@@ -88,17 +83,13 @@ def oob_contributions(
     W = oob / np.maximum(n_oob, 1)  # W[j, i] = [i OOB for j] / |J_i|
     never = n_oob == 0
     if never.any():
-        msg = (
-            f"{never.sum()} of {n} training rows are in bag for every tree (never out"
-            " of bag)"
-        )
+        msg = f'{never.sum()} of {n} training rows are in bag for every tree (never out of bag)'
         if never_oob == 'raise':
             raise ValueError(
-                msg
-                + "; fit more trees, or pass never_oob='all_trees' to explain those"
-                " rows with all trees (in-bag contributions, not cross-validated)"
+                msg + "; fit more trees, or pass never_oob='all_trees' to explain those"
+                ' rows with all trees (in-bag contributions, not cross-validated)'
             )
-        warnings.warn(msg + ": explained with all trees (in-bag, not cross-validated)")
+        warnings.warn(msg + ': explained with all trees (in-bag, not cross-validated)')
         W[:, never] = 1 / len(ens)
     values = walk_contributions(
         flat, X32, row_weights=W, tree_weights=np.ones(len(ens)), n_jobs=n_jobs
@@ -115,32 +106,30 @@ def oob_contributions(
 
 # %% ../nbs/08_forest_floor.ipynb #c014b
 def heldout_contributions(
-    forest,                      # fitted RandomForest*/ExtraTrees*
-    X_new,                       # rows to explain (new rows, not the training rows)
-    # the TRAINING target (for the bias mu_0, as in oob_contributions); None = average
-    # root
-    y=None,
+    forest,  # fitted RandomForest*/ExtraTrees*
+    X_new,  # rows to explain (new rows, not the training rows)
+    y=None,  # the TRAINING target (for the bias mu_0, as in oob_contributions); None = average root
     *,
-    n_jobs:int|None=-1,          # threads for the row loop (-1 = all cores)
-    # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed'
-    # = the model's
-    level:str='raw',
-)->Explanation:  # values (n, K[, C]); bias = mu_0; bootstrap = F_0 (same for every row)
-    ("Contributions of new rows over all trees, on the scale of `oob_contributions` "
-     "(paper Eq. 13, Eq. 16).")
+    n_jobs: int | None = -1,  # threads for the row loop (-1 = all cores)
+    level: str = 'raw',  # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
+) -> (
+    Explanation
+):  # values (n, K[, C]); bias = mu_0; bootstrap = F_0 (same for every row)
+    "Contributions of new rows over all trees, on the scale of `oob_contributions` (paper Eq. 13, Eq. 16)."
     if is_pipeline(forest):
         return explain_pipeline(
             heldout_contributions, forest, X_new, y, n_jobs=n_jobs, level=level
         )
-    check_level(level); check_model(forest, FOREST_TYPES)
+    check_level(level)
+    check_model(forest, FOREST_TYPES)
     n_jobs = check_n_jobs(n_jobs)
     X, names = check_X(X_new, forest, name='X_new')
     n = X.shape[0]
     flat = FlatForest.of(forest)
     n_train = getattr(forest, '_n_samples', None)
     if y is not None and n_train is None:
-        raise ValueError("this forest does not record its number of training rows")
-    mu0 = _base_value(forest, flat.root_value, y, n_train)                   # (C,)
+        raise ValueError('this forest does not record its number of training rows')
+    mu0 = _base_value(forest, flat.root_value, y, n_train)  # (C,)
     values = walk_contributions(
         flat, np.ascontiguousarray(X, dtype=np.float32), n_jobs=n_jobs
     )  # Eq. (13), weights 1/M
@@ -155,60 +144,60 @@ def heldout_contributions(
     return Explanation(values, bias, names, X, out_names, bootstrap)
 
 # %% ../nbs/08_forest_floor.ipynb #c016
-def default_k(n:int)->int:
+def default_k(n: int) -> int:
     "forestFloor's number of neighbours, `round(sqrt(n) / 2)` (at least 1)."
     n = check_int(n, 'n', 1)
     return max(1, int(round(np.sqrt(n) / 2)))
 
 # %% ../nbs/08_forest_floor.ipynb #c016b
-def _as_2d(a)->np.ndarray:
+def _as_2d(a) -> np.ndarray:
     a = np.asarray(a, dtype=float)
     return a[:, None] if a.ndim == 1 else a
 
-def _context_scale(Z:np.ndarray)->np.ndarray:
-    ("Standard deviation of each context column (1 where constant), as kknn's "
-     "`scale=TRUE`.")
+
+def _context_scale(Z: np.ndarray) -> np.ndarray:
+    "Standard deviation of each context column (1 where constant), as kknn's `scale=TRUE`."
     sd = Z.std(0, ddof=1) if len(Z) > 1 else np.ones(Z.shape[1])
     return np.where(sd > 0, sd, 1.0)
 
-def _kernel_weights(D:np.ndarray, k:int)->np.ndarray:
-    ("kknn's Gaussian kernel on the k nearest distances, scaled by the (k+1)-th "
-     "distance (columns of `D`).")
+
+def _kernel_weights(D: np.ndarray, k: int) -> np.ndarray:
+    "kknn's Gaussian kernel on the k nearest distances, scaled by the (k+1)-th distance (columns of `D`)."
     maxd = np.maximum(D[:, k], 1e-6)
     V = np.clip(D[:, :k] / maxd[:, None], 1e-6, 1 - 1e-6)
     q = abs(NormalDist().inv_cdf(1 / (2 * (k + 1))))
     # phi(q V) up to the constant 1/sqrt(2 pi), which cancels
     return np.exp(-0.5 * (q * V) ** 2)
 
+
 def _weighted_mean(W, I, f2):
     return np.einsum('nr,nrc->nc', W, f2[I]) / np.maximum(W.sum(1), 1e-12)[:, None]
 
-def _check_k(k, n:int, reserve:int)->int:
-    """Neighbours: default round(sqrt(n)/2), capped at n - reserve;
 
-    an int >= 1 otherwise."""
+def _check_k(k, n: int, reserve: int) -> int:
+    "Neighbours: default round(sqrt(n)/2), capped at n - reserve; an int >= 1 otherwise."
     k = default_k(n) if k is None else check_int(k, 'k', 1)
     return min(k, n - reserve)
 
 # %% ../nbs/08_forest_floor.ipynb #c017
 def knn_loo(
-    Z,                 # (n, q) context features (or (n,) for one feature)
-    f,                 # (n,) or (n, C) values to fit (contributions)
-    k:int|None=None,   # neighbours; default round(sqrt(n)/2)
-)->np.ndarray:         # (n,) / (n, C) leave-one-out predictions g_hat
-    ("Exact leave-one-out Gaussian-kernel kNN fit g_hat of `f` from `Z`, as "
-     "forestFloor's kknn (paper Eq. 17).")
+    Z,  # (n, q) context features (or (n,) for one feature)
+    f,  # (n,) or (n, C) values to fit (contributions)
+    k: int | None = None,  # neighbours; default round(sqrt(n)/2)
+) -> np.ndarray:  # (n,) / (n, C) leave-one-out predictions g_hat
+    "Exact leave-one-out Gaussian-kernel kNN fit g_hat of `f` from `Z`, as forestFloor's kknn (paper Eq. 17)."
     Z, f2 = _as_2d(Z), _as_2d(f)
     n = len(Z)
-    if len(f2) != n: raise ValueError(f"f has {len(f2)} rows but the context has {n}")
+    if len(f2) != n:
+        raise ValueError(f'f has {len(f2)} rows but the context has {n}')
     if n < 3:
-        raise ValueError(f"a leave-one-out kNN fit needs at least 3 rows, got {n}")
+        raise ValueError(f'a leave-one-out kNN fit needs at least 3 rows, got {n}')
     if not (np.isfinite(Z).all() and np.isfinite(f2).all()):
-        raise ValueError("context or values contain NaN or infinite values")
+        raise ValueError('context or values contain NaN or infinite values')
     k = _check_k(k, n, 2)
     Zs = Z / _context_scale(Z)
     D, I = NearestNeighbors(n_neighbors=k + 2).fit(Zs).kneighbors(Zs)
-    keep = I != np.arange(n)[:, None]                  # drop the row itself ...
+    keep = I != np.arange(n)[:, None]  # drop the row itself ...
     # ... or, if it was not returned (>= k+2 duplicates), the last
     keep[keep.all(1), -1] = False
     D, I = D[keep].reshape(n, k + 1), I[keep].reshape(n, k + 1)
@@ -217,24 +206,25 @@ def knn_loo(
 
 # %% ../nbs/08_forest_floor.ipynb #c017b
 def knn_smooth(
-    Z,                 # (n, q) training context
-    f,                 # (n,) or (n, C) values
-    Zq,                # (m, q) query points
-    k:int|None=None,   # neighbours; default round(sqrt(n)/2)
-)->np.ndarray:         # (m,) / (m, C) fitted values at Zq
-    ("The same Gaussian-kernel kNN fit evaluated at new points (for fitted lines and "
-     "surfaces; not LOO).")
+    Z,  # (n, q) training context
+    f,  # (n,) or (n, C) values
+    Zq,  # (m, q) query points
+    k: int | None = None,  # neighbours; default round(sqrt(n)/2)
+) -> np.ndarray:  # (m,) / (m, C) fitted values at Zq
+    "The same Gaussian-kernel kNN fit evaluated at new points (for fitted lines and surfaces; not LOO)."
     Z, f2, Zq = _as_2d(Z), _as_2d(f), _as_2d(Zq)
     n = len(Z)
-    if n < 2: raise ValueError("a kNN fit needs at least 2 rows")
-    if len(f2) != n: raise ValueError(f"f has {len(f2)} rows but the context has {n}")
+    if n < 2:
+        raise ValueError('a kNN fit needs at least 2 rows')
+    if len(f2) != n:
+        raise ValueError(f'f has {len(f2)} rows but the context has {n}')
     if Zq.shape[1] != Z.shape[1]:
         raise ValueError(
-            f"Zq has {Zq.shape[1]} columns but the context has {Z.shape[1]}"
+            f'Zq has {Zq.shape[1]} columns but the context has {Z.shape[1]}'
         )
     if not (np.isfinite(Z).all() and np.isfinite(f2).all() and np.isfinite(Zq).all()):
         raise ValueError(
-            "context, values or query points contain NaN or infinite values"
+            'context, values or query points contain NaN or infinite values'
         )
     k = _check_k(k, n, 1)
     sd = _context_scale(Z)
@@ -243,85 +233,86 @@ def knn_smooth(
     return g[:, 0] if np.ndim(f) == 1 else g
 
 # %% ../nbs/08_forest_floor.ipynb #c020
-def _check_explanation(e, name:str='e')->Explanation:
+def _check_explanation(e, name: str = 'e') -> Explanation:
     "Raise a clear TypeError unless `e` is an `Explanation`."
     if not isinstance(e, Explanation):
         raise TypeError(
-            f"{name} must be an Explanation (e.g. from oob_contributions), got"
-            f" {type(e).__name__}"
+            f'{name} must be an Explanation (e.g. from oob_contributions), got {type(e).__name__}'
         )
     return e
 
-def _feature_index(names:list, f)->int:
+
+def _feature_index(names: list, f) -> int:
     "Resolve a feature name or integer index; clear errors for the rest."
     if isinstance(f, (int, np.integer)) and not isinstance(f, bool):
         if not 0 <= f < len(names):
             raise ValueError(
-                f"feature index {f} is out of range: there are {len(names)} features"
+                f'feature index {f} is out of range: there are {len(names)} features'
             )
         return int(f)
     if isinstance(f, str):
         if f not in names:
-            raise ValueError(f"unknown feature {f!r}; the features are {names[:12]}")
+            raise ValueError(f'unknown feature {f!r}; the features are {names[:12]}')
         return names.index(f)
     raise TypeError(
-        f"a feature must be a name or an integer index, got {type(f).__name__}"
+        f'a feature must be a name or an integer index, got {type(f).__name__}'
     )
 
-def _feature_group(names:list, f, what:str='feature group')->tuple:
-    ("A feature, or a tuple/list of distinct features, as a tuple of indices (never "
-     "empty).")
+
+def _feature_group(names: list, f, what: str = 'feature group') -> tuple:
+    "A feature, or a tuple/list of distinct features, as a tuple of indices (never empty)."
     g = (
         tuple(_feature_index(names, h) for h in f)
         if isinstance(f, (tuple, list, np.ndarray, pd.Index))
         else (_feature_index(names, f),)
     )
-    if not g: raise ValueError(f"the {what} is empty: name at least one feature")
+    if not g:
+        raise ValueError(f'the {what} is empty: name at least one feature')
     if len(set(g)) != len(g):
         raise ValueError(
-            f"the {what} repeats a feature: {[names[j] for j in g]}; name each feature"
-            " once"
+            f'the {what} repeats a feature: {[names[j] for j in g]}; name each feature once'
         )
     return g
 
-def _feature_list(names:list, features)->list:
+
+def _feature_list(names: list, features) -> list:
     "Features to draw or rank (None = all): distinct indices, in the order given."
-    if features is None: return list(range(len(names)))
+    if features is None:
+        return list(range(len(names)))
     if not isinstance(features, (tuple, list, np.ndarray, pd.Index)):
         features = [features]
     if len(features) == 0:
-        raise ValueError("features is empty: name at least one feature")
+        raise ValueError('features is empty: name at least one feature')
     return list(_feature_group(names, list(features), 'features list'))
 
-def _context_data(e:Explanation, X=None)->np.ndarray:
-    """The feature values the plots and GOV use:
 
-    `X` if given (checked against `e`), else `e.data`."""
+def _context_data(e: Explanation, X=None) -> np.ndarray:
+    "The feature values the plots and GOV use: `X` if given (checked against `e`), else `e.data`."
     if X is None:
         if e.data is None:
             raise ValueError(
-                "this explanation has no data: pass X (the explained rows)"
+                'this explanation has no data: pass X (the explained rows)'
             )
         return label_codes(e.data)[0]  # category labels -> sorted-label positions
     X = align_columns(X, e.feature_names, strict=False)  # matched by name
     X, _ = check_X(X)
     if X.shape != e.values.shape[:2]:
         raise ValueError(
-            f"X has shape {X.shape} but the explanation has {e.values.shape[:2]} (rows,"
-            " features)"
+            f'X has shape {X.shape} but the explanation has {e.values.shape[:2]} (rows, features)'
         )
     return X
 
-def _output_values(e:Explanation, output=None)->tuple[np.ndarray, list]:
-    ("Contributions as (n, K, C') for the chosen output (all outputs if None) and the "
-     "outputs' labels.")
+
+def _output_values(e: Explanation, output=None) -> tuple[np.ndarray, list]:
+    "Contributions as (n, K, C') for the chosen output (all outputs if None) and the outputs' labels."
     V = e.values if e.values.ndim == 3 else e.values[..., None]
     labels = (
         e.output_names
         if e.output_names is not None
         else ([None] if e.values.ndim == 2 else list(range(V.shape[2])))
     )
-    if output is None: return V, labels
+    if output is None:
+        return V, labels
     if (
         isinstance(output, (int, np.integer))
         and not isinstance(output, bool)
@@ -330,58 +321,56 @@ def _output_values(e:Explanation, output=None)->tuple[np.ndarray, list]:
         c = int(output)
         if not 0 <= c < V.shape[2]:
             raise ValueError(
-                f"output index {c} is out of range: there are {V.shape[2]} outputs"
+                f'output index {c} is out of range: there are {V.shape[2]} outputs'
             )
-    elif output in labels: c = labels.index(output)
-    else: raise ValueError(f"unknown output {output!r}; the outputs are {labels}")
+    elif output in labels:
+        c = labels.index(output)
+    else:
+        raise ValueError(f'unknown output {output!r}; the outputs are {labels}')
     return V[..., [c]], [labels[c]]
 
-def _r2(f:np.ndarray, g:np.ndarray)->float:
-    """Squared Pearson correlation;
 
-    1 when f is constant (nothing to explain), 0 when only g is."""
+def _r2(f: np.ndarray, g: np.ndarray) -> float:
+    "Squared Pearson correlation; 1 when f is constant (nothing to explain), 0 when only g is."
     f, g = f.ravel() - f.mean(), g.ravel() - g.mean()
     vf, vg = (f * f).sum(), (g * g).sum()
-    if vf <= 1e-300: return 1.0
-    if vg <= 1e-300: return 0.0
+    if vf <= 1e-300:
+        return 1.0
+    if vg <= 1e-300:
+        return 0.0
     return float((f * g).sum() ** 2 / (vf * vg))
+
 
 _MULTICLASS = ('mean', 'per_class', 'pooled')
 
-def _check_multiclass(multiclass:str)->str:
+
+def _check_multiclass(multiclass: str) -> str:
     if multiclass not in _MULTICLASS:
-        raise ValueError(f"multiclass must be one of {_MULTICLASS}, got {multiclass!r}")
+        raise ValueError(f'multiclass must be one of {_MULTICLASS}, got {multiclass!r}')
     return multiclass
 
-def _gov(f:np.ndarray, g:np.ndarray, multiclass:str):
-    """GOV of (n, C) contributions `f` fitted by `g`:
 
-    per class (array), their mean, or pooled over all (row, class)."""
-    if multiclass == 'pooled': return _r2(f, g)
+def _gov(f: np.ndarray, g: np.ndarray, multiclass: str):
+    "GOV of (n, C) contributions `f` fitted by `g`: per class (array), their mean, or pooled over all (row, class)."
+    if multiclass == 'pooled':
+        return _r2(f, g)
     per = np.array([_r2(f[:, c], g[:, c]) for c in range(f.shape[1])])
     return per if multiclass == 'per_class' else float(per.mean())
 
 # %% ../nbs/08_forest_floor.ipynb #c021
 def goodness_of_visualization(
-    e:Explanation,           # contributions (e.g. from oob_contributions)
-    X=None,                  # the explained rows' feature values; default e.data
-    # features whose contributions are fitted (a tuple = the sum of several); default
-    # all
-    features=None,
-    # None: each feature in its own context (one-way); else feature(s) shown, e.g. (2,
-    # 3)
-    context=None,
+    e: Explanation,  # contributions (e.g. from oob_contributions)
+    X=None,  # the explained rows' feature values; default e.data
+    features=None,  # features whose contributions are fitted (a tuple = the sum of several); default all
+    context=None,  # None: each feature in its own context (one-way); else feature(s) shown, e.g. (2, 3)
     *,
-    # class label / output index; None = all outputs, combined by `multiclass`
-    output=None,
-    # several outputs: 'mean' of per-class GOV (forestFloor), 'per_class', or 'pooled'
-    multiclass:str='mean',
-    k:int|None=None,         # neighbours; default round(sqrt(n)/2)
+    output=None,  # class label / output index; None = all outputs, combined by `multiclass`
+    multiclass: str = 'mean',  # several outputs: 'mean' of per-class GOV (forestFloor), 'per_class', or 'pooled'
+    k: int | None = None,  # neighbours; default round(sqrt(n)/2)
     # GOV in [0, 1] by feature ('a+b' for summed contributions); per_class: features x
     # classes
-)->pd.Series|pd.DataFrame:
-    ("Leave-one-out R^2 of a kNN fit of contributions from the plotted features "
-     "(paper Eq. 17).")
+) -> pd.Series | pd.DataFrame:
+    "Leave-one-out R^2 of a kNN fit of contributions from the plotted features (paper Eq. 17)."
     _check_explanation(e)
     _check_multiclass(multiclass)
     names = e.feature_names
@@ -397,7 +386,7 @@ def goodness_of_visualization(
         ]
     out = {}
     for grp in groups:
-        f = V[:, list(grp)].sum(1)                        # (n, C')
+        f = V[:, list(grp)].sum(1)  # (n, C')
         cols = list(grp if ctx is None else ctx)
         out['+'.join(names[j] for j in grp)] = _gov(
             f, knn_loo(Xc[:, cols], f, k), multiclass
@@ -412,30 +401,29 @@ def goodness_of_visualization(
 # %% ../nbs/08_forest_floor.ipynb #cv02
 def cv_contributions(
     estimator,  # unfitted (or fitted: it is cloned) RandomForest*/ExtraTrees*
-    X,                           # (n_samples, n_features) training rows
-    y,                           # target
+    X,  # (n_samples, n_features) training rows
+    y,  # target
     *,
-    n_folds:int=5,               # number of folds (stratified for classifiers)
-    random_state:int|None=0,     # shuffling of the folds
-    n_jobs:int|None=-1,          # threads for each fold's row loop
+    n_folds: int = 5,  # number of folds (stratified for classifiers)
+    random_state: int | None = 0,  # shuffling of the folds
+    n_jobs: int | None = -1,  # threads for each fold's row loop
     # a Pipeline ending in one (each fold refits it): 'raw' input columns or the
     # model's 'transformed' ones
-    level:str='raw',
+    level: str = 'raw',
     # like oob_contributions: bias (per fold) + bootstrap + values.sum(1) =
     # cross_val_predict
-)->Explanation:
-    """n-fold cross-validated feature contributions:
-
-    each fold explained by a forest fitted on the others (paper Eq. 16 per fold)."""
+) -> Explanation:
+    "n-fold cross-validated feature contributions: each fold explained by a forest fitted on the others (paper Eq. 16 per fold)."
     from sklearn.base import clone
     from sklearn.model_selection import KFold, StratifiedKFold
+
     pipe = is_pipeline(estimator)
     final = estimator.steps[-1][1] if pipe else estimator
     if not isinstance(final, FOREST_TYPES):
         raise TypeError(
-            f"unsupported model type {type(final).__name__}; expected one of: "
+            f'unsupported model type {type(final).__name__}; expected one of: '
             + ', '.join(sorted(t.__name__ for t in FOREST_TYPES))
-            + (" (as the last step of the Pipeline)" if pipe else "")
+            + (' (as the last step of the Pipeline)' if pipe else '')
         )
     check_level(level)
     n_folds = check_int(n_folds, 'n_folds', 2)
@@ -443,13 +431,14 @@ def cv_contributions(
         X_ = raw_rows(X)
         if X_.ndim != 2 or X_.shape[0] == 0:
             raise ValueError(
-                f"X must be 2-D with at least one row, got shape {X_.shape}"
+                f'X must be 2-D with at least one row, got shape {X_.shape}'
             )
-    else: X_, names = check_X(X, None, name='X', allow_nan=True)  # the fit decides
+    else:
+        X_, names = check_X(X, None, name='X', allow_nan=True)  # the fit decides
     y_ = np.asarray(check_y(y, X_.shape[0]))
     if n_folds > len(y_):
         raise ValueError(
-            f"n_folds={n_folds} is larger than the number of rows ({len(y_)})"
+            f'n_folds={n_folds} is larger than the number of rows ({len(y_)})'
         )
     clf = is_classifier(estimator)
     cv = (StratifiedKFold if clf else KFold)(
@@ -461,7 +450,7 @@ def cv_contributions(
     for tr, te in cv.split(np.zeros((len(y_), 1)), y_):
         m = clone(estimator).fit(Xf.iloc[tr] if hasattr(Xf, 'iloc') else X_[tr], y_[tr])
         if clf and len(m.classes_) != len(np.unique(y_)):
-            raise ValueError("a training fold lacks a class: use fewer folds")
+            raise ValueError('a training fold lacks a class: use fewer folds')
         parts.append(
             (
                 te,
@@ -481,7 +470,8 @@ def cv_contributions(
     data = out(np.asarray(first.data)) if pipe and first.data is not None else X_
     for te, e in parts:
         values[te], bias[te], boot[te] = e.values, e.bias, e.bootstrap
-        if data is not X_: data[te] = np.asarray(e.data)
+        if data is not X_:
+            data[te] = np.asarray(e.data)
     names, outputs = first.feature_names, first.output_names
     return Explanation(values, bias, names, data, outputs, boot)
 
@@ -493,15 +483,15 @@ GRADIENT_COLORS = ('#d7191c', '#1a9641', '#2b83ba')
 def _hex_rgb(h: str) -> np.ndarray:
     return np.array([int(h[i : i + 2], 16) for i in (1, 3, 5)]) / 255
 
-def _rgb_gradient(t:np.ndarray)->np.ndarray:
-    """Piecewise-linear red -> green -> blue (GRADIENT_COLORS) at positions t in [0, 1];
 
-    (n, 3) RGB."""
+def _rgb_gradient(t: np.ndarray) -> np.ndarray:
+    "Piecewise-linear red -> green -> blue (GRADIENT_COLORS) at positions t in [0, 1]; (n, 3) RGB."
     stops = np.array([_hex_rgb(h) for h in GRADIENT_COLORS])
     x = np.linspace(0, 1, len(stops))
     return np.column_stack([np.interp(t, x, stops[:, c]) for c in range(3)])
 
-def _hsv_rgb(h, s, v)->np.ndarray:
+
+def _hsv_rgb(h, s, v) -> np.ndarray:
     "HSV (each in [0, 1]) to RGB, vectorised (the standard sextant formula)."
     i = np.floor(h * 6).astype(int) % 6
     f = h * 6 - np.floor(h * 6)
@@ -521,29 +511,28 @@ def _hsv_rgb(h, s, v)->np.ndarray:
 # %% ../nbs/08_forest_floor.ipynb #c026
 def feature_colors(
     X,  # (n, K) array / DataFrame, or an Explanation (uses its data and names)
-    features=None,           # feature(s) to colour by (names or indices); default all
+    features=None,  # feature(s) to colour by (names or indices); default all
     *,
-    # more features than this are reduced by PCA to this many (2 or 3)
-    max_components:int=2,
-    outlier_lim:float=3.0,   # clip at this many standard deviations before stretching
-    alpha:float=1.0,         # opacity of the returned colours
-)->np.ndarray:               # (n, 4) RGBA
-    ("Colour each row by its position along one feature or the first PCs of several "
-     "(forestFloor's `fcol`, seed 003).")
-    if isinstance(X, Explanation): Xa, names = _context_data(X), X.feature_names
-    else: Xa, names = check_X(X)
+    max_components: int = 2,  # more features than this are reduced by PCA to this many (2 or 3)
+    outlier_lim: float = 3.0,  # clip at this many standard deviations before stretching
+    alpha: float = 1.0,  # opacity of the returned colours
+) -> np.ndarray:  # (n, 4) RGBA
+    "Colour each row by its position along one feature or the first PCs of several (forestFloor's `fcol`, seed 003)."
+    if isinstance(X, Explanation):
+        Xa, names = _context_data(X), X.feature_names
+    else:
+        Xa, names = check_X(X)
     cols = (
         list(range(Xa.shape[1])) if features is None else _feature_list(names, features)
     )
     if max_components not in (1, 2, 3):
-        raise ValueError(f"max_components must be 1, 2 or 3, got {max_components}")
+        raise ValueError(f'max_components must be 1, 2 or 3, got {max_components}')
     outlier_lim = check_real(outlier_lim, 'outlier_lim', 0, low_open=True)
     alpha = check_real(alpha, 'alpha', 0, 1)
     Z = Xa[:, cols]
     if not np.isfinite(Z).all():
         raise ValueError(
-            "X contains NaN or infinite values in the colouring features: colours need"
-            " every value"
+            'X contains NaN or infinite values in the colouring features: colours need every value'
         )
     Z = (Z - Z.mean(0)) / _context_scale(Z)
     Z = np.clip(Z, -outlier_lim, outlier_lim)
@@ -553,23 +542,25 @@ def feature_colors(
     span = Z.max(0) - Z.min(0)
     # each column in [0, 1]
     T = np.where(span > 0, (Z - Z.min(0)) / np.where(span > 0, span, 1), 0.5)
-    if T.shape[1] == 1: rgb = _rgb_gradient(T[:, 0])
+    if T.shape[1] == 1:
+        rgb = _rgb_gradient(T[:, 0])
     elif T.shape[1] == 2:  # angle -> hue, distance from the centre -> saturation
         u, v = T[:, 0] - 0.5, T[:, 1] - 0.5
-        r = np.hypot(u, v); r = r / r.max() if r.max() > 0 else r
+        r = np.hypot(u, v)
+        r = r / r.max() if r.max() > 0 else r
         rgb = _hsv_rgb(
             (np.arctan2(v, u) / (2 * np.pi)) % 1, 0.15 + 0.85 * r, np.full(len(r), 0.85)
         )
-    else: rgb = 0.08 + 0.84 * T  # three components -> R, G, B (no black, no white)
+    else:
+        rgb = 0.08 + 0.84 * T  # three components -> R, G, B (no black, no white)
     return np.c_[rgb, np.full(len(rgb), float(alpha))]
 
 # %% ../nbs/08_forest_floor.ipynb #c029
 def contribution_importance(
-    e:Explanation,           # contributions
-    output=None,             # class / output (None averages the variances over outputs)
-)->pd.Series:                # by feature name, largest first
-    ("Spread (standard deviation, pooled over outputs) of each feature's "
-     "contributions, largest first.")
+    e: Explanation,  # contributions
+    output=None,  # class / output (None averages the variances over outputs)
+) -> pd.Series:  # by feature name, largest first
+    "Spread (standard deviation, pooled over outputs) of each feature's contributions, largest first."
     _check_explanation(e)
     V, _ = _output_values(e, output)
     return pd.Series(
@@ -578,21 +569,20 @@ def contribution_importance(
 
 # %% ../nbs/08_forest_floor.ipynb #c048
 def rank_interactions(
-    e:Explanation,           # contributions with data
-    features=None,           # features whose contributions are examined (default all)
+    e: Explanation,  # contributions with data
+    features=None,  # features whose contributions are examined (default all)
     *,
     output=None,  # class / output (None = all outputs, combined by `multiclass`)
-    multiclass:str='mean',   # 'mean' of per-class GOV (forestFloor) or 'pooled'
-    X=None, k:int|None=None,
+    multiclass: str = 'mean',  # 'mean' of per-class GOV (forestFloor) or 'pooled'
+    X=None,
+    k: int | None = None,
     # feature, partner, gov_one_way, gov_two_way, gain, weighted_gain (sorted)
-)->pd.DataFrame:
-    ("Rank feature pairs by how much a partner raises a contribution's GOV, two-way "
-     "minus one-way (paper Eq. 17).")
+) -> pd.DataFrame:
+    "Rank feature pairs by how much a partner raises a contribution's GOV, two-way minus one-way (paper Eq. 17)."
     _check_explanation(e)
     if _check_multiclass(multiclass) == 'per_class':
         raise ValueError(
-            "rank_interactions needs one number per pair: multiclass must be 'mean' or"
-            " 'pooled'"
+            "rank_interactions needs one number per pair: multiclass must be 'mean' or 'pooled'"
         )
     names = e.feature_names
     Xc = _context_data(e, X)
@@ -603,7 +593,8 @@ def rank_interactions(
         f = V[:, j]
         one = _gov(f, knn_loo(Xc[:, [j]], f, k), multiclass)
         for m in range(len(names)):
-            if m == j: continue
+            if m == j:
+                continue
             two = _gov(f, knn_loo(Xc[:, [j, m]], f, k), multiclass)
             rows.append(
                 (names[j], names[m], one, two, two - one, f.var(0).mean() * (two - one))

@@ -20,30 +20,33 @@ __all__ = ['CLASS_COLORS', 'MAX_FLOOR_ROWS', 'MAX_FLOOR_PANELS', 'plot_forest_fl
 def _pyplot():
     "matplotlib.pyplot, imported on first use (keeps `import deepforest_interp` light)."
     import matplotlib.pyplot as plt
+
     return plt
 
-def _check_ax(ax, name:str='ax'):
+
+def _check_ax(ax, name: str = 'ax'):
     if ax is not None and not hasattr(ax, 'scatter'):
         raise TypeError(
-            f"{name} must be a matplotlib Axes or None, got {type(ax).__name__}"
+            f'{name} must be a matplotlib Axes or None, got {type(ax).__name__}'
         )
     return ax
+
 
 def _check_fig(fig):
     if fig is not None and not hasattr(fig, 'subplots'):
         raise TypeError(
-            f"fig must be a matplotlib Figure or None, got {type(fig).__name__}"
+            f'fig must be a matplotlib Figure or None, got {type(fig).__name__}'
         )
     return fig
 
-def _resolve_colors(e:Explanation, color, X:np.ndarray, default='#1f77b4'):
-    """`color` as scatter colours:
 
-    None, a feature / list of features (gradient), an (n,) / (n, 3|4) array, or a
-    colour."""
+def _resolve_colors(e: Explanation, color, X: np.ndarray, default='#1f77b4'):
+    "`color` as scatter colours: None, a feature / list of features (gradient), an (n,) / (n, 3|4) array, or a colour."
     from matplotlib.colors import to_rgba_array
+
     n = len(e)
-    if color is None: return default
+    if color is None:
+        return default
     names = e.feature_names
     if (
         isinstance(color, str)
@@ -65,80 +68,76 @@ def _resolve_colors(e:Explanation, color, X:np.ndarray, default='#1f77b4'):
             return to_rgba_array(color)[0]
         except ValueError:
             raise ValueError(
-                f"color {color!r} is neither a feature name nor a matplotlib colour"
+                f'color {color!r} is neither a feature name nor a matplotlib colour'
             ) from None
     arr = np.asarray(color)
     if arr.ndim == 0 or arr.shape[0] != n:
         raise ValueError(
-            f"color has {arr.shape[0] if arr.ndim else 1} entries but there are {n}"
-            " rows"
+            f'color has {arr.shape[0] if arr.ndim else 1} entries but there are {n} rows'
         )
     return to_rgba_array(arr)
 
-def _jitter(x:np.ndarray, amount:float, rng)->np.ndarray:
-    ("Spread tied values by `amount` times the smallest gap between distinct values "
-     "(display only).")
-    if amount <= 0: return x
+
+def _jitter(x: np.ndarray, amount: float, rng) -> np.ndarray:
+    "Spread tied values by `amount` times the smallest gap between distinct values (display only)."
+    if amount <= 0:
+        return x
     u = np.unique(x)
     gap = np.diff(u).min() if len(u) > 1 else 1.0
     return x + rng.uniform(-0.5, 0.5, len(x)) * amount * gap
 
-def _check_test(e:Explanation, test, output):
-    """The new rows' explanation drawn beside `e`: same features and outputs;
 
-    returns its (n, K, C') values and data."""
-    if test is None: return None, None
+def _check_test(e: Explanation, test, output):
+    "The new rows' explanation drawn beside `e`: same features and outputs; returns its (n, K, C') values and data."
+    if test is None:
+        return None, None
     _check_explanation(test, 'test')
     if test.feature_names != e.feature_names:
         raise ValueError(
-            f"test explains the features {test.feature_names[:5]}... but e explains"
-            f" {e.feature_names[:5]}..."
+            f'test explains the features {test.feature_names[:5]}... but e explains'
+            f' {e.feature_names[:5]}...'
         )
     if test.values.shape[2:] != e.values.shape[2:]:
         raise ValueError(
-            f"test has outputs of shape {test.values.shape[2:]} but e has"
-            f" {e.values.shape[2:]}"
+            f'test has outputs of shape {test.values.shape[2:]} but e has {e.values.shape[2:]}'
         )
     if test.data is None:
         raise ValueError(
-            "test has no data: explain the new rows with heldout_contributions(forest,"
-            " X_new)"
+            'test has no data: explain the new rows with heldout_contributions(forest, X_new)'
         )
     return _output_values(test, output)[0], np.asarray(test.data, dtype=float)
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p006
 def plot_forest_floor(
-    e:Explanation,           # contributions with data (values (n, K) or (n, K, C))
-    features=None,           # features to draw (names/indices); default all
+    e: Explanation,  # contributions with data (values (n, K) or (n, K, C))
+    features=None,  # features to draw (names/indices); default all
     *,
-    output=None,             # class / output to draw for a multi-output explanation
-    # None, a feature or list of features (colour gradient), or colours per row
-    color=None,
-    order:bool=True,         # sort panels by contribution_importance
-    fit:bool=True,           # draw the kNN fit line
-    gov:bool=True,           # GOV (Eq. 17) in each panel title
-    ncols:int=3,             # panels per row
-    # spread tied feature values (fraction of the smallest gap), display only
-    jitter:float=0.0,
-    s:float=4, alpha:float=0.6,   # marker size and opacity
+    output=None,  # class / output to draw for a multi-output explanation
+    color=None,  # None, a feature or list of features (colour gradient), or colours per row
+    order: bool = True,  # sort panels by contribution_importance
+    fit: bool = True,  # draw the kNN fit line
+    gov: bool = True,  # GOV (Eq. 17) in each panel title
+    ncols: int = 3,  # panels per row
+    jitter: float = 0.0,  # spread tied feature values (fraction of the smallest gap), display only
+    s: float = 4,
+    alpha: float = 0.6,  # marker size and opacity
     # contributions of new rows (heldout_contributions), drawn beside the OOB ones
-    test:Explanation|None=None,
-    test_color='#ff7f0e',    # their colour
-    X=None,                  # feature values if e.data is None
-    fig=None, figsize=None,  # an existing Figure to draw into / its size
-):                           # the Figure
-    """One-way forest-floor plots:
-
-    contribution vs feature value for each feature, with fit and GOV (seed 003 Sec.
-    Results)."""
+    test: Explanation | None = None,
+    test_color='#ff7f0e',  # their colour
+    X=None,  # feature values if e.data is None
+    fig=None,
+    figsize=None,  # an existing Figure to draw into / its size
+):  # the Figure
+    "One-way forest-floor plots: contribution vs feature value for each feature, with fit and GOV (seed 003 Sec. Results)."
     plt = _pyplot()
-    _check_explanation(e); _check_fig(fig)
+    _check_explanation(e)
+    _check_fig(fig)
     ncols = check_int(ncols, 'ncols', 1)
     V, labels = _output_values(e, output)
     if V.shape[2] != 1:
         raise ValueError(
-            "this explanation has several outputs: pass output=<class or index>, or use"
-            " plot_aligned"
+            'this explanation has several outputs: pass output=<class or index>, or use'
+            ' plot_aligned'
         )
     V = V[..., 0]
     T, XT = _check_test(e, test, output)
@@ -151,8 +150,10 @@ def plot_forest_floor(
         ks = sorted(ks, key=lambda j: -imp[names[j]])
     colors = _resolve_colors(e, color, Xc)
     govs = goodness_of_visualization(e, Xc, features=ks, output=output) if gov else None
-    nc = min(ncols, len(ks)); nrows = -(-len(ks) // nc)
-    if fig is None: fig = plt.figure(figsize=figsize or (3.2 * nc, 2.7 * nrows))
+    nc = min(ncols, len(ks))
+    nrows = -(-len(ks) // nc)
+    if fig is None:
+        fig = plt.figure(figsize=figsize or (3.2 * nc, 2.7 * nrows))
     axs = np.atleast_1d(fig.subplots(nrows, nc, sharey=True, squeeze=False)).ravel()
     rng = np.random.default_rng(0)
     for ax, j in zip(axs, ks):
@@ -190,78 +191,78 @@ def plot_forest_floor(
                 fontsize=7,
             )
         ax.set_title(
-            names[j] + (f"  GOV R²={govs.iloc[ks.index(j)]:.2f}" if gov else ''),
+            names[j] + (f'  GOV R²={govs.iloc[ks.index(j)]:.2f}' if gov else ''),
             fontsize=9,
         )
-    for ax in axs[len(ks):]: ax.set_visible(False)
+    for ax in axs[len(ks) :]:
+        ax.set_visible(False)
     ylab = 'contribution' + ('' if labels[0] is None else f' to {labels[0]}')
-    for ax in axs[::nc]: ax.set_ylabel(ylab)
-    if T is not None: axs[0].legend(fontsize=7, markerscale=2, loc='best')
+    for ax in axs[::nc]:
+        ax.set_ylabel(ylab)
+    if T is not None:
+        axs[0].legend(fontsize=7, markerscale=2, loc='best')
     fig.tight_layout()
     return fig
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p012
-def _axis_levels(z:np.ndarray, grid:int, max_levels:int)->tuple[np.ndarray, bool]:
-    """Where to evaluate the surface along one axis:
-
-    the distinct values of a discrete feature, else an even grid."""
+def _axis_levels(z: np.ndarray, grid: int, max_levels: int) -> tuple[np.ndarray, bool]:
+    "Where to evaluate the surface along one axis: the distinct values of a discrete feature, else an even grid."
     u = np.unique(z)
-    if len(u) <= max_levels: return u, True
+    if len(u) <= max_levels:
+        return u, True
     return np.linspace(u[0], u[-1], grid), False
 
-def _strip_edges(g:np.ndarray, discrete:bool)->list[tuple[np.ndarray, slice]]:
-    """Cell edges along one axis, as blocks:
 
-    one narrow block per level (discrete), one block of the whole grid (else)."""
+def _strip_edges(g: np.ndarray, discrete: bool) -> list[tuple[np.ndarray, slice]]:
+    "Cell edges along one axis, as blocks: one narrow block per level (discrete), one block of the whole grid (else)."
     if discrete:
         h = 0.35 * (np.diff(g).min() if len(g) > 1 else 1.0)
         return [(np.array([v - h, v + h]), slice(i, i + 1)) for i, v in enumerate(g)]
     mid = (g[1:] + g[:-1]) / 2
     return [(np.r_[2 * g[0] - mid[0], mid, 2 * g[-1] - mid[-1]], slice(0, len(g)))]
 
-def _set_level_ticks(ax, axis:str, levels:np.ndarray):
+
+def _set_level_ticks(ax, axis: str, levels: np.ndarray):
     "Ticks exactly at a discrete feature's levels, printed without spurious decimals."
     getattr(ax, f'set_{axis}ticks')(levels)
     getattr(ax, f'set_{axis}ticklabels')([f'{v:g}' for v in levels])
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p013
 def plot_two_way(
-    e:Explanation,           # contributions with data
-    features,                # the two context features (i, j)
+    e: Explanation,  # contributions with data
+    features,  # the two context features (i, j)
     *,
     contributions=None,  # which features' contributions to sum (default: the same two)
-    output=None,             # class / output for a multi-output explanation
-    kind:str='3d',           # '3d' (scatter + kNN surface) or 'contour'
-    # point colours (see plot_forest_floor); default grey (3d) / the contribution
-    # (contour)
-    color=None,
-    grid:int=30,             # surface resolution per continuous axis
-    # a feature with at most this many distinct values is drawn level by level
-    max_levels:int=10,
-    gov:bool=True,           # two-way GOV in the title
-    s:float=4, alpha:float=0.6,
-    X=None, ax=None,  # feature values if e.data is None; an Axes (3-D for kind='3d')
-):                           # the Axes
-    """Two-way forest-floor view:
-
-    summed contributions of two features over both features, with two-way GOV
-    (seed 003)."""
+    output=None,  # class / output for a multi-output explanation
+    kind: str = '3d',  # '3d' (scatter + kNN surface) or 'contour'
+    color=None,  # point colours (see plot_forest_floor); default grey (3d) / the contribution (contour)
+    grid: int = 30,  # surface resolution per continuous axis
+    max_levels: int = 10,  # a feature with at most this many distinct values is drawn level by level
+    gov: bool = True,  # two-way GOV in the title
+    s: float = 4,
+    alpha: float = 0.6,
+    X=None,
+    ax=None,  # feature values if e.data is None; an Axes (3-D for kind='3d')
+):  # the Axes
+    "Two-way forest-floor view: summed contributions of two features over both features, with two-way GOV (seed 003)."
     plt = _pyplot()
-    _check_explanation(e); _check_ax(ax)
-    grid, max_levels = check_int(grid, 'grid', 2), check_int(
-        max_levels, 'max_levels', 1
+    _check_explanation(e)
+    _check_ax(ax)
+    grid, max_levels = (
+        check_int(grid, 'grid', 2),
+        check_int(max_levels, 'max_levels', 1),
     )
     names = e.feature_names
     ctx = _feature_group(names, features, 'two-way view')
     if len(ctx) != 2:
-        raise ValueError(f"a two-way view needs exactly 2 features, got {len(ctx)}")
+        raise ValueError(f'a two-way view needs exactly 2 features, got {len(ctx)}')
     if kind not in ('3d', 'contour'):
         raise ValueError(f"kind must be '3d' or 'contour', got {kind!r}")
     fc = ctx if contributions is None else _feature_group(names, contributions)
     V, labels = _output_values(e, output)
     if V.shape[2] != 1:
         raise ValueError(
-            "this explanation has several outputs: pass output=<class or index>"
+            'this explanation has several outputs: pass output=<class or index>'
         )
     Xc = _context_data(e, X)
     f = V[:, list(fc), 0].sum(1)
@@ -272,7 +273,8 @@ def plot_two_way(
     S = knn_smooth(Z, f, np.c_[G1.ravel(), G2.ravel()]).reshape(G1.shape)
     zlab = ' + '.join(f'f({names[j]})' for j in fc)
     if kind == '3d':
-        if ax is None: ax = plt.figure(figsize=(6, 5)).add_subplot(projection='3d')
+        if ax is None:
+            ax = plt.figure(figsize=(6, 5)).add_subplot(projection='3d')
         elif getattr(ax, 'name', '') != '3d':
             raise ValueError("kind='3d' needs an Axes made with projection='3d'")
         if not (d1 or d2):
@@ -299,7 +301,9 @@ def plot_two_way(
         ax.set_zlabel(zlab)
     else:
         from matplotlib.colors import Normalize
-        if ax is None: _, ax = plt.subplots(figsize=(5.5, 4.5))
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5.5, 4.5))
         lim = max(np.abs(f).max(), np.abs(S).max(), 1e-12)
         if not (d1 or d2):
             cs = ax.contourf(
@@ -334,9 +338,12 @@ def plot_two_way(
                 linewidths=0,
             )
         ax.figure.colorbar(cs, ax=ax, label=zlab)
-    if d1: _set_level_ticks(ax, 'x', g1)
-    if d2: _set_level_ticks(ax, 'y', g2)
-    ax.set_xlabel(names[ctx[0]]); ax.set_ylabel(names[ctx[1]])
+    if d1:
+        _set_level_ticks(ax, 'x', g1)
+    if d2:
+        _set_level_ticks(ax, 'y', g2)
+    ax.set_xlabel(names[ctx[0]])
+    ax.set_ylabel(names[ctx[1]])
     title = zlab if labels[0] is None else f'{zlab} [{labels[0]}]'
     if gov:
         r2 = goodness_of_visualization(
@@ -360,31 +367,33 @@ CLASS_COLORS = (
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p020
 def plot_aligned(
-    e:Explanation,           # multi-output contributions with data, values (n, K, C)
-    features=None,           # features to draw; default all
+    e: Explanation,  # multi-output contributions with data, values (n, K, C)
+    features=None,  # features to draw; default all
     *,
-    class_colors=None,       # one colour per class (default black, red, green, ...)
-    order:bool=True,         # sort panels by importance
-    fit:bool=False,          # draw each class's kNN fit line
-    gov:bool=True,           # GOV in the titles
-    # how the title's GOV combines the classes: 'mean' (forestFloor) or 'pooled'
-    multiclass:str='mean',
-    ncols:int=3, jitter:float=0.0, s:float=3, alpha:float=0.3,
+    class_colors=None,  # one colour per class (default black, red, green, ...)
+    order: bool = True,  # sort panels by importance
+    fit: bool = False,  # draw each class's kNN fit line
+    gov: bool = True,  # GOV in the titles
+    multiclass: str = 'mean',  # how the title's GOV combines the classes: 'mean' (forestFloor) or 'pooled'
+    ncols: int = 3,
+    jitter: float = 0.0,
+    s: float = 3,
+    alpha: float = 0.3,
     # contributions of new rows (heldout_contributions): hollow markers in the class
     # colours
-    test:Explanation|None=None,
-    X=None, fig=None, figsize=None,
-):                           # the Figure
-    """Aligned multiclass forest floor:
-
-    every class's contribution on one axis per feature (seed 003 Fig. cmc.mainAlign)."""
+    test: Explanation | None = None,
+    X=None,
+    fig=None,
+    figsize=None,
+):  # the Figure
+    "Aligned multiclass forest floor: every class's contribution on one axis per feature (seed 003 Fig. cmc.mainAlign)."
     plt = _pyplot()
-    _check_explanation(e); _check_fig(fig)
+    _check_explanation(e)
+    _check_fig(fig)
     ncols = check_int(ncols, 'ncols', 1)
     if e.values.ndim != 3:
         raise ValueError(
-            "plot_aligned needs a multi-output (classification) explanation; use"
-            " plot_forest_floor"
+            'plot_aligned needs a multi-output (classification) explanation; use plot_forest_floor'
         )
     if multiclass not in ('mean', 'pooled'):
         raise ValueError(
@@ -395,7 +404,7 @@ def plot_aligned(
     C = V.shape[2]
     cols = list(class_colors or CLASS_COLORS)
     if len(cols) < C:
-        raise ValueError(f"class_colors has {len(cols)} colours for {C} classes")
+        raise ValueError(f'class_colors has {len(cols)} colours for {C} classes')
     Xc = _context_data(e, X)
     names = e.feature_names
     ks = _feature_list(names, features)
@@ -407,8 +416,10 @@ def plot_aligned(
         if gov
         else None
     )
-    nc = min(ncols, len(ks)); nrows = -(-len(ks) // nc)
-    if fig is None: fig = plt.figure(figsize=figsize or (3.3 * nc, 2.8 * nrows))
+    nc = min(ncols, len(ks))
+    nrows = -(-len(ks) // nc)
+    if fig is None:
+        fig = plt.figure(figsize=figsize or (3.3 * nc, 2.8 * nrows))
     axs = np.atleast_1d(fig.subplots(nrows, nc, sharey=True, squeeze=False)).ravel()
     rng = np.random.default_rng(0)
     for ax, j in zip(axs, ks):
@@ -445,13 +456,16 @@ def plot_aligned(
         ax.axhline(0, color='0.6', lw=0.6, zorder=0)
         ax.set_xlabel(names[j])
         ax.set_title(
-            names[j] + (f"  GOV R²={govs.iloc[ks.index(j)]:.2f}" if gov else ''),
+            names[j] + (f'  GOV R²={govs.iloc[ks.index(j)]:.2f}' if gov else ''),
             fontsize=9,
         )
-    for ax in axs[len(ks):]: ax.set_visible(False)
-    for ax in axs[::nc]: ax.set_ylabel('change of probability')
+    for ax in axs[len(ks) :]:
+        ax.set_visible(False)
+    for ax in axs[::nc]:
+        ax.set_ylabel('change of probability')
     leg = axs[0].legend(markerscale=3, fontsize=7, loc='best')
-    for h in leg.legend_handles: h.set_alpha(1)
+    for h in leg.legend_handles:
+        h.set_alpha(1)
     fig.tight_layout()
     return fig
 
@@ -459,15 +473,16 @@ def plot_aligned(
 # vertices of classes 0, 1, 2
 _SIMPLEX = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, np.sqrt(3) / 2]])
 
-def simplex_coordinates(P)->np.ndarray:
+
+def simplex_coordinates(P) -> np.ndarray:
     "Map 3-class probability rows (n, 3) to 2-D points in the triangle (barycentric)."
     P = np.asarray(P, dtype=float)
     if P.ndim != 2 or P.shape[1] != 3:
-        raise ValueError(f"simplex plots need 3 classes, got shape {P.shape}")
+        raise ValueError(f'simplex plots need 3 classes, got shape {P.shape}')
     return P @ _SIMPLEX
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p026
-def _class_labels(e:Explanation)->list:
+def _class_labels(e: Explanation) -> list:
     "The explanation's class labels, or 0, 1, 2, ... when it carries no output_names."
     return (
         list(e.output_names)
@@ -475,51 +490,54 @@ def _class_labels(e:Explanation)->list:
         else list(range(e.values.shape[2]))
     )
 
-def _class_colors_for(e:Explanation, y, class_colors=None):
+
+def _class_colors_for(e: Explanation, y, class_colors=None):
     from matplotlib.colors import to_rgba_array
+
     y = np.asarray(y)
     if len(y) != len(e):
-        raise ValueError(f"y has {len(y)} labels but the explanation has {len(e)} rows")
+        raise ValueError(f'y has {len(y)} labels but the explanation has {len(e)} rows')
     labels = _class_labels(e)
     bad = [v for v in np.unique(y) if v not in labels]
     if bad:
         raise ValueError(
-            f"y contains labels {bad[:5]} that are not the explanation's classes"
-            f" {labels}"
+            f"y contains labels {bad[:5]} that are not the explanation's classes {labels}"
         )
-    cols = to_rgba_array(list(class_colors or CLASS_COLORS)[:len(labels)])
+    cols = to_rgba_array(list(class_colors or CLASS_COLORS)[: len(labels)])
     return cols[[labels.index(v) for v in y]]
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p027
 def plot_simplex(
-    e:Explanation,           # 3-class contributions (values (n, K, 3))
-    # a feature (or tuple of features) to show prior + F_l; None = the predictions
-    # e.output
-    feature=None,
+    e: Explanation,  # 3-class contributions (values (n, K, 3))
+    feature=None,  # a feature (or tuple of features) to show prior + F_l; None = the predictions e.output
     *,
-    y=None,                  # true labels: colour by class (when color is None)
-    color=None,              # or: a feature / features (gradient) / colours per row
-    class_colors=None,       # colours of the classes (points and vertices)
-    prior:bool=True,  # mark the prior (average root distribution) with a blue cross
-    s:float=4, alpha:float=0.5,
-    X=None, ax=None,
-):                           # the Axes
-    ("3-class simplex plot of predicted probabilities or of one feature's main effect "
-     "(seed 003 Fig. cmc.mainSimplex).")
+    y=None,  # true labels: colour by class (when color is None)
+    color=None,  # or: a feature / features (gradient) / colours per row
+    class_colors=None,  # colours of the classes (points and vertices)
+    prior: bool = True,  # mark the prior (average root distribution) with a blue cross
+    s: float = 4,
+    alpha: float = 0.5,
+    X=None,
+    ax=None,
+):  # the Axes
+    "3-class simplex plot of predicted probabilities or of one feature's main effect (seed 003 Fig. cmc.mainSimplex)."
     plt = _pyplot()
-    _check_explanation(e); _check_ax(ax)
+    _check_explanation(e)
+    _check_ax(ax)
     if e.values.ndim != 3 or e.values.shape[2] != 3:
         raise ValueError(
-            "simplex plots need a 3-class explanation (values of shape (n, K, 3))"
+            'simplex plots need a 3-class explanation (values of shape (n, K, 3))'
         )
     names = e.feature_names
     base = e.bias + (0 if e.bootstrap is None else e.bootstrap)
     p0 = base.mean(0)
-    if feature is None: P, title = e.output, 'prediction (all features)'
+    if feature is None:
+        P, title = e.output, 'prediction (all features)'
     else:
         grp = _feature_group(names, feature)
         P, title = p0 + e.values[:, list(grp)].sum(1), '+'.join(names[j] for j in grp)
-    if ax is None: _, ax = plt.subplots(figsize=(4, 3.6))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(4, 3.6))
     if color is None and y is not None:
         cols = _class_colors_for(e, y, class_colors)
     else:
@@ -554,38 +572,43 @@ def plot_simplex(
     if prior:
         pxy = simplex_coordinates(p0[None])[0]
         ax.plot(pxy[0], pxy[1], 'x', color='#0033cc', ms=11, mew=2.2, label='prior')
-    ax.set_aspect('equal'); ax.set_axis_off()
-    ax.set_xlim(-0.08, 1.08); ax.set_ylim(-0.1, 0.95)
+    ax.set_aspect('equal')
+    ax.set_axis_off()
+    ax.set_xlim(-0.08, 1.08)
+    ax.set_ylim(-0.1, 0.95)
     ax.set_title(title, fontsize=9)
     return ax
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p031
 def plot_simplex_grid(
-    e:Explanation,           # 3-class contributions with data
-    y,                       # true labels (left simplex of each pair)
-    features=None,           # features to draw (default all, by importance)
+    e: Explanation,  # 3-class contributions with data
+    y,  # true labels (left simplex of each pair)
+    features=None,  # features to draw (default all, by importance)
     *,
-    # add the pair for all features (the predictions; right one coloured by PCA of all
-    # features)
-    total:bool=True,
-    ncols:int=2,             # pairs per row
-    X=None, fig=None, figsize=None,
-):                           # the Figure
-    """Bi-simplex pairs for every feature:
-
-    coloured by true class (left) and by the feature (right) (seed 003 Fig.
-    cmc.mainSimplex)."""
+    total: bool = True,  # add the pair for all features (the predictions; right one coloured by PCA of all features)
+    ncols: int = 2,  # pairs per row
+    X=None,
+    fig=None,
+    figsize=None,
+):  # the Figure
+    "Bi-simplex pairs for every feature: coloured by true class (left) and by the feature (right) (seed 003 Fig. cmc.mainSimplex)."
     plt = _pyplot()
-    _check_explanation(e); _check_fig(fig)
+    _check_explanation(e)
+    _check_fig(fig)
     ncols = check_int(ncols, 'ncols', 1)
     names = e.feature_names
-    if features is None: ks = [names.index(f) for f in contribution_importance(e).index]
-    elif isinstance(features, (list, tuple)) and not features: ks = []
-    else: ks = _feature_list(names, features)
+    if features is None:
+        ks = [names.index(f) for f in contribution_importance(e).index]
+    elif isinstance(features, (list, tuple)) and not features:
+        ks = []
+    else:
+        ks = _feature_list(names, features)
     items = ([None] if total else []) + ks
-    if not items: raise ValueError("nothing to draw: features is empty and total=False")
+    if not items:
+        raise ValueError('nothing to draw: features is empty and total=False')
     nrows = -(-len(items) // ncols)
-    if fig is None: fig = plt.figure(figsize=figsize or (4.8 * ncols, 2.3 * nrows))
+    if fig is None:
+        fig = plt.figure(figsize=figsize or (4.8 * ncols, 2.3 * nrows))
     axs = np.atleast_1d(fig.subplots(nrows, 2 * ncols, squeeze=False)).ravel()
     for p, it in enumerate(items):
         plot_simplex(e, it, y=y, X=X, ax=axs[2 * p])
@@ -600,7 +623,8 @@ def plot_simplex_grid(
             'colour: ' + ('PCA of all features' if it is None else names[it]),
             fontsize=8,
         )
-    for ax in axs[2 * len(items):]: ax.set_visible(False)
+    for ax in axs[2 * len(items) :]:
+        ax.set_visible(False)
     fig.tight_layout()
     return fig
 
@@ -608,46 +632,47 @@ def plot_simplex_grid(
 # points and panels a forest-floor explorer page carries
 MAX_FLOOR_ROWS, MAX_FLOOR_PANELS = 1000, 12
 
-def _hex_colors(rgba:np.ndarray)->list:
+
+def _hex_colors(rgba: np.ndarray) -> list:
     return [
         '#%02x%02x%02x' % tuple(int(round(255 * c)) for c in row[:3]) for row in rgba
     ]
 
-def forest_floor_data(
-    # an Explanation with data (e.g. oob_contributions), or a fitted tree model
-    # (explained on X)
-    e,
-    # feature values: the rows of `e` if it has no data, the rows to explain if `e` is a
-    # model
-    X=None,
-    *,
-    output=None,             # class / output to show for a multi-output explanation
-    features=None,  # features to draw as panels (default: the 12 most important)
-    # points drawn (a seeded sample of the rows when there are more), at most 1000
-    max_rows:int=400,
-)->dict:                     # JSON-able numbers of `explore_forest_floor`
-    """The numbers of the forest-floor explorer:
 
-    per panel feature values, contributions, kNN fit and GOV (seed 003, Eq. 17), and row
-    colours by every feature."""
+def forest_floor_data(
+    e,  # an Explanation with data (e.g. oob_contributions), or a fitted tree model (explained on X)
+    X=None,  # feature values: the rows of `e` if it has no data, the rows to explain if `e` is a model
+    *,
+    output=None,  # class / output to show for a multi-output explanation
+    features=None,  # features to draw as panels (default: the 12 most important)
+    max_rows: int = 400,  # points drawn (a seeded sample of the rows when there are more), at most 1000
+) -> dict:  # JSON-able numbers of `explore_forest_floor`
+    "The numbers of the forest-floor explorer: per panel feature values, contributions, kNN fit and GOV (seed 003, Eq. 17), and row colours by every feature."
     from deepforest_interp.tree_contributions import contributions, _num
+
     if not isinstance(e, Explanation):
-        if X is None: raise ValueError("pass X: the rows to explain with the model e")
-        e = contributions(e, X, n_jobs=1); X = None
+        if X is None:
+            raise ValueError('pass X: the rows to explain with the model e')
+        e = contributions(e, X, n_jobs=1)
+        X = None
     Xc = _context_data(e, X)
     V, labels = _output_values(e, output)
     if V.shape[2] != 1:
         raise ValueError(
-            "this explanation has several outputs: pass output=<class or index>"
+            'this explanation has several outputs: pass output=<class or index>'
         )
-    V = V[..., 0]; names = e.feature_names
+    V = V[..., 0]
+    names = e.feature_names
     max_rows = check_int(max_rows, 'max_rows', 1, MAX_FLOOR_ROWS)
     imp = contribution_importance(e, output)
-    ks = ([names.index(f) for f in imp.index[:MAX_FLOOR_PANELS]] if features is None
-          else [_feature_index(names, f) for f in features])
+    ks = (
+        [names.index(f) for f in imp.index[:MAX_FLOOR_PANELS]]
+        if features is None
+        else [_feature_index(names, f) for f in features]
+    )
     if not ks or len(ks) > MAX_FLOOR_PANELS:
         raise ValueError(
-            f"features must name 1 to {MAX_FLOOR_PANELS} features, got {len(ks)}"
+            f'features must name 1 to {MAX_FLOOR_PANELS} features, got {len(ks)}'
         )
     govs = goodness_of_visualization(e, Xc, features=ks, output=output)
     n = len(e)
@@ -679,25 +704,18 @@ def forest_floor_data(
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #gx03
 def explore_forest_floor(
-    # an Explanation with data (e.g. oob_contributions), or a fitted tree model
-    # (explained on X)
-    e,
-    # feature values: the rows of `e` if it has no data, the rows to explain if `e` is a
-    # model
-    X=None,
+    e,  # an Explanation with data (e.g. oob_contributions), or a fitted tree model (explained on X)
+    X=None,  # feature values: the rows of `e` if it has no data, the rows to explain if `e` is a model
     *,
-    output=None,             # class / output to show for a multi-output explanation
+    output=None,  # class / output to show for a multi-output explanation
     features=None,  # features to draw as panels (default: the 12 most important)
-    # points drawn (a seeded sample of the rows when there are more), at most 1000
-    max_rows:int=400,
+    max_rows: int = 400,  # points drawn (a seeded sample of the rows when there are more), at most 1000
     # an `Explorer` (deepforest_interp.tree_contributions), interactive in JupyterLab
     # and on the site
 ):
-    """Forest-floor explorer:
-
-    the one-way panels with linked box/lasso selection, colour by any feature and each
-    panel's GOV (seed 003)."""
+    "Forest-floor explorer: the one-way panels with linked box/lasso selection, colour by any feature and each panel's GOV (seed 003)."
     from deepforest_interp.tree_contributions import Explorer, _explorer_asset
+
     data = forest_floor_data(e, X, output=output, features=features, max_rows=max_rows)
     return Explorer(
         'forest-floor',

@@ -34,20 +34,19 @@ __all__ = ['ALC_SHARE_TOL', 'PAPER_SETTINGS', 'alc_features', 'alc_shares', 'cre
 
 # %% ../nbs/07b_alc_hidf.ipynb #c040
 def alc_features(
-    X,                      # (n, p) the current features
+    X,  # (n, p) the current features
     interactions,  # list of Interaction (signed indices refer to the columns of X)
-    # (p,) non-negative weights w, e.g. the Gini importances of the layer's forest
-    weights,
-)->np.ndarray:  # (n, len(interactions)), sigma(sum of ±w_j (x_j - t_j)) >= 0
+    weights,  # (p,) non-negative weights w, e.g. the Gini importances of the layer's forest
+) -> np.ndarray:  # (n, len(interactions)), sigma(sum of ±w_j (x_j - t_j)) >= 0
     "Activated Linear Combination features of interactions (seed 001 Eq. 3)."
     X, _ = check_X(X)
     w = np.asarray(weights, dtype=float).reshape(-1)
     if w.shape != (X.shape[1],):
         raise ValueError(
-            f"weights has {w.size} entries, but X has {X.shape[1]} features"
+            f'weights has {w.size} entries, but X has {X.shape[1]} features'
         )
     if not np.isfinite(w).all() or (w < 0).any():
-        raise ValueError("weights must be finite and non-negative")
+        raise ValueError('weights must be finite and non-negative')
     interactions = list(interactions)
     A, c = np.zeros((X.shape[1], len(interactions))), np.zeros(len(interactions))
     # overflow is detected below, not warned
@@ -55,50 +54,50 @@ def alc_features(
         for k, I in enumerate(interactions):
             if not isinstance(I, Interaction):
                 raise TypeError(
-                    f"interactions[{k}] is a {type(I).__name__}, not an Interaction"
+                    f'interactions[{k}] is a {type(I).__name__}, not an Interaction'
                 )
             if I.signed and max(I.features) >= X.shape[1]:
                 raise ValueError(
-                    f"interactions[{k}] uses column {max(I.features)} but X has"
-                    f" {X.shape[1]} columns"
+                    f'interactions[{k}] uses column {max(I.features)} but X has'
+                    f' {X.shape[1]} columns'
                 )
             for j, s, t in zip(I.features, I.signs, I.thresholds):
-                A[j, k] += s * w[j]; c[k] += s * w[j] * t
+                A[j, k] += s * w[j]
+                c[k] += s * w[j] * t
         R = np.maximum(X @ A - c, 0.0)
     if not (np.isfinite(R).all() and np.isfinite(c).all()):
-        raise ValueError("ALC features overflowed: rescale X")
+        raise ValueError('ALC features overflowed: rescale X')
     return R
 
 # %% ../nbs/07b_alc_hidf.ipynb #c041b
-ALC_SHARE_TOL = 1e-9   # the ReLU counts as "on" when sum(u) > ALC_SHARE_TOL * sum(|u|)
+ALC_SHARE_TOL = 1e-9  # the ReLU counts as "on" when sum(u) > ALC_SHARE_TOL * sum(|u|)
+
 
 def alc_shares(
-    X,                      # (n, p) the columns the interaction refers to
-    interaction:Interaction,# one interaction I (an ALC feature)
-    weights,                # (p,) the ALC weights w
+    X,  # (n, p) the columns the interaction refers to
+    interaction: Interaction,  # one interaction I (an ALC feature)
+    weights,  # (p,) the ALC weights w
     # shares (n, m) summing to 1 per row, and the m distinct columns of I
-)->tuple[np.ndarray, list]:
-    """Credit shares of an ALC feature's components:
-
-    u_j / sum(u) when the ReLU is on, 1/m otherwise (extends seed 001 Eq. 3)."""
+) -> tuple[np.ndarray, list]:
+    "Credit shares of an ALC feature's components: u_j / sum(u) when the ReLU is on, 1/m otherwise (extends seed 001 Eq. 3)."
     X, _ = check_X(X)
     if not isinstance(interaction, Interaction):
         raise TypeError(
-            f"interaction must be an Interaction, got {type(interaction).__name__}"
+            f'interaction must be an Interaction, got {type(interaction).__name__}'
         )
     if not interaction.signed:
         raise ValueError(
-            "the interaction is empty: an ALC feature needs at least one condition"
+            'the interaction is empty: an ALC feature needs at least one condition'
         )
     w = np.asarray(weights, dtype=float).reshape(-1)
     if w.shape != (X.shape[1],):
         raise ValueError(
-            f"weights has {w.size} entries, but X has {X.shape[1]} features"
+            f'weights has {w.size} entries, but X has {X.shape[1]} features'
         )
     cols = sorted(set(interaction.features))
     if cols[-1] >= X.shape[1]:
         raise ValueError(
-            f"the interaction uses column {cols[-1]} but X has {X.shape[1]} columns"
+            f'the interaction uses column {cols[-1]} but X has {X.shape[1]} columns'
         )
     pos = {j: k for k, j in enumerate(cols)}
     U = np.zeros((len(X), len(cols)))
@@ -112,28 +111,27 @@ def alc_shares(
 
 # %% ../nbs/07b_alc_hidf.ipynb #c041e
 def credit_alc(
-    # (n, G[, C]) contributions over the G columns of a representation [X, ALC features]
-    values:np.ndarray,
-    # (n, G) the representation (original columns first, ALC columns in creation order)
-    Z:np.ndarray,
-    specs:list,             # one (Interaction, weights) per ALC column, in column order
-    n_features:int,         # K: the first K columns are the original features
-)->np.ndarray:              # (n, K[, C]) contributions of the original features
-    ("Hand every ALC column's contribution to its components by `alc_shares`, last "
-     "column first (extends seed 001 Eq. 3).")
-    V = np.array(values, dtype=float, copy=True); flat = V.ndim == 2
-    if flat: V = V[..., None]
+    values: np.ndarray,  # (n, G[, C]) contributions over the G columns of a representation [X, ALC features]
+    Z: np.ndarray,  # (n, G) the representation (original columns first, ALC columns in creation order)
+    specs: list,  # one (Interaction, weights) per ALC column, in column order
+    n_features: int,  # K: the first K columns are the original features
+) -> np.ndarray:  # (n, K[, C]) contributions of the original features
+    "Hand every ALC column's contribution to its components by `alc_shares`, last column first (extends seed 001 Eq. 3)."
+    V = np.array(values, dtype=float, copy=True)
+    flat = V.ndim == 2
+    if flat:
+        V = V[..., None]
     K, G = int(n_features), V.shape[1]
     if Z.shape != V.shape[:2]:
-        raise ValueError(f"Z has shape {Z.shape}, but values cover {V.shape[:2]}")
+        raise ValueError(f'Z has shape {Z.shape}, but values cover {V.shape[:2]}')
     if len(specs) != G - K:
-        raise ValueError(f"{G - K} ALC columns but {len(specs)} specs")
+        raise ValueError(f'{G - K} ALC columns but {len(specs)} specs')
     # components always precede the ALC column built from them
     for q in range(G - 1, K - 1, -1):
         I, w = specs[q - K]
         w = np.asarray(w, dtype=float)
         # w spans the columns the layer that built it saw
-        P, cols = alc_shares(Z[:, :len(w)], I, w)
+        P, cols = alc_shares(Z[:, : len(w)], I, w)
         V[:, cols, :] += P[:, :, None] * V[:, q, None, :]
     V = V[:, :K]
     return V[..., 0] if flat else V
@@ -141,16 +139,15 @@ def credit_alc(
 # %% ../nbs/07b_alc_hidf.ipynb #c044
 @dataclass
 class HiDFLayer:
-    """One fitted hiDF layer:
+    "One fitted hiDF layer: the stable interactions it turned into ALC features (seed 001 Algorithm 2)."
 
-    the stable interactions it turned into ALC features (seed 001 Algorithm 2)."""
     # the selected Interactions (columns refer to the layer's input [X, earlier ALC])
     interactions: list
     # w^(k): Gini importances of the layer's forest(s) over those columns
     weights: np.ndarray
-    n_features_in: int          # width of that input
-    feature_names: list         # names of the new columns
-    orders: list                # order of each new feature counted in original features
+    n_features_in: int  # width of that input
+    feature_names: list  # names of the new columns
+    orders: list  # order of each new feature counted in original features
     # held-out (paper) / out-of-fold (cascade) accuracy of the structure that uses them
     validation_score: float
     # every interaction found (Eq. 2), most stable first
@@ -158,7 +155,7 @@ class HiDFLayer:
     # pipeline='cascade': the layer's fitted one-layer CascadeForestClassifier
     cascade: object = None
 
-    def transform(self, Z:np.ndarray)->np.ndarray:
+    def transform(self, Z: np.ndarray) -> np.ndarray:
         "Append the layer's ALC features (seed 001 Eq. 3) to its input Z."
         return np.hstack([Z, alc_features(Z, self.interactions, self.weights)])
 
@@ -188,28 +185,32 @@ collected, Algorithm 1),
 stability > 0.5."""
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045a
-def _forests_proba(forests:list, Z:np.ndarray, C:int, n_jobs=None)->np.ndarray:
-    ("Mean class probabilities (n, C) of the trees of fitted forests (equal sizes), "
-     "summed in tree order for every `n_jobs`.")
+def _forests_proba(forests: list, Z: np.ndarray, C: int, n_jobs=None) -> np.ndarray:
+    "Mean class probabilities (n, C) of the trees of fitted forests (equal sizes), summed in tree order for every `n_jobs`."
     Z32 = np.ascontiguousarray(Z, dtype=np.float32)
+
     def one(t):
         p = t.predict_proba(Z32, check_input=False)
-        if p.shape[1] == C: return p
-        full = np.zeros((len(Z32), C)); full[:, t.classes_.astype(int)] = p
+        if p.shape[1] == C:
+            return p
+        full = np.zeros((len(Z32), C))
+        full[:, t.classes_.astype(int)] = p
         return full
+
     trees = [t for f in forests for t in f.estimators_]
-    parts = ([one(t) for t in trees] if n_jobs in (None, 1) else
-             Parallel(n_jobs=n_jobs, prefer='threads')(delayed(one)(t) for t in trees))
+    parts = (
+        [one(t) for t in trees]
+        if n_jobs in (None, 1)
+        else Parallel(n_jobs=n_jobs, prefer='threads')(delayed(one)(t) for t in trees)
+    )
     out = np.zeros((len(Z32), C))
-    for p in parts: out += p
+    for p in parts:
+        out += p
     return out / len(trees)
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045b
-def _hidf_search(model, Z, y, w, sw, seed:int, used:set)->tuple[list, list]:
-    """Stable interactions of Z (Eq. 2), and the selected ones:
-
-    the `max_new_features` most stable new ones above the floor, non-constant and
-    distinct."""
+def _hidf_search(model, Z, y, w, sw, seed: int, used: set) -> tuple[list, list]:
+    "Stable interactions of Z (Eq. 2), and the selected ones: the `max_new_features` most stable new ones above the floor, non-constant and distinct."
     stab = stability_scores(
         Z,
         y,
@@ -233,19 +234,21 @@ def _hidf_search(model, Z, y, w, sw, seed:int, used:set)->tuple[list, list]:
     k_max = np.inf if model.max_new_features is None else model.max_new_features
     chosen, seen = [], set()
     for I in stab:  # most stable first: top-k above the floor
-        if len(chosen) >= k_max or not I.stability > model.stability_threshold: break
-        if I.order < model.min_order or I.signed in used: continue
+        if len(chosen) >= k_max or not I.stability > model.stability_threshold:
+            break
+        if I.order < model.min_order or I.signed in used:
+            continue
         col = alc_features(Z, [I], w)[:, 0]
         # constant or duplicate column
-        if np.ptp(col) == 0 or col.tobytes() in seen: continue
-        seen.add(col.tobytes()); chosen.append(I)
+        if np.ptp(col) == 0 or col.tobytes() in seen:
+            continue
+        seen.add(col.tobytes())
+        chosen.append(I)
     return stab, chosen
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045c
-def _hidf_new_layer(k:int, chosen:list, w, Z, orders:list, stab:list)->HiDFLayer:
-    """The HiDFLayer of search `k`:
-
-    ALC names `alc{k+1}_i`, orders counted in original features."""
+def _hidf_new_layer(k: int, chosen: list, w, Z, orders: list, stab: list) -> HiDFLayer:
+    "The HiDFLayer of search `k`: ALC names `alc{k+1}_i`, orders counted in original features."
     names = [f'alc{k + 1}_{i}' for i in range(len(chosen))]
     new_orders = [sum(orders[j] for j in set(I.features)) for I in chosen]
     return HiDFLayer(
@@ -254,26 +257,21 @@ def _hidf_new_layer(k:int, chosen:list, w, Z, orders:list, stab:list)->HiDFLayer
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045d
 class _ALCCascade(CascadeForestClassifier):
-    """`CascadeForestClassifier`'s fit loop with hiDF's hooks:
+    "`CascadeForestClassifier`'s fit loop with hiDF's hooks: layer l sees [X, ALC features of layers < l], no class vectors; `grow` searches after each layer."
 
-    layer l sees [X, ALC features of layers < l], no class vectors; `grow` searches
-    after each layer."""
     alc_layers, grow = (), None  # set by `_hidf_fit_paper` before `fit`
 
-    def _layer_input(self, X, l:int, outputs):
-        for lay in self.alc_layers[:l]: X = lay.transform(X)
+    def _layer_input(self, X, l: int, outputs):
+        for lay in self.alc_layers[:l]:
+            X = lay.transform(X)
         return X
-
 
     def _layer_grown(self, l: int, Z, y, sample_weight) -> bool:
         return self.grow(l, Z, y, sample_weight)
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045e
 def _hidf_fit_paper(model, X, y, sw):
-    """Algorithm 2 on the cascade's fit loop:
-
-    out-of-fold scored structures of [X, ALC], a search after each, final forests on the
-    best one."""
+    "Algorithm 2 on the cascade's fit loop: out-of-fold scored structures of [X, ALC], a search after each, final forests on the best one."
     rng = check_random_state(model.random_state)
     casc_seed = int(rng.randint(MAX_SEED))
     search_seeds = rng.randint(MAX_SEED, size=model.max_layers + 1)
@@ -299,24 +297,33 @@ def _hidf_fit_paper(model, X, y, sw):
         ['max_layers'],
     )
 
-    def grow(l, Z, y_, sw_
+    def grow(
+        l,
+        Z,
+        y_,
+        sw_,
         # after structure l: read w^(l), search, append ALC layer l+1
-    )->bool:
+    ) -> bool:
         nonlocal orders
         w = np.mean(
             [m.feature_importances_ for ms in casc.layers_[l] for m in ms], axis=0
         )
         # single-leaf trees only: nothing to read
-        if not w.sum() > 0: stop[0] = 'no split'; return False
+        if not w.sum() > 0:
+            stop[0] = 'no split'
+            return False
         w = w / w.sum()
         stab, chosen = _hidf_search(model, Z, y_, w, sw_, search_seeds[l], used)
         stab_all.append(stab)
-        if not chosen: stop[0] = 'no stable interaction'; return False
+        if not chosen:
+            stop[0] = 'no stable interaction'
+            return False
         used.update(I.signed for I in chosen)
         layers.append(_hidf_new_layer(l, chosen, w, Z, orders, stab))
         orders = orders + layers[-1].orders
         # structure l's forests are no longer needed
-        for ms in casc.layers_[l]: ms.clear()
+        for ms in casc.layers_[l]:
+            ms.clear()
         return True
 
     casc.alc_layers, casc.grow = layers, grow
@@ -324,9 +331,11 @@ def _hidf_fit_paper(model, X, y, sw):
     scores, best = [float(s) for s in casc.validation_scores_], int(casc.best_layer_)
     if stop[0] == 'max_layers' and len(scores) < model.max_layers + 1:
         stop[0] = 'no improvement'
-    for k, lay in enumerate(layers): lay.validation_score = scores[k + 1]
+    for k, lay in enumerate(layers):
+        lay.validation_score = scores[k + 1]
     Z = X
-    for lay in layers[:best]: Z = lay.transform(Z)
+    for lay in layers[:best]:
+        Z = lay.transform(Z)
     if model.final_estimator == 'rf':  # Algorithm 2's output {RF, S_r}: forest 0 is one
         final = [
             casc._make_forest(0, final_seeds[0]).set_params(
@@ -342,8 +351,7 @@ def _hidf_fit_paper(model, X, y, sw):
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045f
 def _hidf_fit_cascade(model, X, y, sw):
-    ("The authors' code: gcForest layers on [X, ALC features so far, previous class "
-     "vectors]; out-of-fold accuracy decides.")
+    "The authors' code: gcForest layers on [X, ALC features so far, previous class vectors]; out-of-fold accuracy decides."
     rng = check_random_state(model.random_state)
     n_max = max(model.max_layers, 1)
     seeds = rng.randint(MAX_SEED, size=(n_max, 2))
@@ -372,7 +380,8 @@ def _hidf_fit_cascade(model, X, y, sw):
             casc.fit(Z, y, **({} if sw is None else {'sample_weight': sw}))
             prev = casc.oof_outputs_[0]
             scores.append(float(casc.validation_scores_[0]))
-            if scores[-1] > scores[best]: best = k
+            if scores[-1] > scores[best]:
+                best = k
             w = np.mean(
                 [
                     m.feature_importances_[: A.shape[1]]
@@ -388,7 +397,8 @@ def _hidf_fit_cascade(model, X, y, sw):
             bar.set_postfix(
                 score=f'{scores[-1]:.4g}', best_layer=best, columns=A.shape[1]
             )
-            if k + 1 >= n_max: break
+            if k + 1 >= n_max:
+                break
             if k - best >= model.n_tolerant_rounds:
                 model.stop_reason_ = 'no improvement'
                 break
@@ -417,7 +427,7 @@ def _hidf_fit_cascade(model, X, y, sw):
         best,
         stab_all,
     )
-    model.layers_, model.n_layers_ = layers[:best + 1], best + 1
+    model.layers_, model.n_layers_ = layers[: best + 1], best + 1
     last = model.layers_[-1]
     model.layers_[-1] = HiDFLayer(
         [],
@@ -458,6 +468,7 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
     per search), `stable_interactions_found_`, `stop_reason_`; pipeline 'paper':
     `forests_` (the final forests: one random forest, or the layer's `n_forests`).
     """
+
     _parameter_constraints = {
         'pipeline': [StrOptions({'paper', 'cascade'})],
         'n_estimators': [Interval(numbers.Integral, 1, None, closed='left')],
@@ -496,7 +507,6 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         'n_jobs': [numbers.Integral, None],
         'verbose': ['verbose'],
     }
-
 
     def __init__(
         self,
@@ -555,15 +565,12 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         self.verbose = verbose
 
     @classmethod
-    def paper(cls, **kwargs)->HiDFClassifier:
-        ("The paper's settings (`PAPER_SETTINGS`, seed 001 Sec. III-B), overridden by "
-         "`kwargs`.")
+    def paper(cls, **kwargs) -> HiDFClassifier:
+        "The paper's settings (`PAPER_SETTINGS`, seed 001 Sec. III-B), overridden by `kwargs`."
         return cls(**{**PAPER_SETTINGS, **kwargs})
 
     def fit(self, X, y, sample_weight=None):
-        """Grow structures of stable ALC features (pipeline 'cascade':
-
-        also class vectors) while the out-of-fold accuracy improves."""
+        "Grow structures of stable ALC features (pipeline 'cascade': also class vectors) while the out-of-fold accuracy improves."
         self._validate_params()
         check_n_jobs(self.n_jobs)
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -571,9 +578,10 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
-            c = self.classes_[0]; c = c.item() if isinstance(c, np.generic) else c
+            c = self.classes_[0]
+            c = c.item() if isinstance(c, np.generic) else c
             raise ValueError(
-                f"y has only one class ({c!r}): a classifier needs at least 2 classes"
+                f'y has only one class ({c!r}): a classifier needs at least 2 classes'
             )
         sw = (
             None
@@ -583,7 +591,7 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
             )
         )
         if sw is not None and not sw.sum() > 0:
-            raise ValueError("sample_weight must not be all zero")
+            raise ValueError('sample_weight must not be all zero')
         self._names_in = [
             str(c)
             for c in getattr(
@@ -597,16 +605,14 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         self.stable_interactions_found_ = any(self.n_interactions_)
         return self
 
-    def _finish_names(self, K:int, n_alc:int):
+    def _finish_names(self, K: int, n_alc: int):
         names = self._names_in + [nm for L in self.layers_ for nm in L.feature_names]
         orders = [1] * K + [o for L in self.layers_ for o in L.orders]
-        self.feature_names_out_ = np.asarray(names[:K + n_alc], dtype=object)
-        self.feature_orders_ = np.asarray(orders[:K + n_alc])
+        self.feature_names_out_ = np.asarray(names[: K + n_alc], dtype=object)
+        self.feature_orders_ = np.asarray(orders[: K + n_alc])
 
-    def representation(self, X, layer:int|None=None)->np.ndarray:
-        """X with the ALC features of the first `layer` layers appended (default:
-
-        all kept); cascade: without class vectors."""
+    def representation(self, X, layer: int | None = None) -> np.ndarray:
+        "X with the ALC features of the first `layer` layers appended (default: all kept); cascade: without class vectors."
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         n_max = len(self.layers_)
@@ -620,14 +626,14 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
             or not isinstance(L, numbers.Integral)
             or not 0 <= L <= n_max
         ):
-            raise ValueError(f"layer must be an integer in [0, {n_max}], got {layer!r}")
+            raise ValueError(f'layer must be an integer in [0, {n_max}], got {layer!r}')
         Z = X
-        for lay in self.layers_[:L]: Z = lay.transform(Z)
+        for lay in self.layers_[:L]:
+            Z = lay.transform(Z)
         return Z
 
-    def layer_inputs(self, X)->list:
-        ("pipeline='cascade': the input matrix [X, ALC features, previous class "
-         "vectors] of every kept layer.")
+    def layer_inputs(self, X) -> list:
+        "pipeline='cascade': the input matrix [X, ALC features, previous class vectors] of every kept layer."
         check_is_fitted(self)
         if self.pipeline != 'cascade':
             raise ValueError("layer_inputs needs pipeline='cascade'")
@@ -640,35 +646,31 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
             A = lay.transform(A)
         return out
 
-    def _train_inputs(self)->list:
-        ("pipeline='cascade': the training input of every kept layer, with the "
-         "out-of-fold class vectors.")
+    def _train_inputs(self) -> list:
+        "pipeline='cascade': the training input of every kept layer, with the out-of-fold class vectors."
         A, prev, out = self._fit_X, None, []
         for lay in self.layers_:
             Z = A if prev is None else np.hstack([A, prev.reshape(len(A), -1)])
-            out.append(Z); prev = lay.cascade.oof_outputs_[0]; A = lay.transform(A)
+            out.append(Z)
+            prev = lay.cascade.oof_outputs_[0]
+            A = lay.transform(A)
         return out
 
-    def predict_proba(self, X)->np.ndarray:
-        """Class probabilities, (n, n_classes):
-
-        the mean of the final forests (paper) or of the best layer's forests (cascade).
-        """
+    def predict_proba(self, X) -> np.ndarray:
+        "Class probabilities, (n, n_classes): the mean of the final forests (paper) or of the best layer's forests (cascade)."
         if self.pipeline == 'paper':
             Z = self.representation(X)  # checks that the model is fitted first
             return _forests_proba(self.forests_, Z, len(self.classes_), self.n_jobs)
         Zs = self.layer_inputs(X)
         return self.layers_[-1].cascade.predict_proba(Zs[-1])
 
-    def predict(self, X)->np.ndarray:
+    def predict(self, X) -> np.ndarray:
         "Predicted class labels."
         P = self.predict_proba(X)
         return self.classes_[np.argmax(P, axis=1)]
 
-    def interactions_frame(self)->pd.DataFrame:
-        """One row per ALC feature of every grown layer:
-
-        layer, new column, interaction, rule, order, stability, used."""
+    def interactions_frame(self) -> pd.DataFrame:
+        "One row per ALC feature of every grown layer: layer, new column, interaction, rule, order, stability, used."
         check_is_fitted(self)
         grown = self.layers_ if self.pipeline == 'paper' else self._grown_layers
         names = list(self._names_in) + [nm for L in grown for nm in L.feature_names]
@@ -704,9 +706,9 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
 # %% ../nbs/07b_alc_hidf.ipynb #c070
 _HIDF_CALIBRATIONS = ('partial', 'additive', 'multiplicative')
 
-def _hidf_layers(model)->list:
-    ("Kept layers of a cascade-pipeline hiDF as Algorithm 1 reads them (each layer's "
-     "one-layer cascade, public attributes only).")
+
+def _hidf_layers(model) -> list:
+    "Kept layers of a cascade-pipeline hiDF as Algorithm 1 reads them (each layer's one-layer cascade, public attributes only)."
     out = []
     for lay in model.layers_:
         # fitted on [X, ALC so far, previous class vectors] with the fit's weights
@@ -722,22 +724,22 @@ def _hidf_layers(model)->list:
         )
     return out
 
-
 # %% ../nbs/07b_alc_hidf.ipynb #c069i
 # notebook 05's Algorithm 1 engine
 from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
+
 # its compiled, calibrated tables
 from .calibration import CALIBRATIONS, _compiled_table
-
 
 # %% ../nbs/07b_alc_hidf.ipynb #c071
 def _check_hidf(model):
     if not isinstance(model, HiDFClassifier):
-        raise TypeError(f"model must be a HiDFClassifier, got {type(model).__name__}")
+        raise TypeError(f'model must be a HiDFClassifier, got {type(model).__name__}')
     check_is_fitted(model)
     return model
 
-def _specs(model)->list:
+
+def _specs(model) -> list:
     "(Interaction, weights) of every kept ALC column, in column order."
     kept = (
         model.layers_[: model.best_layer_]
@@ -746,23 +748,19 @@ def _specs(model)->list:
     )
     return [(I, L.weights) for L in kept for I in L.interactions]
 
+
 def hidf_contributions(
-    model,                          # fitted HiDFClassifier (either pipeline)
-    X,                              # rows to explain (n, K)
+    model,  # fitted HiDFClassifier (either pipeline)
+    X,  # rows to explain (n, K)
     *,
-    # pipeline 'cascade': class-vector splits, 'partial' (seed 000 Eq. 26), 'additive',
-    # 'multiplicative'
-    calibration:str='partial',
-    all_layers:bool=False,          # pipeline 'cascade': one Explanation per kept layer
-    verbose:int=0,  # pipeline 'cascade': tqdm progress over the trees when > 0
+    calibration: str = 'partial',  # pipeline 'cascade': class-vector splits, 'partial' (seed 000 Eq. 26), 'additive', 'multiplicative'
+    all_layers: bool = False,  # pipeline 'cascade': one Explanation per kept layer
+    verbose: int = 0,  # pipeline 'cascade': tqdm progress over the trees when > 0
     # a Pipeline ending in a HiDFClassifier: 'raw' input columns (encoded columns
     # summed) or the 'transformed' ones hiDF sees
-    level:str='raw',
+    level: str = 'raw',
 ):
-    """Contributions of the original features to a hiDF's class probabilities:
-
-    ALC splits credited by Definition 1, class vectors calibrated (seed 001 Eq. 3, seed
-    000 Algorithm 1)."""
+    "Contributions of the original features to a hiDF's class probabilities: ALC splits credited by Definition 1, class vectors calibrated (seed 001 Eq. 3, seed 000 Algorithm 1)."
     if is_pipeline(model):  # additive per original column: grouped exactly
         return explain_pipeline(
             hidf_contributions,
@@ -777,8 +775,7 @@ def hidf_contributions(
     _check_hidf(model)
     if calibration not in _HIDF_CALIBRATIONS:
         raise ValueError(
-            f"calibration must be one of {sorted(_HIDF_CALIBRATIONS)}, got"
-            f" {calibration!r}"
+            f'calibration must be one of {sorted(_HIDF_CALIBRATIONS)}, got {calibration!r}'
         )
     Xv, names = check_X(X, model)
     K, C = model.n_features_in_, len(model.classes_)
@@ -787,8 +784,9 @@ def hidf_contributions(
         Z = model.representation(X)
         # the output is their mean
         es = [contributions(f, Z, check_additivity=False) for f in model.forests_]
-        vals, bias = sum(e.values for e in es) / len(es), sum(e.bias for e in es) / len(
-            es
+        vals, bias = (
+            sum(e.values for e in es) / len(es),
+            sum(e.bias for e in es) / len(es),
         )
         V = credit_alc(vals, Z, _specs(model), K)
         out = [Explanation(V, bias, names, Xv, list(model.classes_))]
@@ -805,28 +803,26 @@ def hidf_contributions(
         )
         A_new, specs, out = model.representation(X), _specs(model), []
         for lay, r in zip(model.layers_, res):
-            if r.get('new') is None: continue
+            if r.get('new') is None:
+                continue
             Kp = lay.n_features_in  # X and the ALC columns this layer sees
-            V = credit_alc(r.new.mean(1), A_new[:, :Kp], specs[:Kp - K], K)
+            V = credit_alc(r.new.mean(1), A_new[:, :Kp], specs[: Kp - K], K)
             out.append(
                 Explanation(V, r.new_bias.mean(1), names, Xv, list(model.classes_))
             )
     return out if all_layers else out[-1]
 
-
 # %% ../nbs/07b_alc_hidf.ipynb #c075
 def hidf_mdi(
-    model,                          # fitted HiDFClassifier
+    model,  # fitted HiDFClassifier
     X,  # labelled rows (held-out rows give an unbiased picture)
-    y,                              # their labels
+    y,  # their labels
     *,
-    calibration:str='partial',      # see `hidf_contributions`
-    verbose:int=0,  # pipeline 'cascade': tqdm progress over the trees when > 0
-    level:str='raw',  # a Pipeline ending in a HiDFClassifier: see `hidf_contributions`
-)->pd.Series:  # one importance per original feature, indexed by name
-    """MDI of the original features:
-
-    covariance of their hiDF contributions with the one-hot label (seed 000 Eq. 31)."""
+    calibration: str = 'partial',  # see `hidf_contributions`
+    verbose: int = 0,  # pipeline 'cascade': tqdm progress over the trees when > 0
+    level: str = 'raw',  # a Pipeline ending in a HiDFClassifier: see `hidf_contributions`
+) -> pd.Series:  # one importance per original feature, indexed by name
+    "MDI of the original features: covariance of their hiDF contributions with the one-hot label (seed 000 Eq. 31)."
     if is_pipeline(model):  # linear in the contributions: grouped exactly
         return explain_pipeline(
             hidf_mdi, model, X, y, calibration=calibration, verbose=verbose, level=level

@@ -13,6 +13,7 @@ from .core import check_model, check_X, check_y, check_int
 from .core import check_n_jobs, tree_arrays, ensemble_trees, oob_mask
 from .core import model_trees, encode_target, check_training_rows
 from .core import check_array, TREE_TYPES, FOREST_TYPES
+
 # `feature_names` is also an argument name here
 from .core import feature_names as model_feature_names
 from .tree_contributions import FlatForest, walk_tree_sums
@@ -29,7 +30,7 @@ __all__ = ['mdi_tree', 'mdi', 'impurity_reductions', 'fit_weights', 'mdi_covaria
            'local_mdi', 'mda', 'oob_permutation_importance', 'plot_importances']
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005
-def mdi_tree(tree)->np.ndarray:
+def mdi_tree(tree) -> np.ndarray:
     "Unnormalised MDI of one fitted tree from its impurity decreases (paper Eq. 7-8)."
     ta = tree_arrays(tree)
     inner = np.flatnonzero(~ta.is_leaf)
@@ -44,12 +45,9 @@ def mdi_tree(tree)->np.ndarray:
     np.add.at(out, ta.feature[inner], dec / ta.weight[0])
     return out
 
-
 # %% ../nbs/03_mdi_covariance.ipynb #c005e
-def _spread(per_tree:np.ndarray, names, name:str, mean=None)->Bunch:
-    """scikit-learn's importance shape from per-tree values (n_trees, K):
-
-    mean, sd over the trees (ddof=0), per tree (K x trees)."""
+def _spread(per_tree: np.ndarray, names, name: str, mean=None) -> Bunch:
+    "scikit-learn's importance shape from per-tree values (n_trees, K): mean, sd over the trees (ddof=0), per tree (K x trees)."
     idx = pd.Index(names, name='feature')
     mean = per_tree.mean(0) if mean is None else mean
     return Bunch(
@@ -61,33 +59,31 @@ def _spread(per_tree:np.ndarray, names, name:str, mean=None)->Bunch:
     )
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005r
-def _renamed(out, names:list):
+def _renamed(out, names: list):
     "An importance (Series or spread Bunch, features first) indexed by `names`."
     idx = pd.Index(names, name='feature')
-    if isinstance(out, pd.Series): return out.set_axis(idx)
-    return Bunch(**{k: v.set_axis(idx) if hasattr(v, 'set_axis') else v
-                    for k, v in out.items()})
+    if isinstance(out, pd.Series):
+        return out.set_axis(idx)
+    return Bunch(
+        **{k: v.set_axis(idx) if hasattr(v, 'set_axis') else v for k, v in out.items()}
+    )
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005b
-def _check_bool(value, name:str)->bool:
+def _check_bool(value, name: str) -> bool:
     "`value` if it is a bool, else a TypeError naming `name`."
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a bool, got {type(value).__name__} {value!r}")
+        raise TypeError(f'{name} must be a bool, got {type(value).__name__} {value!r}')
     return bool(value)
 
+
 def mdi(
-    model,                   # fitted DecisionTree* / RandomForest* / ExtraTrees*
-    # True: scikit-learn's `feature_importances_` (per-tree normalised, then averaged)
-    normalize:bool=False,
-    # a Pipeline: 'raw' = sums over the columns made from each input column,
-    # 'transformed' = the model's
-    level:str='raw',
-    # True: a Bunch(importances_mean, importances_std, importances) over the trees
-    return_std:bool=False,
+    model,  # fitted DecisionTree* / RandomForest* / ExtraTrees*
+    normalize: bool = False,  # True: scikit-learn's `feature_importances_` (per-tree normalised, then averaged)
+    level: str = 'raw',  # a Pipeline: 'raw' = sums over the columns made from each input column, 'transformed' = the model's
+    return_std: bool = False,  # True: a Bunch(importances_mean, importances_std, importances) over the trees
     # one value per feature, indexed by feature name (a Bunch with return_std=True)
-)->pd.Series:
-    ("Mean Decrease Impurity of a tree or forest, unnormalised by default (paper Eq. "
-     "7-10).")
+) -> pd.Series:
+    "Mean Decrease Impurity of a tree or forest, unnormalised by default (paper Eq. 7-10)."
     if is_pipeline(model):
         parts = unwrap_pipeline(model, level)
         out = mdi(parts.model, normalize, return_std=return_std)
@@ -96,9 +92,10 @@ def mdi(
         return to_raw(parts, out)
     check_model(model, TREE_TYPES + FOREST_TYPES)
     if not isinstance(normalize, (bool, np.bool_)):
-        raise TypeError(f"normalize must be a bool, got {type(normalize).__name__}")
+        raise TypeError(f'normalize must be a bool, got {type(normalize).__name__}')
     per_tree = np.array([mdi_tree(t) for t in model_trees(model)])
-    if not normalize: m = per_tree.mean(0)                       # Eq. (10)
+    if not normalize:
+        m = per_tree.mean(0)  # Eq. (10)
     else:
         tot = per_tree.sum(1, keepdims=True)
         per_tree = np.divide(per_tree, tot, out=np.zeros_like(per_tree), where=tot > 0)
@@ -109,20 +106,21 @@ def mdi(
     return pd.Series(m, index=model_feature_names(model), name='MDI')
 
 # %% ../nbs/03_mdi_covariance.ipynb #c009
-def impurity_reductions(tree, feature_names=None)->pd.DataFrame:
-    ("Per-node weighted impurity reduction of a fitted tree (seed 002's `RI`), one "
-     "row per internal node.")
+def impurity_reductions(tree, feature_names=None) -> pd.DataFrame:
+    "Per-node weighted impurity reduction of a fitted tree (seed 002's `RI`), one row per internal node."
     check_model(tree, TREE_TYPES)
-    ta = tree_arrays(tree); inner = np.flatnonzero(~ta.is_leaf)
+    ta = tree_arrays(tree)
+    inner = np.flatnonzero(~ta.is_leaf)
     names = (
         list(feature_names) if feature_names is not None else model_feature_names(tree)
     )
     if len(names) != tree.n_features_in_:
         raise ValueError(
-            f"feature_names has {len(names)} names, but the tree was fitted with"
-            f" {tree.n_features_in_} features"
+            f'feature_names has {len(names)} names, but the tree was fitted with'
+            f' {tree.n_features_in_} features'
         )
-    w = ta.weight / ta.weight[0]; l, r = ta.left[inner], ta.right[inner]
+    w = ta.weight / ta.weight[0]
+    l, r = ta.left[inner], ta.right[inner]
     return pd.DataFrame(
         {
             'node': inner,
@@ -137,49 +135,45 @@ def impurity_reductions(tree, feature_names=None)->pd.DataFrame:
 
 # %% ../nbs/03_mdi_covariance.ipynb #c015a
 def fit_weights(
-    model,                   # fitted DecisionTree* / RandomForest* / ExtraTrees*
-    X:np.ndarray,            # the training rows, in training order
-    y,                       # the training labels / targets
-    sample_weight=None,      # the `sample_weight` passed to `fit`, if any
-)->np.ndarray:               # (n_trees, n_samples)
-    ("Weight of every training row in every tree as `fit` used it (bootstrap count, "
-     "sample and class weights), checked against the trees.")
+    model,  # fitted DecisionTree* / RandomForest* / ExtraTrees*
+    X: np.ndarray,  # the training rows, in training order
+    y,  # the training labels / targets
+    sample_weight=None,  # the `sample_weight` passed to `fit`, if any
+) -> np.ndarray:  # (n_trees, n_samples)
+    "Weight of every training row in every tree as `fit` used it (bootstrap count, sample and class weights), checked against the trees."
     check_model(model, TREE_TYPES + FOREST_TYPES)
     return check_training_rows(model, X, y, sample_weight)
 
 # %% ../nbs/03_mdi_covariance.ipynb #c015c
-def _per_tree_covariance(model, X, Y, W)->np.ndarray:
-    """(n_trees, K): each tree's own sum_i W[T,i] f_{T,k}(x_i) .
-
-    Y_i with the compiled per-tree kernel, scaled as sklearn's impurity."""
+def _per_tree_covariance(model, X, Y, W) -> np.ndarray:
+    "(n_trees, K): each tree's own sum_i W[T,i] f_{T,k}(x_i) . Y_i with the compiled per-tree kernel, scaled as sklearn's impurity."
     S = walk_tree_sums(FlatForest.of(model), X.astype(np.float32), Y, W)
     return S.sum(2) * _mdi_scale(model)
 
-def _mdi_scale(model)->float:
-    """sklearn's multi-output squared error averages the outputs' variances;
 
-    Gini sums the classes' variances."""
+def _mdi_scale(model) -> float:
+    "sklearn's multi-output squared error averages the outputs' variances; Gini sums the classes' variances."
     return 1.0 if is_classifier(model) else 1.0 / getattr(model, 'n_outputs_', 1)
+
 
 # impurity = variance of the (one-hot) response
 _COVARIANCE_CRITERIA = {'gini', 'squared_error', 'friedman_mse'}
 
-def _check_criterion(model, who:str):
-    """The covariance identity (Eq. 13) holds only for variance impurities:
 
-    Gini and squared error."""
+def _check_criterion(model, who: str):
+    "The covariance identity (Eq. 13) holds only for variance impurities: Gini and squared error."
     crit = getattr(model, 'criterion', None)
     if crit not in _COVARIANCE_CRITERIA:
         raise ValueError(
             f"{who} needs a variance impurity (criterion 'gini', 'squared_error' or"
             f" 'friedman_mse'); the model uses criterion={crit!r}, whose MDI is not a"
-            " covariance of contributions with the label: use mdi(model) for its"
-            " impurity-based importance"
+            ' covariance of contributions with the label: use mdi(model) for its'
+            ' impurity-based importance'
         )
 
-def _covariance(per_tree, model, names, name:str, return_std:bool):
-    ("The model's importance `tree_weights @ per_tree` as a Series by feature, or "
-     "with its spread over the trees as a Bunch.")
+
+def _covariance(per_tree, model, names, name: str, return_std: bool):
+    "The model's importance `tree_weights @ per_tree` as a Series by feature, or with its spread over the trees as a Bunch."
     # 1/M each for a forest: the mean over the trees
     mean = FlatForest.of(model).weights @ per_tree
     return (
@@ -190,24 +184,16 @@ def _covariance(per_tree, model, names, name:str, return_std:bool):
 
 # %% ../nbs/03_mdi_covariance.ipynb #c016
 def mdi_covariance(
-    # fitted DecisionTree* / RandomForest* / ExtraTrees* (criterion gini /
-    # squared_error)
-    model,
+    model,  # fitted DecisionTree* / RandomForest* / ExtraTrees* (criterion gini / squared_error)
     X,  # with inbag=True: the training data, in training order; else any labelled rows
-    y,                     # labels / targets of X
-    # True: each tree uses its in-bag rows weighted as in fit (== mdi(model))
-    inbag:bool=True,
-    # inbag=True: the fit's sample_weight; inbag=False: optional row weights
-    sample_weight=None,
-    # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the
-    # model's columns
-    level:str='raw',
-    # True: a Bunch(importances_mean, importances_std, importances) over the trees
-    return_std:bool=False,
+    y,  # labels / targets of X
+    inbag: bool = True,  # True: each tree uses its in-bag rows weighted as in fit (== mdi(model))
+    sample_weight=None,  # inbag=True: the fit's sample_weight; inbag=False: optional row weights
+    level: str = 'raw',  # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the model's columns
+    return_std: bool = False,  # True: a Bunch(importances_mean, importances_std, importances) over the trees
     # one value per feature, indexed by feature name (a Bunch with return_std=True)
-)->pd.Series:
-    ("MDI as the covariance of feature contributions with the (one-hot) label (paper "
-     "Eq. 13-14).")
+) -> pd.Series:
+    "MDI as the covariance of feature contributions with the (one-hot) label (paper Eq. 13-14)."
     if is_pipeline(model):
         return explain_pipeline(
             mdi_covariance,
@@ -219,28 +205,30 @@ def mdi_covariance(
             level=level,
             return_std=return_std,
         )
-    check_level(level); check_model(model, TREE_TYPES + FOREST_TYPES)
+    check_level(level)
+    check_model(model, TREE_TYPES + FOREST_TYPES)
     if not isinstance(inbag, (bool, np.bool_)):
-        raise TypeError(f"inbag must be a bool, got {type(inbag).__name__} {inbag!r}")
+        raise TypeError(f'inbag must be a bool, got {type(inbag).__name__} {inbag!r}')
     _check_bool(return_std, 'return_std')
     _check_criterion(model, 'mdi_covariance')
     if _is_dask(X):
         if inbag:
             raise ValueError(
-                "mdi_covariance of a dask array needs inbag=False (held-out rows):"
-                " inbag=True checks the training rows against every tree, in memory"
+                'mdi_covariance of a dask array needs inbag=False (held-out rows):'
+                ' inbag=True checks the training rows against every tree, in memory'
             )
         return _dask_mdi_covariance(model, X, y, sample_weight, return_std)
-    X, names = check_X(X, model); Y = encode_target(model, check_y(y, X.shape[0]))
+    X, names = check_X(X, model)
+    Y = encode_target(model, check_y(y, X.shape[0]))
     if inbag:
         if getattr(model, 'monotonic_cst', None) is not None:
             raise ValueError(
-                "mdi_covariance(inbag=True) does not support models fitted with"
-                " monotonic_cst: scikit-learn clips their node values to the"
-                " monotonicity bounds, so a node value is no longer the mean of its"
-                " rows and Eq. (13) (MDI = covariance of contributions with y) does not"
-                " hold; use mdi(model), or inbag=False for the covariance on labelled"
-                " rows"
+                'mdi_covariance(inbag=True) does not support models fitted with'
+                ' monotonic_cst: scikit-learn clips their node values to the'
+                ' monotonicity bounds, so a node value is no longer the mean of its'
+                ' rows and Eq. (13) (MDI = covariance of contributions with y) does not'
+                ' hold; use mdi(model), or inbag=False for the covariance on labelled'
+                ' rows'
             )
         W = fit_weights(model, X, y, sample_weight)  # checked against every tree
         W = W / W.sum(1, keepdims=True)  # in-bag weighted mean per tree
@@ -257,8 +245,8 @@ def mdi_covariance(
             or w.sum() <= 0
         ):
             raise ValueError(
-                f"sample_weight must be {X.shape[0]} finite non-negative weights with a"
-                " positive sum"
+                f'sample_weight must be {X.shape[0]} finite non-negative weights with a'
+                ' positive sum'
             )
         w = w / w.sum()
         W = w  # one row of weights, shared by the trees
@@ -272,20 +260,20 @@ def _sum_parts(parts):
     "Elementwise sum of a list of equal-structured tuples of arrays."
     return tuple(sum(p[j] for p in parts) for j in range(len(parts[0])))
 
+
 def _cov_label_block(model, yb, wb):
     "Pass 1 on one block: total row weight and weighted label sum (C,)."
     Y = encode_target(model, check_y(yb, len(yb)))
     w = np.ones(len(Y)) if wb is None else np.asarray(wb, dtype=float)
     if w.shape != (len(Y),) or not np.isfinite(w).all() or (w < 0).any():
         raise ValueError(
-            "sample_weight must be finite non-negative weights, one per row of X"
+            'sample_weight must be finite non-negative weights, one per row of X'
         )
     return w.sum(), w @ Y
 
-def _cov_tree_block(model, xb, yb, wb, ybar, wtot):
-    """Pass 2 on one block:
 
-    per-tree sums of w_i f_{T,k,c}(x_i) (y_ic - ybar_c) / sum(w), (n_trees, K, C)."""
+def _cov_tree_block(model, xb, yb, wb, ybar, wtot):
+    "Pass 2 on one block: per-tree sums of w_i f_{T,k,c}(x_i) (y_ic - ybar_c) / sum(w), (n_trees, K, C)."
     xb = check_X(xb, model, keep_float32=True)[0]
     Y = encode_target(model, check_y(yb, xb.shape[0])) - ybar
     w = np.ones(xb.shape[0]) if wb is None else np.asarray(wb, dtype=float)
@@ -299,14 +287,17 @@ def _cov_tree_block(model, xb, yb, wb, ybar, wtot):
         ),
     )
 
-def _dask_mdi_covariance(model, X, y, sample_weight, return_std:bool):
-    """mdi_covariance(inbag=False) of a dask array:
 
-    two reductions on the cluster (label mean, then per-tree sums)."""
+def _dask_mdi_covariance(model, X, y, sample_weight, return_std: bool):
+    "mdi_covariance(inbag=False) of a dask array: two reductions on the cluster (label mean, then per-tree sums)."
     import dask, dask.array as da
-    X = _dask_rows(model, X); chunks = X.chunks[0]
+
+    X = _dask_rows(model, X)
+    chunks = X.chunks[0]
+
     def rows_like_X(a, name):
-        if a is None: return [None] * len(chunks)
+        if a is None:
+            return [None] * len(chunks)
         a = (
             a
             if _is_dask(a)
@@ -318,11 +309,11 @@ def _dask_mdi_covariance(model, X, y, sample_weight, return_std:bool):
         )
         if a.ndim not in (1, 2) or a.shape[0] != X.shape[0]:
             raise ValueError(
-                f"{name} must have one entry per row of X ({X.shape[0]}), got shape"
-                f" {a.shape}"
+                f'{name} must have one entry per row of X ({X.shape[0]}), got shape {a.shape}'
             )
         a = a.rechunk({0: chunks, **({1: -1} if a.ndim == 2 else {})})
         return list(a.to_delayed().ravel())
+
     ys, ws = rows_like_X(y, 'y'), rows_like_X(sample_weight, 'sample_weight')
     dm = dask.delayed(model, pure=True)
     wtot, wy = dask.compute(
@@ -331,9 +322,12 @@ def _dask_mdi_covariance(model, X, y, sample_weight, return_std:bool):
             _sum_parts,
         )
     )[0]
-    if not wtot > 0: raise ValueError("sample_weight must have a positive sum")
-    parts = [dask.delayed(_cov_tree_block)(dm, xb, yb, wb, wy / wtot, wtot)
-             for xb, yb, wb in zip(X.to_delayed().ravel(), ys, ws)]
+    if not wtot > 0:
+        raise ValueError('sample_weight must have a positive sum')
+    parts = [
+        dask.delayed(_cov_tree_block)(dm, xb, yb, wb, wy / wtot, wtot)
+        for xb, yb, wb in zip(X.to_delayed().ravel(), ys, ws)
+    ]
     S = dask.compute(_tree_reduce(parts, _sum_parts))[0][0]
     return _covariance(
         S.sum(2) * _mdi_scale(model),
@@ -345,24 +339,15 @@ def _dask_mdi_covariance(model, X, y, sample_weight, return_std:bool):
 
 # %% ../nbs/03_mdi_covariance.ipynb #c022
 def mdi_oob(
-    # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True), gini /
-    # squared_error
-    forest,
-    X,                     # the training data, in training order
-    y,                     # its labels / targets
-    # the fit's sample_weight, if any (used only to check that X, y are the training
-    # rows)
-    sample_weight=None,
-    # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the
-    # model's columns
-    level:str='raw',
-    # True: a Bunch(importances_mean, importances_std, importances) over the trees
-    return_std:bool=False,
+    forest,  # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True), gini / squared_error
+    X,  # the training data, in training order
+    y,  # its labels / targets
+    sample_weight=None,  # the fit's sample_weight, if any (used only to check that X, y are the training rows)
+    level: str = 'raw',  # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the model's columns
+    return_std: bool = False,  # True: a Bunch(importances_mean, importances_std, importances) over the trees
     # one value per feature, indexed by feature name (a Bunch with return_std=True)
-)->pd.Series:
-    """Li et al.'s debiased MDI:
-
-    Eq. 13 evaluated on each tree's out-of-bag rows (seed 000 [Li+19])."""
+) -> pd.Series:
+    "Li et al.'s debiased MDI: Eq. 13 evaluated on each tree's out-of-bag rows (seed 000 [Li+19])."
     if is_pipeline(forest):  # per tree a sum over nodes: grouped tree by tree exactly
         return explain_pipeline(
             mdi_oob,
@@ -377,13 +362,14 @@ def mdi_oob(
     check_model(forest, FOREST_TYPES)
     _check_bool(return_std, 'return_std')
     _check_criterion(forest, 'mdi_oob')
-    X, names = check_X(X, forest); Y = encode_target(forest, check_y(y, X.shape[0]))
+    X, names = check_X(X, forest)
+    Y = encode_target(forest, check_y(y, X.shape[0]))
     oob = oob_mask(forest, X.shape[0]).astype(float)
     fit_weights(forest, X, y, sample_weight)  # raises unless X, y are the training rows
     n_oob = oob.sum(1, keepdims=True)
     if (n_oob == 0).any():
         raise ValueError(
-            "some trees have no out-of-bag rows (too few rows or max_samples too large)"
+            'some trees have no out-of-bag rows (too few rows or max_samples too large)'
         )
     return _covariance(
         _per_tree_covariance(forest, X, Y, oob / n_oob),
@@ -394,36 +380,33 @@ def mdi_oob(
     )
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027
-def local_mdi_from_contributions(values:np.ndarray, Y:np.ndarray)->np.ndarray:
-    ("Per-class local MDI (C, K) from contributions (n, K, C) and a one-hot label "
-     "matrix (n, C) (seed 000 Sec. 7.2).")
+def local_mdi_from_contributions(values: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    "Per-class local MDI (C, K) from contributions (n, K, C) and a one-hot label matrix (n, C) (seed 000 Sec. 7.2)."
     counts = Y.sum(0)
     if (counts == 0).any():
-        raise ValueError("every class needs at least one row to compute its local MDI")
+        raise ValueError('every class needs at least one row to compute its local MDI')
     return np.einsum('ikc,ic->ck', values, Y) / counts[:, None]
 
-
 # %% ../nbs/03_mdi_covariance.ipynb #c027s
-def _local_mdi_spread(model, X, y)->Bunch:
-    """local_mdi with its spread over the trees:
-
-    each tree's own per-class local MDI, then mean and sd (ddof=0)."""
+def _local_mdi_spread(model, X, y) -> Bunch:
+    "local_mdi with its spread over the trees: each tree's own per-class local MDI, then mean and sd (ddof=0)."
     ens = ensemble_trees(model)
     if ens.kind == 'raw':
         raise ValueError(
-            "local_mdi with return_std=True needs a tree or a forest classifier, not"
-            " boosting"
+            'local_mdi with return_std=True needs a tree or a forest classifier, not boosting'
         )
-    X, names = check_X(X, model); Y = encode_target(model, check_y(y, X.shape[0]))
+    X, names = check_X(X, model)
+    Y = encode_target(model, check_y(y, X.shape[0]))
     counts = Y.sum(0)
     if (counts == 0).any():
-        raise ValueError("every class needs at least one row to compute its local MDI")
+        raise ValueError('every class needs at least one row to compute its local MDI')
     flat = FlatForest.of(model)
     per_tree = walk_tree_sums(
         flat, X.astype(np.float32), Y / counts, np.ones(X.shape[0])
     )  # (M, K, C)
-    idx, cols = pd.Index(names, name='feature'), pd.Index(
-        list(model.classes_), name='class'
+    idx, cols = (
+        pd.Index(names, name='feature'),
+        pd.Index(list(model.classes_), name='class'),
     )
     return Bunch(
         importances_mean=pd.DataFrame(
@@ -435,16 +418,14 @@ def _local_mdi_spread(model, X, y)->Bunch:
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027c
 def local_mdi(
-    model,                 # fitted classifier (tree / forest / boosting)
-    X,                     # labelled rows to explain (e.g. training or held-out data)
-    y,                     # their class labels
-    # True: a Bunch of features x classes frames (mean, sd over the trees) and per-tree
-    # values
-    return_std:bool=False,
+    model,  # fitted classifier (tree / forest / boosting)
+    X,  # labelled rows to explain (e.g. training or held-out data)
+    y,  # their class labels
+    return_std: bool = False,  # True: a Bunch of features x classes frames (mean, sd over the trees) and per-tree values
     # a Pipeline: 'raw' = its input columns (encoded columns summed), 'transformed' =
     # the model's
-    level:str='raw',
-)->pd.DataFrame:           # features x classes (a Bunch with return_std=True)
+    level: str = 'raw',
+) -> pd.DataFrame:  # features x classes (a Bunch with return_std=True)
     "Per-class local MDI of a classifier on labelled rows (seed 000 Sec. 7.2)."
     if is_pipeline(model):  # local MDI is linear in the contributions: grouped exactly
         return explain_pipeline(
@@ -452,20 +433,21 @@ def local_mdi(
         )
     check_level(level)
     if not is_classifier(model):
-        raise TypeError("local_mdi needs a classifier (one local MDI per class)")
-    check_model(model); _check_bool(return_std, 'return_std')
+        raise TypeError('local_mdi needs a classifier (one local MDI per class)')
+    check_model(model)
+    _check_bool(return_std, 'return_std')
     if len(np.atleast_1d(model.classes_)) < 2:
         raise ValueError(
-            "local_mdi needs a classifier fitted on at least two classes; this one saw"
-            " a single class"
+            'local_mdi needs a classifier fitted on at least two classes; this one saw'
+            ' a single class'
         )
-    if return_std: return _local_mdi_spread(model, X, y)
+    if return_std:
+        return _local_mdi_spread(model, X, y)
     e = contributions(model, X)
     Y = encode_target(model, check_y(y, len(e)))
     if e.values.ndim != 3:
         raise TypeError(
-            "local_mdi needs per-class contributions (binary gradient boosting has one"
-            " raw score)"
+            'local_mdi needs per-class contributions (binary gradient boosting has one raw score)'
         )
     return pd.DataFrame(
         local_mdi_from_contributions(e.values, Y).T,
@@ -486,8 +468,7 @@ def mda(
     # a Pipeline: 'raw' = permute its input columns, 'transformed' = the model's columns
     level: str = 'raw',
 ) -> pd.Series:
-    ("Permutation importance (MDA) on held-out data via scikit-learn's "
-     "`permutation_importance`: mean drop per feature (sd in `.attrs['std']`).")
+    "Permutation importance (MDA) on held-out data via scikit-learn's `permutation_importance`: mean drop per feature (sd in `.attrs['std']`)."
     if check_level(level) == 'transformed' and is_pipeline(model):
         return explain_pipeline(
             mda,
@@ -506,22 +487,24 @@ def mda(
         check_is_fitted(model)
         names, shape = model_feature_names(model), np.shape(X)
         if len(shape) != 2 or shape[0] == 0:
-            raise ValueError(f"X must be 2-D with at least one row, got shape {shape}")
+            raise ValueError(f'X must be 2-D with at least one row, got shape {shape}')
     else:
         # the model decides which values it takes (NaN, categories): MDA only permutes
         own = model if hasattr(model, 'n_features_in_') else None
         Xc, names = check_X(X, own, allow_nan=True)
         shape = Xc.shape
-        if not isinstance(X, pd.DataFrame): X = Xc
+        if not isinstance(X, pd.DataFrame):
+            X = Xc
     n_in = getattr(model, 'n_features_in_', None)
     if n_in is not None and shape[1] != n_in:
         raise ValueError(
-            f"X has {shape[1]} features, but the model was fitted with {n_in}"
+            f'X has {shape[1]} features, but the model was fitted with {n_in}'
         )
     check_y(y, shape[0])
     n_jobs = check_n_jobs(n_jobs)
     n_repeats = check_int(n_repeats, 'n_repeats', 1)
-    if n_jobs is not None and n_jobs > 0: n_jobs = min(n_jobs, effective_n_jobs(-1))
+    if n_jobs is not None and n_jobs > 0:
+        n_jobs = min(n_jobs, effective_n_jobs(-1))
     r = permutation_importance(
         model,
         X,
@@ -539,28 +522,30 @@ def mda(
 # %% ../nbs/03_mdi_covariance.ipynb #c032
 def oob_permutation_importance(
     forest,  # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True)
-    X,                     # the training data, in training order
-    y,                     # its labels / targets
-    random_state=None,     # seed of the permutations
-    # the fit's sample_weight, if any (used only to check that X, y are the training
-    # rows)
-    sample_weight=None,
+    X,  # the training data, in training order
+    y,  # its labels / targets
+    random_state=None,  # seed of the permutations
+    sample_weight=None,  # the fit's sample_weight, if any (used only to check that X, y are the training rows)
     # a Pipeline: 'raw' = permute each input column (all its encoded columns with one
     # permutation), 'transformed' = the model's columns one by one
-    level:str='raw',
+    level: str = 'raw',
     # importances (K, N) per tree; importances_mean, importances_std, z_scores: Series
     # by feature
-)->Bunch:
+) -> Bunch:
     "Breiman's per-tree out-of-bag permutation importance with the z-score of seed 002."
     groups = None
     if is_pipeline(forest):
         parts = unwrap_pipeline(forest, level)
         X = parts.transform_rows(pipeline_rows(forest, X))
-        if parts.source is not None: groups = parts.groups
+        if parts.source is not None:
+            groups = parts.groups
         forest = parts.model
-    check_level(level); check_model(forest, FOREST_TYPES)
-    X, names = check_X(X, forest); y = check_y(y, X.shape[0])
-    if groups is None: groups = {name: np.array([j]) for j, name in enumerate(names)}
+    check_level(level)
+    check_model(forest, FOREST_TYPES)
+    X, names = check_X(X, forest)
+    y = check_y(y, X.shape[0])
+    if groups is None:
+        groups = {name: np.array([j]) for j, name in enumerate(names)}
     names = list(groups)
     Y = encode_target(forest, y)
     oob = oob_mask(forest, X.shape[0])
@@ -568,15 +553,14 @@ def oob_permutation_importance(
         rng = check_random_state(random_state)
     except ValueError:
         raise ValueError(
-            "random_state must be None, an int or a numpy RandomState, got"
-            f" {random_state!r}"
+            f'random_state must be None, an int or a numpy RandomState, got {random_state!r}'
         ) from None
     fit_weights(forest, X, y, sample_weight)  # raises unless X, y are the training rows
     clf = is_classifier(forest)
     target = Y.argmax(1) if clf else Y[:, 0]
     if not clf and Y.shape[1] > 1:
         raise ValueError(
-            "oob_permutation_importance supports single-output regressors only"
+            'oob_permutation_importance supports single-output regressors only'
         )
     score = (
         (lambda t, p: np.mean(t == p)) if clf else (lambda t, p: -np.mean((t - p) ** 2))
@@ -586,7 +570,8 @@ def oob_permutation_importance(
     X32 = X.astype(np.float32)
     for m, tree in enumerate(forest.estimators_):
         rows = np.flatnonzero(oob[m])
-        if rows.size == 0: continue
+        if rows.size == 0:
+            continue
         Xo, to = X32[rows], target[rows]
         pred = tree.predict  # a forest's trees predict the encoded class index
         base = score(to, pred(Xo))
@@ -594,8 +579,10 @@ def oob_permutation_importance(
         # a feature the tree never splits on keeps PI = 0; a raw column's encoded
         # columns share one permutation of the rows
         for g, cols in enumerate(groups.values()):
-            if not used.intersection(cols.tolist()): continue
-            Xp = Xo.copy(); Xp[:, cols] = Xo[rng.permutation(rows.size)][:, cols]
+            if not used.intersection(cols.tolist()):
+                continue
+            Xp = Xo.copy()
+            Xp[:, cols] = Xo[rng.permutation(rows.size)][:, cols]
             imp[g, m] = base - score(to, pred(Xp))
     mean, sd = imp.mean(1), imp.std(1, ddof=1) if N > 1 else np.zeros(K)
     z = np.divide(mean, sd / np.sqrt(N), out=np.zeros(K), where=sd > 0)
@@ -609,15 +596,14 @@ def oob_permutation_importance(
     )
 
 # %% ../nbs/03_mdi_covariance.ipynb #c036
-def plot_importances(importances:dict, feature_names, ax=None, top:int|None=None):
-    ("Grouped horizontal bars of several importance vectors (each scaled to sum to "
-     "one), features by the first one; a `Bunch` with `importances_std` (from "
-     "`return_std=True`) gets error bars of one sd.")
+def plot_importances(importances: dict, feature_names, ax=None, top: int | None = None):
+    "Grouped horizontal bars of several importance vectors (each scaled to sum to one), features by the first one; a `Bunch` with `importances_std` (from `return_std=True`) gets error bars of one sd."
     import matplotlib.pyplot as plt
+
     if not isinstance(importances, dict) or not importances:
         raise TypeError(
-            "importances must be a non-empty dict {name: one value per feature, or a"
-            f" Bunch}}, got {type(importances).__name__}"
+            'importances must be a non-empty dict {name: one value per feature, or a'
+            f' Bunch}}, got {type(importances).__name__}'
         )
     names = [str(f) for f in feature_names]
     vals, sds = {}, {}
@@ -627,10 +613,10 @@ def plot_importances(importances:dict, feature_names, ax=None, top:int|None=None
         ).reshape(-1)
         if a.shape != (len(names),):
             raise ValueError(
-                f"importances[{k!r}] has {a.size} values for {len(names)} feature names"
+                f'importances[{k!r}] has {a.size} values for {len(names)} feature names'
             )
         if not np.isfinite(a).all():
-            raise ValueError(f"importances[{k!r}] contains NaN or infinite values")
+            raise ValueError(f'importances[{k!r}] contains NaN or infinite values')
         vals[str(k)] = a
         sds[str(k)] = (
             np.asarray(v.importances_std, dtype=float).reshape(-1)
@@ -641,8 +627,10 @@ def plot_importances(importances:dict, feature_names, ax=None, top:int|None=None
     df, sd = pd.DataFrame(vals, index=names), pd.DataFrame(sds, index=names)
     scale = df.abs().sum().replace(0, 1)
     df, sd = df / scale, sd / scale  # the same factor: the bar and its error bar
-    df = df.sort_values(df.columns[0], ascending=True); sd = sd.loc[df.index]
-    if top is not None: df, sd = df.iloc[-top:], sd.iloc[-top:]
+    df = df.sort_values(df.columns[0], ascending=True)
+    sd = sd.loc[df.index]
+    if top is not None:
+        df, sd = df.iloc[-top:], sd.iloc[-top:]
     if ax is None:
         _, ax = plt.subplots(
             figsize=(6, 0.3 * len(df) * max(1, len(df.columns) / 2) + 1)

@@ -29,55 +29,66 @@ __all__ = ['MAX_INTERSECTION_DEPTH', 'MAX_N_CHILD', 'MAX_RIT_NODES', 'Interactio
 # %% ../nbs/07_grit.ipynb #c006
 @dataclass(frozen=True)
 class Interaction:
-    ("A premise of signed conditions: -j is x_j <= t, +j is x_j > t, j counted from 1 "
-     "(paper Sec. II-A, Eq. 1).")
+    "A premise of signed conditions: -j is x_j <= t, +j is x_j > t, j counted from 1 (paper Sec. II-A, Eq. 1)."
+
     signed: tuple  # the paper's signed feature indices ±j (j = column + 1)
-    thresholds: tuple                # threshold t of each condition, same order
+    thresholds: tuple  # threshold t of each condition, same order
     # fraction of intersection trees that found it (gRIT, Algorithm 1)
-    prevalence: float|None = None
-    stability: float|None = None  # fraction of bootstrap samples that found it (Eq. 2)
+    prevalence: float | None = None
+    stability: float | None = (
+        None  # fraction of bootstrap samples that found it (Eq. 2)
+    )
 
     def __post_init__(self):
-        sa, t = np.atleast_1d(np.asarray(self.signed)), check_array(
-            self.thresholds, 'thresholds', finite=False
+        sa, t = (
+            np.atleast_1d(np.asarray(self.signed)),
+            check_array(self.thresholds, 'thresholds', finite=False),
         )
         if sa.size and sa.dtype.kind not in 'iu':
-            raise TypeError(f"signed must hold integer indices ±j, got {sa[:5]}")
-        s, t = tuple(int(v) for v in sa.reshape(-1)), tuple(
-            float(v) for v in np.atleast_1d(t).reshape(-1)
+            raise TypeError(f'signed must hold integer indices ±j, got {sa[:5]}')
+        s, t = (
+            tuple(int(v) for v in sa.reshape(-1)),
+            tuple(float(v) for v in np.atleast_1d(t).reshape(-1)),
         )
         if len(s) != len(t):
-            raise ValueError(f"{len(s)} signed indices but {len(t)} thresholds")
+            raise ValueError(f'{len(s)} signed indices but {len(t)} thresholds')
         if 0 in s:
             raise ValueError(
-                "signed indices are ±j with j >= 1 (column + 1); 0 is not a valid index"
+                'signed indices are ±j with j >= 1 (column + 1); 0 is not a valid index'
             )
         if not all(math.isfinite(v) for v in t):
-            raise ValueError("thresholds must be finite numbers")
+            raise ValueError('thresholds must be finite numbers')
         order = sorted(range(len(s)), key=lambda k: (abs(s[k]), s[k] > 0))
         s, t = tuple(s[k] for k in order), tuple(t[k] for k in order)
         if len(set(s)) != len(s):
             raise ValueError(
-                f"repeated signed index in {s}: merge the conditions first"
+                f'repeated signed index in {s}: merge the conditions first'
             )
-        object.__setattr__(self, 'signed', s); object.__setattr__(self, 'thresholds', t)
+        object.__setattr__(self, 'signed', s)
+        object.__setattr__(self, 'thresholds', t)
 
     @property
     # 0-based columns
-    def features(self)->tuple: return tuple(abs(v) - 1 for v in self.signed)
-    @property
-    def signs(self)->tuple: return tuple(1 if v > 0 else -1 for v in self.signed)
-    @property
-    def order(self)->int: return len(set(self.features))  # number of distinct features
-    def __len__(self): return len(self.signed)
+    def features(self) -> tuple:
+        return tuple(abs(v) - 1 for v in self.signed)
 
-    def mask(self, X)->np.ndarray:
+    @property
+    def signs(self) -> tuple:
+        return tuple(1 if v > 0 else -1 for v in self.signed)
+
+    @property
+    def order(self) -> int:
+        return len(set(self.features))  # number of distinct features
+
+    def __len__(self):
+        return len(self.signed)
+
+    def mask(self, X) -> np.ndarray:
         "Boolean (n,): rows of `X` that satisfy every condition."
         X, _ = check_X(X)
         if self.signed and max(self.features) >= X.shape[1]:
             raise ValueError(
-                f"the interaction uses column {max(self.features)} but X has"
-                f" {X.shape[1]} columns"
+                f'the interaction uses column {max(self.features)} but X has {X.shape[1]} columns'
             )
         ok = np.ones(len(X), bool)
         for j, s, t in zip(self.features, self.signs, self.thresholds):
@@ -85,10 +96,9 @@ class Interaction:
         return ok
 
     def _namer(self, feature_names):
-        """Column j -> its name (`feature_names[j]`, else x{j+1});
-
-        a clear error if the names are too few."""
-        if feature_names is None: return lambda j: f'x{j + 1}'
+        "Column j -> its name (`feature_names[j]`, else x{j+1}); a clear error if the names are too few."
+        if feature_names is None:
+            return lambda j: f'x{j + 1}'
         names = [
             str(f)
             for f in (
@@ -97,14 +107,13 @@ class Interaction:
         ]
         if self.signed and max(self.features) >= len(names):
             raise ValueError(
-                f"feature_names has {len(names)} names, but the interaction uses column"
-                f" {max(self.features)}"
+                f'feature_names has {len(names)} names, but the interaction uses column'
+                f' {max(self.features)}'
             )
         return lambda j: names[j]
 
-    def label(self, feature_names=None)->str:
-        ("Short form without thresholds, e.g. '-x1 & +x2' (the paper's signed "
-         "notation with names).")
+    def label(self, feature_names=None) -> str:
+        "Short form without thresholds, e.g. '-x1 & +x2' (the paper's signed notation with names)."
         name = self._namer(feature_names)
         return (
             ' & '.join(
@@ -114,37 +123,44 @@ class Interaction:
             or '(empty)'
         )
 
-    def describe(self, feature_names=None, digits:int=3)->str:
+    def describe(self, feature_names=None, digits: int = 3) -> str:
         "Readable premise, e.g. 'x1 <= 0.3 & x2 > 1.2'."
         name, digits = self._namer(feature_names), check_int(digits, 'digits', 1)
-        parts = [f"{name(j)} {'>' if s > 0 else '<='} {t:.{digits}g}" for j, s, t in
-                 zip(self.features, self.signs, self.thresholds)]
+        parts = [
+            f'{name(j)} {">" if s > 0 else "<="} {t:.{digits}g}'
+            for j, s, t in zip(self.features, self.signs, self.thresholds)
+        ]
         return ' & '.join(parts) or '(empty)'
 
 # %% ../nbs/07_grit.ipynb #c010
-def _slot_to_signed(slot)->np.ndarray:
+def _slot_to_signed(slot) -> np.ndarray:
     "Slot 2j + [x_j > t] (j from 0) to the paper's signed index ±(j + 1)."
     slot = np.asarray(slot, dtype=np.int64)
     return np.where(slot % 2 == 1, 1, -1) * (slot // 2 + 1)
 
+
 @dataclass
 class RuleSet:
-    """Decision rules in compressed rows:
+    "Decision rules in compressed rows: rule r has conditions slot[indptr[r]:indptr[r+1]], slot = 2j + [x_j > t]."
 
-    rule r has conditions slot[indptr[r]:indptr[r+1]], slot = 2j + [x_j > t]."""
-    indptr: np.ndarray          # (n_rules + 1,) row pointers
+    indptr: np.ndarray  # (n_rules + 1,) row pointers
     # (nnz,) 2 * column + (1 for x > t, 0 for x <= t), sorted within a rule
     slot: np.ndarray
-    threshold: np.ndarray       # (nnz,) thresholds
-    n_features: int             # columns of the data the rules refer to
-    tree: np.ndarray|None = None   # (n_rules,) tree of each rule (forests), or None
-    node: np.ndarray|None = None  # (n_rules,) node id of each rule in its tree, or None
+    threshold: np.ndarray  # (nnz,) thresholds
+    n_features: int  # columns of the data the rules refer to
+    tree: np.ndarray | None = None  # (n_rules,) tree of each rule (forests), or None
+    node: np.ndarray | None = (
+        None  # (n_rules,) node id of each rule in its tree, or None
+    )
 
-    def __len__(self): return len(self.indptr) - 1
+    def __len__(self):
+        return len(self.indptr) - 1
+
     @property
-    def lengths(self)->np.ndarray: return np.diff(self.indptr)
+    def lengths(self) -> np.ndarray:
+        return np.diff(self.indptr)
 
-    def __getitem__(self, r:int)->Interaction:
+    def __getitem__(self, r: int) -> Interaction:
         "Rule `r` as an `Interaction` (negative `r` counts from the end)."
         r = check_index(r, len(self), 'rule index')
         a, b = self.indptr[r], self.indptr[r + 1]
@@ -152,20 +168,20 @@ class RuleSet:
             tuple(_slot_to_signed(self.slot[a:b])), tuple(self.threshold[a:b])
         )
 
-    def take(self, idx)->RuleSet:
-        ("The rules `idx` (repeats allowed, negative counts from the end), in that "
-         "order.")
+    def take(self, idx) -> RuleSet:
+        "The rules `idx` (repeats allowed, negative counts from the end), in that order."
         idx = np.asarray(idx).reshape(-1) if np.ndim(idx) else np.asarray([idx])
-        if idx.size == 0: idx = idx.astype(np.intp)
+        if idx.size == 0:
+            idx = idx.astype(np.intp)
         if idx.dtype.kind not in 'iu':
             raise TypeError(
-                f"idx must hold integer rule indices, got dtype {idx.dtype}"
+                f'idx must hold integer rule indices, got dtype {idx.dtype}'
             )
         n = len(self)
         if idx.size and (idx.min() < -n or idx.max() >= n):
             raise ValueError(
-                f"idx has rule indices {idx.min()}..{idx.max()}, out of range for {n}"
-                f" rules (valid: {-n}..{n - 1})"
+                f'idx has rule indices {idx.min()}..{idx.max()}, out of range for {n}'
+                f' rules (valid: {-n}..{n - 1})'
             )
         idx = np.where(idx < 0, idx + n, idx).astype(np.intp)
         lens = self.lengths[idx]
@@ -181,12 +197,12 @@ class RuleSet:
             pick(self.node),
         )
 
-    def satisfies(self, X)->np.ndarray:
+    def satisfies(self, X) -> np.ndarray:
         "Boolean (n_samples, n_rules): does row i satisfy every condition of rule r?"
         X, _ = check_X(X)
         if X.shape[1] != self.n_features:
             raise ValueError(
-                f"X has {X.shape[1]} features, but the rules refer to {self.n_features}"
+                f'X has {X.shape[1]} features, but the rules refer to {self.n_features}'
             )
         j, right = self.slot // 2, self.slot % 2 == 1
         # (n, nnz)
@@ -196,14 +212,13 @@ class RuleSet:
         return fails[:, self.indptr[1:]] == fails[:, self.indptr[:-1]]
 
 # %% ../nbs/07_grit.ipynb #c011
-def _path_conditions(ta, nodes)->tuple:
-    """Every split on the root-to-node paths:
-
-    (rule, feature, sign, threshold, depth) arrays, all nodes walked up at once."""
+def _path_conditions(ta, nodes) -> tuple:
+    "Every split on the root-to-node paths: (rule, feature, sign, threshold, depth) arrays, all nodes walked up at once."
     cur = np.array(nodes, dtype=np.intp)
     parts, active = [], np.flatnonzero(ta.parent[cur] >= 0)
-    while active.size:                               # one step per tree level
-        c = cur[active]; p = ta.parent[c]
+    while active.size:  # one step per tree level
+        c = cur[active]
+        p = ta.parent[c]
         parts.append(
             (
                 active,
@@ -220,13 +235,11 @@ def _path_conditions(ta, nodes)->tuple:
         return e, e, e, np.zeros(0), e
     return tuple(np.concatenate(a) for a in zip(*parts))
 
+
 def _build_rules(
     rid, feature, sign, threshold, depth, n_rules: int, n_features: int, conditions: str
 ) -> RuleSet:
-    """Merge path splits into one premise per rule:
-
-    tightest threshold per signed index ('all') or root-most split per feature
-    ('first')."""
+    "Merge path splits into one premise per rule: tightest threshold per signed index ('all') or root-most split per feature ('first')."
     rid, feature = np.asarray(rid, np.intp), np.asarray(feature, np.intp)
     slot = 2 * feature + (np.asarray(sign) > 0)
     if conditions == 'all':
@@ -241,7 +254,7 @@ def _build_rules(
         ]
     else:
         raise ValueError(f"conditions must be 'all' or 'first', got {conditions!r}")
-    keep = o[new[:len(o)]] if len(o) else o
+    keep = o[new[: len(o)]] if len(o) else o
     # (rid, slot) order: 'all' is sorted already; for 'first' one entry per feature, so
     # slot order = feature order
     counts = np.bincount(rid[keep], minlength=n_rules)
@@ -253,63 +266,63 @@ def _build_rules(
     )
 
 # %% ../nbs/07_grit.ipynb #c012
-def _tree_views(model)->tuple[list, int]:
-    ("[(sklearn tree, column map or None)] and the number of input features of a "
-     "fitted tree, forest or ERF.")
+def _tree_views(model) -> tuple[list, int]:
+    "[(sklearn tree, column map or None)] and the number of input features of a fitted tree, forest or ERF."
     # EnrichedRandomForestClassifier
     if hasattr(model, 'column_multiplier') and hasattr(model, 'feature_weights'):
         check_is_fitted(model)
         return list(zip(model.estimators_, model.tree_columns_)), model.n_features_in_
     if isinstance(model, TREE_TYPES + FOREST_TYPES):
         return [(t, None) for t in model_trees(model)], model.n_features_in_
-    if isinstance(model, Pipeline): raise TypeError(pipeline_message('this function'))
+    if isinstance(model, Pipeline):
+        raise TypeError(pipeline_message('this function'))
     raise TypeError(
-        f"unsupported model type {type(model).__name__}; expected a fitted scikit-learn"
-        " decision tree, random forest / extra-trees, or"
-        " EnrichedRandomForestClassifier"
+        f'unsupported model type {type(model).__name__}; expected a fitted scikit-learn'
+        ' decision tree, random forest / extra-trees, or'
+        ' EnrichedRandomForestClassifier'
     )
+
 
 def _check_conditions(conditions):
     if conditions not in ('all', 'first'):
         raise ValueError(f"conditions must be 'all' or 'first', got {conditions!r}")
 
+
 def leaf_rules(
-    # fitted sklearn tree, random forest / extra-trees, or
-    # EnrichedRandomForestClassifier
-    model,
-    # node ids of a single tree (default: its leaves); forests: must be None (all
-    # leaves)
-    nodes=None,
-    # 'all': exact rule (tightest threshold per signed index); 'first': root-most split
-    # per feature
-    conditions:str='all',
-)->RuleSet:                 # one rule per leaf (per node), with `tree` and `node` ids
-    ("The decision rule of every leaf (root-to-leaf path) in signed-index notation "
-     "(paper Sec. II-A, Eq. 1).")
+    model,  # fitted sklearn tree, random forest / extra-trees, or EnrichedRandomForestClassifier
+    nodes=None,  # node ids of a single tree (default: its leaves); forests: must be None (all leaves)
+    conditions: str = 'all',  # 'all': exact rule (tightest threshold per signed index); 'first': root-most split per feature
+) -> RuleSet:  # one rule per leaf (per node), with `tree` and `node` ids
+    "The decision rule of every leaf (root-to-leaf path) in signed-index notation (paper Sec. II-A, Eq. 1)."
     _check_conditions(conditions)
     views, p = _tree_views(model)
     if nodes is not None and len(views) > 1:
-        raise ValueError("nodes can only be given for a single tree")
+        raise ValueError('nodes can only be given for a single tree')
     all_parts, trees, node_ids, offset = [], [], [], 0
     for m, (t, cols) in enumerate(views):
         ta = tree_arrays(t)
-        if nodes is None: nd = np.flatnonzero(ta.is_leaf)
+        if nodes is None:
+            nd = np.flatnonzero(ta.is_leaf)
         else:
             nd = np.asarray(nodes).reshape(-1)
-            if nd.size == 0: nd = nd.astype(np.intp)
+            if nd.size == 0:
+                nd = nd.astype(np.intp)
             if nd.dtype.kind not in 'iu':
                 raise TypeError(
-                    f"nodes must hold integer node ids, got dtype {nd.dtype}: {nd[:5]}"
+                    f'nodes must hold integer node ids, got dtype {nd.dtype}: {nd[:5]}'
                 )
             nd = nd.astype(np.intp)
         if nd.size and (nd.min() < 0 or nd.max() >= ta.n_nodes):
             raise ValueError(
-                f"node ids must lie in [0, {ta.n_nodes}), got {nd.min()}..{nd.max()}"
+                f'node ids must lie in [0, {ta.n_nodes}), got {nd.min()}..{nd.max()}'
             )
         rid, f, s, th, d = _path_conditions(ta, nd)
-        if cols is not None: f = cols[f]
-        all_parts.append((rid + offset, f, s, th, d)); offset += len(nd)
-        trees.append(np.full(len(nd), m)); node_ids.append(nd)
+        if cols is not None:
+            f = cols[f]
+        all_parts.append((rid + offset, f, s, th, d))
+        offset += len(nd)
+        trees.append(np.full(len(nd), m))
+        node_ids.append(nd)
     rules = _build_rules(
         *[np.concatenate(a) for a in zip(*all_parts)], offset, p, conditions
     )
@@ -318,23 +331,20 @@ def leaf_rules(
 
 # %% ../nbs/07_grit.ipynb #c017
 def sample_forest_rules(
-    model,                  # fitted forest / tree / EnrichedRandomForestClassifier
-    X,                      # (n, p) the sample S_(b) whose rows are drawn
-    size:int,               # number of rules to draw
-    conditions:str='first', # see `leaf_rules`
-    random_state=None,      # None, int or RandomState
-)->RuleSet:                 # `size` rules in draw order, with `tree` and `node` ids
-    """Draw rules from R_(b):
-
-    a uniform example, a uniform tree, the rule of the example's leaf (paper Algorithm
-    2, line 9)."""
+    model,  # fitted forest / tree / EnrichedRandomForestClassifier
+    X,  # (n, p) the sample S_(b) whose rows are drawn
+    size: int,  # number of rules to draw
+    conditions: str = 'first',  # see `leaf_rules`
+    random_state=None,  # None, int or RandomState
+) -> RuleSet:  # `size` rules in draw order, with `tree` and `node` ids
+    "Draw rules from R_(b): a uniform example, a uniform tree, the rule of the example's leaf (paper Algorithm 2, line 9)."
     _check_conditions(conditions)
     views, p = _tree_views(model)
     X = align_columns(X, getattr(model, 'feature_names_in_', None), strict=False)
     X, _ = check_X(X)
     if X.shape[1] != p:
         raise ValueError(
-            f"X has {X.shape[1]} features, but the model was fitted with {p}"
+            f'X has {X.shape[1]} features, but the model was fitted with {p}'
         )
     size = check_int(size, 'size', 1)
     rng = check_random_state(random_state)
@@ -354,16 +364,16 @@ def sample_forest_rules(
 
 # %% ../nbs/07_grit.ipynb #c021
 def intersect(
-    a:Interaction,  # a rule / interaction
-    b:Interaction,  # another
+    a: Interaction,  # a rule / interaction
+    b: Interaction,  # another
     # shared signed indices, looser threshold of each (max for -j, min for +j)
-)->Interaction:
+) -> Interaction:
     "Intersect two signed rules with thresholds (paper Algorithm 1, lines 4-7)."
     for nm, v in (('a', a), ('b', b)):
         if not isinstance(v, Interaction):
             raise TypeError(
-                f"{nm} must be an Interaction (e.g. Interaction(signed, thresholds) or"
-                f" rules[r]), got {type(v).__name__}"
+                f'{nm} must be an Interaction (e.g. Interaction(signed, thresholds) or'
+                f' rules[r]), got {type(v).__name__}'
             )
     tb = dict(zip(b.signed, b.thresholds))
     common = [(s, t) for s, t in zip(a.signed, a.thresholds) if s in tb]
@@ -373,23 +383,28 @@ def intersect(
     )
 
 # %% ../nbs/07_grit.ipynb #c025
-def _check_int(v, name:str, low:int=1, high:int|None=None)->int:
+def _check_int(v, name: str, low: int = 1, high: int | None = None) -> int:
     return check_int(v, name, minimum=low, maximum=high)
+
 
 # bounds on gRIT sizes (issue 11 Sec. 3)
 MAX_INTERSECTION_DEPTH, MAX_N_CHILD, MAX_RIT_NODES = 12, 16, 1_000_000
 
-def _rit_layout(depth:int, n_child:int)->tuple[int, np.ndarray]:
-    ("Number of nodes J of an intersection tree and the first node id of each depth "
-     "level (root = level 1).")
+
+def _rit_layout(depth: int, n_child: int) -> tuple[int, np.ndarray]:
+    "Number of nodes J of an intersection tree and the first node id of each depth level (root = level 1)."
     sizes = n_child ** np.arange(depth, dtype=np.int64)
     return int(sizes.sum()), np.r_[0, np.cumsum(sizes)]
 
-def _agg(th:np.ndarray, neg:np.ndarray, how:str)->np.ndarray:
+
+def _agg(th: np.ndarray, neg: np.ndarray, how: str) -> np.ndarray:
     "Merge the thresholds (k occurrences, m conditions) of one interaction."
-    if how == 'loosest': return np.where(neg, th.max(0), th.min(0))
-    if how == 'median': return np.median(th, axis=0)
+    if how == 'loosest':
+        return np.where(neg, th.max(0), th.min(0))
+    if how == 'median':
+        return np.median(th, axis=0)
     raise ValueError(f"threshold_agg must be 'loosest' or 'median', got {how!r}")
+
 
 def _grit_core(
     rules: RuleSet,
@@ -399,33 +414,35 @@ def _grit_core(
     threshold_agg: str,
     collect: str = 'leaves',
 ) -> list:
-    """Algorithm 1 on `n_trees * J` rules given in node order;
-
-    list of Interaction with prevalence."""
+    "Algorithm 1 on `n_trees * J` rules given in node order; list of Interaction with prevalence."
     J, starts = _rit_layout(depth, n_child)
     if len(rules) != n_trees * J:
-        raise ValueError(f"need {n_trees * J} rules, got {len(rules)}")
+        raise ValueError(f'need {n_trees * J} rules, got {len(rules)}')
     cols, inv = np.unique(rules.slot, return_inverse=True)
     m, N = len(cols), len(rules)
-    if m == 0: return []  # only empty rules: nothing to intersect
+    if m == 0:
+        return []  # only empty rules: nothing to intersect
     P, T = np.zeros((N, m), bool), np.zeros((N, m))
     r = np.repeat(np.arange(N), rules.lengths)
     P[r, inv], T[r, inv] = True, rules.threshold
     P, T = P.reshape(n_trees, J, m), T.reshape(n_trees, J, m)
-    neg = cols % 2 == 0                                       # -j columns: x_j <= t
+    neg = cols % 2 == 0  # -j columns: x_j <= t
     for d in range(1, depth):  # level d + 1: intersect with the parent level
-        k = np.arange(starts[d], starts[d + 1]); pa = (k - 1) // n_child
+        k = np.arange(starts[d], starts[d + 1])
+        pa = (k - 1) // n_child
         P[:, k] &= P[:, pa]
         T[:, k] = np.where(
             neg, np.maximum(T[:, k], T[:, pa]), np.minimum(T[:, k], T[:, pa])
         )
     # depth-D nodes (paper) or every node (authors' code)
     first = starts[depth - 1] if collect == 'leaves' else 0
-    Pl = P[:, first:].reshape(-1, m); Tl = T[:, first:].reshape(-1, m)
+    Pl = P[:, first:].reshape(-1, m)
+    Tl = T[:, first:].reshape(-1, m)
     tree_of = np.repeat(np.arange(n_trees), J - first)
     keep = Pl.any(1)
     Pl, Tl, tree_of = Pl[keep], Tl[keep], tree_of[keep]
-    if not len(Pl): return []
+    if not len(Pl):
+        return []
     pats, g = np.unique(np.packbits(Pl, axis=1), axis=0, return_inverse=True)
     g = g.reshape(-1)
     out = []
@@ -433,11 +450,17 @@ def _grit_core(
         sel = g == k
         c = np.flatnonzero(Pl[np.argmax(sel)])
         th = _agg(Tl[sel][:, c], neg[c], threshold_agg)
-        out.append(Interaction(tuple(_slot_to_signed(cols[c])), tuple(th),
-                               prevalence=len(np.unique(tree_of[sel])) / n_trees))
+        out.append(
+            Interaction(
+                tuple(_slot_to_signed(cols[c])),
+                tuple(th),
+                prevalence=len(np.unique(tree_of[sel])) / n_trees,
+            )
+        )
     return _sorted(out)
 
-def _sorted(inters:list)->list:
+
+def _sorted(inters: list) -> list:
     "Most stable / prevalent first, then higher order, then by signed indices."
     key = lambda I: (-(I.stability or 0), -(I.prevalence or 0), -I.order, I.signed)
     return sorted(inters, key=key)
@@ -447,11 +470,11 @@ def _check_grit_args(n_trees, depth, n_child, threshold_agg, collect):
     _check_int(n_trees, 'n_trees')
     _check_int(depth, 'depth', 1, MAX_INTERSECTION_DEPTH)
     _check_int(n_child, 'n_child', 1, MAX_N_CHILD)
-    J = sum(n_child ** d for d in range(depth))  # Python ints: no overflow
+    J = sum(n_child**d for d in range(depth))  # Python ints: no overflow
     if n_trees * J > MAX_RIT_NODES:
         raise ValueError(
-            f"n_trees * (nodes per intersection tree) = {n_trees} * {J} exceeds"
-            f" {MAX_RIT_NODES:,}: lower n_trees, depth or n_child"
+            f'n_trees * (nodes per intersection tree) = {n_trees} * {J} exceeds'
+            f' {MAX_RIT_NODES:,}: lower n_trees, depth or n_child'
         )
     if threshold_agg not in ('loosest', 'median'):
         raise ValueError(
@@ -460,31 +483,31 @@ def _check_grit_args(n_trees, depth, n_child, threshold_agg, collect):
     if collect not in ('leaves', 'all'):
         raise ValueError(f"collect must be 'leaves' or 'all', got {collect!r}")
 
+
 def grit(
-    rules:RuleSet,              # the rule set R
+    rules: RuleSet,  # the rule set R
     weights=None,  # (n_rules,) sampling weights (default uniform), e.g. rows per leaf
-    n_trees:int=20,             # L intersection trees (paper: 20)
-    depth:int=5,  # D: rules intersected along a root-to-leaf path (paper: 5)
-    n_child:int=2,              # children per node (paper: 2)
-    # merge thresholds of repeated interactions: 'loosest' (authors' code) or 'median'
-    threshold_agg:str='loosest',
-    # 'leaves': depth-D nodes (paper); 'all': every node of the trees (authors' code)
-    collect:str='leaves',
-    random_state=None,          # None, int or RandomState
-)->list:                        # Interactions with `prevalence`, most prevalent first
+    n_trees: int = 20,  # L intersection trees (paper: 20)
+    depth: int = 5,  # D: rules intersected along a root-to-leaf path (paper: 5)
+    n_child: int = 2,  # children per node (paper: 2)
+    threshold_agg: str = 'loosest',  # merge thresholds of repeated interactions: 'loosest' (authors' code) or 'median'
+    collect: str = 'leaves',  # 'leaves': depth-D nodes (paper); 'all': every node of the trees (authors' code)
+    random_state=None,  # None, int or RandomState
+) -> list:  # Interactions with `prevalence`, most prevalent first
     "Generalized Random Intersection Trees on a rule set (paper Algorithm 1)."
     _check_grit_args(n_trees, depth, n_child, threshold_agg, collect)
     if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
-    if len(rules) == 0: raise ValueError("the rule set is empty")
+        raise TypeError(f'rules must be a RuleSet, got {type(rules).__name__}')
+    if len(rules) == 0:
+        raise ValueError('the rule set is empty')
     if weights is not None:
         weights = check_array(weights, 'weights', finite=False)
         if weights.shape != (len(rules),):
             raise ValueError(
-                f"weights must have shape ({len(rules)},), got {weights.shape}"
+                f'weights must have shape ({len(rules)},), got {weights.shape}'
             )
         if not np.isfinite(weights).all() or (weights < 0).any() or weights.sum() <= 0:
-            raise ValueError("weights must be finite, non-negative and not all zero")
+            raise ValueError('weights must be finite, non-negative and not all zero')
         weights = weights / weights.sum()
     J, _ = _rit_layout(depth, n_child)
     idx = check_random_state(random_state).choice(
@@ -494,25 +517,25 @@ def grit(
 
 # %% ../nbs/07_grit.ipynb #c026b
 def grit_forest(
-    model,                      # fitted forest / EnrichedRandomForestClassifier
+    model,  # fitted forest / EnrichedRandomForestClassifier
     X,  # (n, p) the sample whose (example, tree) rules are drawn, S_(b)
-    n_trees:int=20, depth:int=5, n_child:int=2,   # L, D, n_child (paper: 20, 5, 2)
-    conditions:str='first',     # see `leaf_rules`
-    threshold_agg:str='loosest',# see `grit`
-    collect:str='leaves',       # see `grit`
+    n_trees: int = 20,
+    depth: int = 5,
+    n_child: int = 2,  # L, D, n_child (paper: 20, 5, 2)
+    conditions: str = 'first',  # see `leaf_rules`
+    threshold_agg: str = 'loosest',  # see `grit`
+    collect: str = 'leaves',  # see `grit`
     random_state=None,
-)->list:                        # Interactions with `prevalence`
-    ("gRIT on the rules of a forest's leaves reached by the rows of X (paper "
-     "Algorithm 1 on R_(b) of Algorithm 2).")
+) -> list:  # Interactions with `prevalence`
+    "gRIT on the rules of a forest's leaves reached by the rows of X (paper Algorithm 1 on R_(b) of Algorithm 2)."
     _check_grit_args(n_trees, depth, n_child, threshold_agg, collect)
     J, _ = _rit_layout(depth, n_child)
     rules = sample_forest_rules(model, X, n_trees * J, conditions, random_state)
     return _grit_core(rules, n_trees, depth, n_child, threshold_agg, collect)
 
 # %% ../nbs/07_grit.ipynb #c031
-def _allocate_columns(w:np.ndarray, N:int, rng)->np.ndarray:
-    ("Copies c_j of each column, sum N, c_j = floor(N w_j) + a weighted draw without "
-     "replacement for the remainder.")
+def _allocate_columns(w: np.ndarray, N: int, rng) -> np.ndarray:
+    "Copies c_j of each column, sum N, c_j = floor(N w_j) + a weighted draw without replacement for the remainder."
     share = N * w / w.sum()
     c = np.floor(share).astype(np.int64)
     rest, frac = N - int(c.sum()), share - c
@@ -524,19 +547,23 @@ def _allocate_columns(w:np.ndarray, N:int, rng)->np.ndarray:
         c[take] += 1
     return c
 
-def _resolve_max_features(mf, p:int)->int:
-    ("Number of split candidates for p original features (as scikit-learn resolves "
-     "max_features).")
-    if mf is None: return p
-    if mf == 'sqrt': return max(1, int(math.sqrt(p)))
-    if mf == 'log2': return max(1, int(math.log2(p)))
-    if isinstance(mf, numbers.Integral): return int(mf)
+
+def _resolve_max_features(mf, p: int) -> int:
+    "Number of split candidates for p original features (as scikit-learn resolves max_features)."
+    if mf is None:
+        return p
+    if mf == 'sqrt':
+        return max(1, int(math.sqrt(p)))
+    if mf == 'log2':
+        return max(1, int(math.log2(p)))
+    if isinstance(mf, numbers.Integral):
+        return int(mf)
     return max(1, int(mf * p))
 
+
 class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
-    ("Random forest whose split candidates are drawn with probabilities ~ "
-     "feature_weights: a feature-resampled matrix, or per-tree weighted feature "
-     "subsets (seed 001 Sec. II-A, ERF).")
+    "Random forest whose split candidates are drawn with probabilities ~ feature_weights: a feature-resampled matrix, or per-tree weighted feature subsets (seed 001 Sec. II-A, ERF)."
+
     _parameter_constraints = {
         'feature_weights': ['array-like', None],
         'n_estimators': [Interval(numbers.Integral, 1, None, closed='left')],
@@ -553,7 +580,6 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
         'random_state': ['random_state'],
         'n_jobs': [numbers.Integral, None],
     }
-
 
     def __init__(
         self,
@@ -578,8 +604,7 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     def fit(self, X, y):
-        ("Resample the columns by weight, then fit a random forest on the resampled "
-         "matrix.")
+        "Resample the columns by weight, then fit a random forest on the resampled matrix."
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
@@ -590,13 +615,14 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
             w = np.asarray(self.feature_weights, dtype=float).reshape(-1)
             if w.shape != (p,):
                 raise ValueError(
-                    f"feature_weights has {w.size} entries, but X has {p} features"
+                    f'feature_weights has {w.size} entries, but X has {p} features'
                 )
             if not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
                 raise ValueError(
-                    "feature_weights must be finite, non-negative and not all zero"
+                    'feature_weights must be finite, non-negative and not all zero'
                 )
-        if self.feature_sampling == 'subsets': return self._fit_subsets(X, y, w, rng)
+        if self.feature_sampling == 'subsets':
+            return self._fit_subsets(X, y, w, rng)
         if w is None:
             self.columns_ = np.arange(p)  # an ordinary random forest
         else:
@@ -623,9 +649,7 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _fit_subsets(self, X, y, w, rng):
-        ("Per tree: a feature subset of size `column_multiplier` x max_features drawn "
-         "without replacement with probabilities ~ w (w_j = 0: never), a tree on "
-         "bootstrap rows.")
+        "Per tree: a feature subset of size `column_multiplier` x max_features drawn without replacement with probabilities ~ w (w_j = 0: never), a tree on bootstrap rows."
         n, p = X.shape
         w = np.ones(p) if w is None else w
         pos = np.flatnonzero(w > 0)
@@ -650,7 +674,8 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
                 min_samples_leaf=self.min_samples_leaf,
                 random_state=rng.randint(np.iinfo(np.int32).max),
             ).fit(X[rows][:, cols], y_enc[rows])
-            self.estimators_.append(t); self.tree_columns_.append(cols)
+            self.estimators_.append(t)
+            self.tree_columns_.append(cols)
             imp[cols] += t.feature_importances_
         self.feature_importances_ = imp / imp.sum() if imp.sum() > 0 else imp
         return self
@@ -659,7 +684,7 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         return validate_data(self, X, dtype=np.float64, reset=False)[:, self.columns_]
 
-    def predict_proba(self, X)->np.ndarray:
+    def predict_proba(self, X) -> np.ndarray:
         "Class probabilities of the forest, (n, n_classes)."
         check_is_fitted(self)
         if self.forest_ is not None:
@@ -670,14 +695,16 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
             out[:, t.classes_.astype(int)] += t.predict_proba(X[:, cols])
         return out / len(self.estimators_)
 
-    def predict(self, X)->np.ndarray:
+    def predict(self, X) -> np.ndarray:
         "Predicted class labels."
-        P = self.predict_proba(X); return self.classes_[np.argmax(P, axis=1)]
+        P = self.predict_proba(X)
+        return self.classes_[np.argmax(P, axis=1)]
 
-    def apply(self, X)->np.ndarray:
+    def apply(self, X) -> np.ndarray:
         "Leaf id of every row in every tree, (n, n_estimators)."
         check_is_fitted(self)
-        if self.forest_ is not None: return self.forest_.apply(self._resampled(X))
+        if self.forest_ is not None:
+            return self.forest_.apply(self._resampled(X))
         X = validate_data(self, X, dtype=np.float32, reset=False)
         return np.stack(
             [
@@ -688,13 +715,12 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
         )
 
 # %% ../nbs/07_grit.ipynb #c035
-def _combine_runs(runs:list, threshold_agg:str)->list:
-    """Eq. (2) over B gRIT outputs:
-
-    stability, mean prevalence, thresholds merged across bootstraps."""
+def _combine_runs(runs: list, threshold_agg: str) -> list:
+    "Eq. (2) over B gRIT outputs: stability, mean prevalence, thresholds merged across bootstraps."
     B, seen = len(runs), {}
     for T_b in runs:
-        for I in T_b: seen.setdefault(I.signed, []).append(I)
+        for I in T_b:
+            seen.setdefault(I.signed, []).append(I)
     out = []
     for s, occ in seen.items():
         th = _agg(np.array([I.thresholds for I in occ]), np.array(s) < 0, threshold_agg)
@@ -707,6 +733,7 @@ def _combine_runs(runs:list, threshold_agg:str)->list:
             )
         )
     return _sorted(out)
+
 
 def _one_bootstrap(
     X, y, seed: int, feature_weights, erf_params: dict, grit_params: dict, p=None
@@ -721,25 +748,24 @@ def _one_bootstrap(
         feature_weights,
         random_state=rs.randint(np.iinfo(np.int32).max),
         n_jobs=1,
-        **erf_params
+        **erf_params,
     ).fit(X[idx], y[idx])
     return grit_forest(
         erf, X[idx], random_state=rs.randint(np.iinfo(np.int32).max), **grit_params
     )
 
+
 def stability_scores(
     X,
     y,  # training data (n, p), labels (n,)
     n_bootstrap: int = 10,  # B (paper: 10)
-    # w for the ERFs (paper: Gini importances of the layer's RF); None = plain RF
-    feature_weights=None,
+    feature_weights=None,  # w for the ERFs (paper: Gini importances of the layer's RF); None = plain RF
     n_estimators: int = 500,  # trees per ERF (paper: 500; the authors' code: 10)
     max_features='sqrt',
     max_depth=None,
     min_samples_leaf: int = 1,
     column_multiplier: int = 2,  # ERF settings
-    # ERF: 'duplicate' (resampled matrix) or 'subsets' (weighted per-tree subsets)
-    feature_sampling: str = 'duplicate',
+    feature_sampling: str = 'duplicate',  # ERF: 'duplicate' (resampled matrix) or 'subsets' (weighted per-tree subsets)
     n_trees: int = 20,
     depth: int = 5,
     n_child: int = 2,  # gRIT: L, D, n_child (paper: 20, 5, 2)
@@ -749,12 +775,11 @@ def stability_scores(
     random_state=None,  # None, int or RandomState
     n_jobs=None,  # bootstraps run in parallel threads
     return_runs: bool = False,  # also return the B per-bootstrap lists T_(b)
-    # (n,) non-negative row weights: bootstrap rows are drawn with probability ~ weight
-    sample_weight=None,
+    sample_weight=None,  # (n,) non-negative row weights: bootstrap rows are drawn with probability ~ weight
 ):  # Interactions with `stability` and `prevalence`, most stable first
-    ("Bootstrap stability of gRIT interactions found in enriched random forests "
-     "(paper Sec. II-B, Eq. 2).")
-    X, _ = check_X(X); y = check_y(y, len(X))
+    "Bootstrap stability of gRIT interactions found in enriched random forests (paper Sec. II-B, Eq. 2)."
+    X, _ = check_X(X)
+    y = check_y(y, len(X))
     check_classification_targets(y)
     _check_int(n_bootstrap, 'n_bootstrap')
     _check_grit_args(n_trees, depth, n_child, threshold_agg, collect)
@@ -764,11 +789,11 @@ def stability_scores(
         sw = np.asarray(sample_weight, dtype=float).reshape(-1)
         if sw.shape != (len(X),):
             raise ValueError(
-                f"sample_weight has {sw.size} entries, but X has {len(X)} rows"
+                f'sample_weight has {sw.size} entries, but X has {len(X)} rows'
             )
         if not np.isfinite(sw).all() or (sw < 0).any() or not sw.sum() > 0:
             raise ValueError(
-                "sample_weight must be finite, non-negative and not all zero"
+                'sample_weight must be finite, non-negative and not all zero'
             )
         p = sw / sw.sum()
     rng = check_random_state(random_state)
@@ -800,20 +825,23 @@ def stability_scores(
 
 # %% ../nbs/07_grit.ipynb #c057
 def plot_stability(
-    interactions,               # list of Interaction with `stability` (or `prevalence`)
-    feature_names=None,         # column names for the labels
-    top:int=15,                 # show the `top` first
-    threshold:float|None=0.5,   # draw the selection threshold (None: no line)
+    interactions,  # list of Interaction with `stability` (or `prevalence`)
+    feature_names=None,  # column names for the labels
+    top: int = 15,  # show the `top` first
+    threshold: float | None = 0.5,  # draw the selection threshold (None: no line)
     ax=None,
-)->plt.Axes:
+) -> plt.Axes:
     "Horizontal bar chart of interaction stability (paper Eq. 2)."
     # lazily: importing the package must not load pyplot
     import matplotlib.pyplot as plt
-    inters = list(interactions)[:_check_int(top, 'top')]
-    if not inters: raise ValueError("no interactions to plot")
+
+    inters = list(interactions)[: _check_int(top, 'top')]
+    if not inters:
+        raise ValueError('no interactions to plot')
     score = 'stability' if inters[0].stability is not None else 'prevalence'
     vals = [getattr(I, score) or 0.0 for I in inters]
-    if ax is None: _, ax = plt.subplots(figsize=(6, 0.3 * len(inters) + 1))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 0.3 * len(inters) + 1))
     ax.barh(range(len(inters))[::-1], vals, color='tab:blue')
     labels = [I.label(feature_names) for I in inters]
     # long high-order labels: truncate
@@ -821,5 +849,6 @@ def plot_stability(
     ax.set_yticks(range(len(inters))[::-1], labels, fontsize=8)
     if threshold is not None and score == 'stability':
         ax.axvline(threshold, color='k', ls=':', lw=1)
-    ax.set_xlim(0, 1.02); ax.set_xlabel(score)
+    ax.set_xlim(0, 1.02)
+    ax.set_xlabel(score)
     return ax

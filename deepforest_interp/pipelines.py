@@ -43,17 +43,18 @@ COLUMNWISE = (
 )
 
 # %% ../nbs/01b_pipelines.ipynb #p__sources
-def _sentinel(j:int)->str: return f'__dfi{j}__'
+def _sentinel(j: int) -> str:
+    return f'__dfi{j}__'
 
-def _sources(trans, n_in:int)->np.ndarray:
-    ("For each output column of the fitted column-wise `trans`, the position of the "
-     "one input column it comes from.")
+
+def _sources(trans, n_in: int) -> np.ndarray:
+    "For each output column of the fitted column-wise `trans`, the position of the one input column it comes from."
     if not isinstance(trans, COLUMNWISE):
         raise TypeError(
-            f"{type(trans).__name__} is not one of the column-wise transformers"
-            " (encoders, scalers, imputers, discretizers, selectors) whose outputs"
-            " each come from one input column, so its outputs cannot be mapped back to"
-            " the raw columns; explain the columns the model sees with"
+            f'{type(trans).__name__} is not one of the column-wise transformers'
+            ' (encoders, scalers, imputers, discretizers, selectors) whose outputs'
+            ' each come from one input column, so its outputs cannot be mapped back to'
+            ' the raw columns; explain the columns the model sees with'
             " level='transformed'"
         )
     probe = copy.copy(trans)  # a shallow copy: the fitted model is left untouched
@@ -67,22 +68,21 @@ def _sources(trans, n_in:int)->np.ndarray:
         hits = [j for j in range(n_in) if _sentinel(j) in s]
         if len(hits) != 1:
             raise TypeError(
-                f"{type(trans).__name__} makes the output column"
-                f" {s.replace('__dfi', 'x').replace('__', '')!r} from {len(hits)} input"
-                " columns (it mixes columns), so it cannot be mapped back to one input"
-                " column; explain the transformed columns instead with"
+                f'{type(trans).__name__} makes the output column'
+                f' {s.replace("__dfi", "x").replace("__", "")!r} from {len(hits)} input'
+                ' columns (it mixes columns), so it cannot be mapped back to one input'
+                ' column; explain the transformed columns instead with'
                 " level='transformed'"
             )
         src[o] = hits[0]
     return src
 
 # %% ../nbs/01b_pipelines.ipynb #p__positions
-def _column_positions(key, names_in, n_in:int)->np.ndarray:
-    ("Positions of the columns a ColumnTransformer gave one transformer (names, ints, "
-     "slice or mask, as fitted).")
+def _column_positions(key, names_in, n_in: int) -> np.ndarray:
+    "Positions of the columns a ColumnTransformer gave one transformer (names, ints, slice or mask, as fitted)."
     if callable(key):
         raise TypeError(
-            "a callable column selector cannot be traced back; give the column names"
+            'a callable column selector cannot be traced back; give the column names'
         )
     if isinstance(key, slice):
         # pandas-style label slice, inclusive
@@ -92,20 +92,25 @@ def _column_positions(key, names_in, n_in:int)->np.ndarray:
             return np.arange(lo, hi)
         return np.arange(n_in)[key]
     arr = np.atleast_1d(np.asarray(key))
-    if arr.size == 0: return np.zeros(0, np.intp)
-    if arr.dtype.kind == 'b': return np.flatnonzero(arr)
-    if arr.dtype.kind in 'iu': return arr.astype(np.intp) % n_in
+    if arr.size == 0:
+        return np.zeros(0, np.intp)
+    if arr.dtype.kind == 'b':
+        return np.flatnonzero(arr)
+    if arr.dtype.kind in 'iu':
+        return arr.astype(np.intp) % n_in
     return np.array([names_in.index(str(k)) for k in arr], dtype=np.intp)
 
 # %% ../nbs/01b_pipelines.ipynb #p__trace
-def _trace(step, src:np.ndarray)->np.ndarray:
-    ("Raw-column position of every output column of the fitted `step`, given that of "
-     "every input column (`src`).")
-    if step is None or (isinstance(step, str) and step == 'passthrough'): return src
+def _trace(step, src: np.ndarray) -> np.ndarray:
+    "Raw-column position of every output column of the fitted `step`, given that of every input column (`src`)."
+    if step is None or (isinstance(step, str) and step == 'passthrough'):
+        return src
     # identity (how 'passthrough' is fitted)
-    if isinstance(step, FunctionTransformer) and step.func is None: return src
+    if isinstance(step, FunctionTransformer) and step.func is None:
+        return src
     if isinstance(step, Pipeline):
-        for _, s in step.steps: src = _trace(s, src)
+        for _, s in step.steps:
+            src = _trace(s, src)
         return src
     if isinstance(step, ColumnTransformer):
         names_in = [str(c) for c in getattr(step, 'feature_names_in_', [])] or None
@@ -123,8 +128,8 @@ def _trace(step, src:np.ndarray)->np.ndarray:
             inner = _trace(trans, np.arange(len(pos)))
             if len(inner) != sl.stop - sl.start:
                 raise ValueError(
-                    f"could not map the {sl.stop - sl.start} output columns of {name!r}"
-                    " to its inputs"
+                    f'could not map the {sl.stop - sl.start} output columns of {name!r}'
+                    ' to its inputs'
                 )
             out[sl] = src[pos[inner]]
         return out
@@ -133,45 +138,43 @@ def _trace(step, src:np.ndarray)->np.ndarray:
 # %% ../nbs/01b_pipelines.ipynb #p_pipelineparts
 @dataclass
 class PipelineParts:
-    ("A fitted pipeline split into its transform, its final model and the raw column "
-     "behind every transformed column.")
+    "A fitted pipeline split into its transform, its final model and the raw column behind every transformed column."
+
     # the fitted steps before the model (`pipe[:-1]`), None if the pipeline is the model
     # only
     transform: object
-    model: object              # the fitted last step
-    input_names: list          # the raw input columns
-    transformed_names: list    # the columns the model sees
+    model: object  # the fitted last step
+    input_names: list  # the raw input columns
+    transformed_names: list  # the columns the model sees
     # raw-column position of every transformed column (None at level='transformed')
-    source: np.ndarray|None
+    source: np.ndarray | None
 
     @property
-    def groups(self)->dict:
-        ("{raw column: [positions of its transformed columns]} (empty for dropped "
-         "columns).")
+    def groups(self) -> dict:
+        "{raw column: [positions of its transformed columns]} (empty for dropped columns)."
         return {
             name: np.flatnonzero(self.source == j)
             for j, name in enumerate(self.input_names)
         }
 
     def transform_rows(self, X):
-        """The rows as the model sees them:
-
-        a DataFrame with the transformed column names."""
+        "The rows as the model sees them: a DataFrame with the transformed column names."
         Xt = X if self.transform is None else self.transform.transform(X)
         # sparse one-hot output
-        if hasattr(Xt, 'toarray') and hasattr(Xt, 'nnz'): Xt = Xt.toarray()
-        if isinstance(Xt, pd.DataFrame): return Xt
+        if hasattr(Xt, 'toarray') and hasattr(Xt, 'nnz'):
+            Xt = Xt.toarray()
+        if isinstance(Xt, pd.DataFrame):
+            return Xt
         return pd.DataFrame(np.asarray(Xt), columns=self.transformed_names)
 
 # %% ../nbs/01b_pipelines.ipynb #p_is_pipeline
-def is_pipeline(model)->bool:
+def is_pipeline(model) -> bool:
     "True for a scikit-learn `Pipeline`."
     return isinstance(model, Pipeline)
 
 # %% ../nbs/01b_pipelines.ipynb #p_check_level
-def check_level(level)->str:
-    ("Validate `level`: 'raw' (explain the pipeline's input columns) or 'transformed' "
-     "(the columns the model sees).")
+def check_level(level) -> str:
+    "Validate `level`: 'raw' (explain the pipeline's input columns) or 'transformed' (the columns the model sees)."
     if not (isinstance(level, str) and level in ('raw', 'transformed')):
         raise ValueError(
             "level must be 'raw' (the pipeline's input columns) or 'transformed' (the"
@@ -180,20 +183,20 @@ def check_level(level)->str:
     return level
 
 # %% ../nbs/01b_pipelines.ipynb #p_unwrap
-def unwrap_pipeline(pipe, level:str='raw')->PipelineParts:
-    ("Split a fitted `Pipeline` into (transform, model, the raw column behind every "
-     "transformed column).")
+def unwrap_pipeline(pipe, level: str = 'raw') -> PipelineParts:
+    "Split a fitted `Pipeline` into (transform, model, the raw column behind every transformed column)."
     if not is_pipeline(pipe):
         raise TypeError(
-            f"pipe must be a scikit-learn Pipeline, got {type(pipe).__name__}"
+            f'pipe must be a scikit-learn Pipeline, got {type(pipe).__name__}'
         )
-    check_level(level); check_is_fitted(pipe)
+    check_level(level)
+    check_is_fitted(pipe)
     model = pipe.steps[-1][1]
     transform = pipe[:-1] if len(pipe.steps) > 1 else None
     n_in = getattr(pipe, 'n_features_in_', None)
     if n_in is None:
         raise ValueError(
-            "the pipeline does not record its number of input columns (n_features_in_)"
+            'the pipeline does not record its number of input columns (n_features_in_)'
         )
     fitted = getattr(pipe, 'feature_names_in_', None)
     input_names = (
@@ -208,8 +211,10 @@ def unwrap_pipeline(pipe, level:str='raw')->PipelineParts:
     )
     names = getattr(model, 'feature_names_in_', None)
     if names is None and transform is not None:
-        try: names = transform.get_feature_names_out()
-        except (AttributeError, ValueError, TypeError): names = None
+        try:
+            names = transform.get_feature_names_out()
+        except (AttributeError, ValueError, TypeError):
+            names = None
     if names is None:
         width = (
             len(source)
@@ -220,15 +225,13 @@ def unwrap_pipeline(pipe, level:str='raw')->PipelineParts:
     names = [str(c) for c in names]
     if source is not None and len(source) != len(names):
         raise ValueError(
-            f"traced {len(source)} transformed columns but the model sees {len(names)}"
+            f'traced {len(source)} transformed columns but the model sees {len(names)}'
         )
     return PipelineParts(transform, model, input_names, names, source)
 
 # %% ../nbs/01b_pipelines.ipynb #p_raw_rows
-def raw_rows(X)->np.ndarray:
-    """The raw rows as an array:
-
-    floats for numeric data, objects (category labels as they are) otherwise."""
+def raw_rows(X) -> np.ndarray:
+    "The raw rows as an array: floats for numeric data, objects (category labels as they are) otherwise."
     X = row_frame(X)
     if isinstance(X, pd.DataFrame):
         numeric = all(
@@ -245,13 +248,13 @@ def pipeline_rows(pipe, X):
     return align_columns(row_frame(X), getattr(pipe, 'feature_names_in_', None))
 
 # %% ../nbs/01b_pipelines.ipynb #p__bunch_to_raw
-def _grouped(a, groups:dict)->np.ndarray:
+def _grouped(a, groups: dict) -> np.ndarray:
     "Sum the rows (first axis) of `a` over each group of transformed columns."
     a = np.asarray(a, dtype=float)
     return np.stack([a[idx].sum(0) for idx in groups.values()])
 
 
-def _bunch_to_raw(b:Bunch, groups:dict, names:list)->Bunch:
+def _bunch_to_raw(b: Bunch, groups: dict, names: list) -> Bunch:
     "An importance Bunch summed back to the raw columns tree by tree, then averaged."
     per_tree = _grouped(b.importances, groups)  # (raw columns, ..., trees)
     idx = pd.Index(names, name='feature')
@@ -271,15 +274,17 @@ def _bunch_to_raw(b:Bunch, groups:dict, names:list)->Bunch:
     return out
 
 # %% ../nbs/01b_pipelines.ipynb #p_to_raw
-def to_raw(parts:PipelineParts, result, X=None):
-    ("Map an explainer's result on the transformed columns back to the raw columns "
-     "(sum over each column's group).")
-    if isinstance(result, list): return [to_raw(parts, r, X) for r in result]
-    if parts.source is None: return result  # level='transformed'
+def to_raw(parts: PipelineParts, result, X=None):
+    "Map an explainer's result on the transformed columns back to the raw columns (sum over each column's group)."
+    if isinstance(result, list):
+        return [to_raw(parts, r, X) for r in result]
+    if parts.source is None:
+        return result  # level='transformed'
     groups = parts.groups
     if isinstance(result, Explanation):
         data = None if X is None else raw_rows(X)
-        if data is not None and data.shape != (len(result), len(groups)): data = None
+        if data is not None and data.shape != (len(result), len(groups)):
+            data = None
         e = result.group(groups, data=data)
         e.info['level'] = 'raw'
         return e
@@ -291,15 +296,14 @@ def to_raw(parts:PipelineParts, result, X=None):
         return pd.DataFrame(out, index=parts.input_names, columns=result.columns)
     if isinstance(result, Bunch) and 'importances' in result:
         return _bunch_to_raw(result, groups, parts.input_names)
-    raise TypeError(f"cannot map a {type(result).__name__} back to the raw columns")
+    raise TypeError(f'cannot map a {type(result).__name__} back to the raw columns')
 
 # %% ../nbs/01b_pipelines.ipynb #p_explain_pipeline
-def explain_pipeline(explainer, pipe, X, *args, level:str='raw', **kwargs):
-    """Run `explainer(model, X_transformed, ...)` on the pipeline's last step;
-
-    at `level='raw'` sum back to the raw columns."""
+def explain_pipeline(explainer, pipe, X, *args, level: str = 'raw', **kwargs):
+    "Run `explainer(model, X_transformed, ...)` on the pipeline's last step; at `level='raw'` sum back to the raw columns."
     parts = unwrap_pipeline(pipe, level)
-    if X is not None: X = pipeline_rows(pipe, X)
+    if X is not None:
+        X = pipeline_rows(pipe, X)
     return to_raw(
         parts, explainer(parts.model, parts.transform_rows(X), *args, **kwargs), X
     )

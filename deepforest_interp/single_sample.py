@@ -11,9 +11,11 @@ from joblib import Parallel, delayed
 from sklearn.base import clone, is_classifier
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 import warnings
+
 # tqdm.auto warns when ipywidgets is missing, then falls back to text
 with warnings.catch_warnings():
-    warnings.simplefilter('ignore'); from tqdm.auto import tqdm
+    warnings.simplefilter('ignore')
+    from tqdm.auto import tqdm
 from .core import check_X, check_y, check_model, check_int, check_real
 from .core import check_array, check_n_jobs, check_index
 from .core import check_training_rows, ensemble_trees, tree_arrays
@@ -33,71 +35,70 @@ prange = range
 _K = LazyKernels(globals())
 
 # %% ../nbs/09_ssfi.ipynb #c005
-def _check_alpha(alpha)->float:
+def _check_alpha(alpha) -> float:
     "Return `alpha` as a float in (0, 1] (core's `check_real`)."
     return check_real(alpha, 'alpha', 0, 1, low_open=True)
 
+
 def depth_weight(
-    depth,               # node depth d (root = 0), scalar or array
-    alpha:float=0.9,     # the paper's free parameter, 0 < alpha <= 1
-)->np.ndarray:           # 1 / (1 + alpha^-d), same shape as `depth`
-    ("Depth factor of the SSFI node importance, 1/(1 + alpha^-d) (paper Eq. 6), "
-     "computed as alpha^d/(1 + alpha^d).")
+    depth,  # node depth d (root = 0), scalar or array
+    alpha: float = 0.9,  # the paper's free parameter, 0 < alpha <= 1
+) -> np.ndarray:  # 1 / (1 + alpha^-d), same shape as `depth`
+    "Depth factor of the SSFI node importance, 1/(1 + alpha^-d) (paper Eq. 6), computed as alpha^d/(1 + alpha^d)."
     ad = _check_alpha(alpha) ** check_array(depth, 'depth')
     return ad / (1 + ad)
 
 # %% ../nbs/09_ssfi.ipynb #c009
-def _inv_scale(scale, n_features:int)->np.ndarray:
-    ("1/scale per feature (ones for `scale=None`), after checking shape, finiteness "
-     "and positivity.")
-    if scale is None: return np.ones(n_features)
+def _inv_scale(scale, n_features: int) -> np.ndarray:
+    "1/scale per feature (ones for `scale=None`), after checking shape, finiteness and positivity."
+    if scale is None:
+        return np.ones(n_features)
     s = check_array(scale, 'scale', finite=False)
     s = s.reshape(-1) if s.ndim else np.full(n_features, float(s))
     if s.shape != (n_features,):
         raise ValueError(
-            f"scale has {s.size} entries, expected one per feature ({n_features})"
+            f'scale has {s.size} entries, expected one per feature ({n_features})'
         )
     if not (np.isfinite(s).all() and (s > 0).all()):
-        raise ValueError("scale must be finite and positive for every feature")
-    with np.errstate(over='ignore'): inv = 1 / s
+        raise ValueError('scale must be finite and positive for every feature')
+    with np.errstate(over='ignore'):
+        inv = 1 / s
     if not np.isfinite(inv).all():
         raise ValueError(
-            "scale has entries so small that 1/scale overflows (smallest"
-            f" {s.min():.3g})"
+            f'scale has entries so small that 1/scale overflows (smallest {s.min():.3g})'
         )
     return inv
 
-def _check_finite(out:np.ndarray)->np.ndarray:
-    ("SSFI values beyond the float64 range (huge |X| or a tiny `scale`) are an error, "
-     "never an inf in the output.")
+
+def _check_finite(out: np.ndarray) -> np.ndarray:
+    "SSFI values beyond the float64 range (huge |X| or a tiny `scale`) are an error, never an inf in the output."
     if not np.isfinite(out).all():
         raise ValueError(
-            "SSFI overflowed the float64 range: |X - threshold| / scale exceeds ~1e308"
-            " for some rows; rescale X or pass a larger scale (e.g."
-            " feature_ranges(X_train))"
+            'SSFI overflowed the float64 range: |X - threshold| / scale exceeds ~1e308'
+            ' for some rows; rescale X or pass a larger scale (e.g.'
+            ' feature_ranges(X_train))'
         )
     return out
 
+
 def _check_ssfi_model(model):
-    ("SSFI needs the trees of a fitted decision tree, random forest or extra-trees "
-     "model.")
+    "SSFI needs the trees of a fitted decision tree, random forest or extra-trees model."
     return check_model(model, TREE_TYPES + FOREST_TYPES)
+
 
 def ssfi_reference(
     model,  # fitted DecisionTree*/RandomForest*/ExtraTrees* classifier or regressor
-    X,                    # (n_samples, n_features) rows to explain
+    X,  # (n_samples, n_features) rows to explain
     *,
-    alpha:float=0.9,      # depth discount of Eq. (6), 0 < alpha <= 1
-    # per-feature divisor of |s - f| (see `feature_ranges`); None = model units
-    scale=None,
-    # divide the sum over trees by their number (False: the paper's plain sum)
-    average:bool=True,
-)->np.ndarray:            # (n_samples, n_features)
-    """SSFI one row and one tree at a time along `decision_path` (paper Eq. 6-7);
-
-    slow, for checking."""
-    _check_ssfi_model(model); a = _check_alpha(alpha)
-    X, _ = check_X(X, model); inv = _inv_scale(scale, X.shape[1])
+    alpha: float = 0.9,  # depth discount of Eq. (6), 0 < alpha <= 1
+    scale=None,  # per-feature divisor of |s - f| (see `feature_ranges`); None = model units
+    average: bool = True,  # divide the sum over trees by their number (False: the paper's plain sum)
+) -> np.ndarray:  # (n_samples, n_features)
+    "SSFI one row and one tree at a time along `decision_path` (paper Eq. 6-7); slow, for checking."
+    _check_ssfi_model(model)
+    a = _check_alpha(alpha)
+    X, _ = check_X(X, model)
+    inv = _inv_scale(scale, X.shape[1])
     trees = model_trees(model)
     out = np.zeros(X.shape)
     for tree in trees:
@@ -105,12 +106,14 @@ def ssfi_reference(
         paths = tree.decision_path(X.astype(np.float32))
         for i in range(X.shape[0]):
             # p_1, ..., p_M (root first)
-            for node in paths.indices[paths.indptr[i]:paths.indptr[i + 1]]:
+            for node in paths.indices[paths.indptr[i] : paths.indptr[i + 1]]:
                 k = ta.feature[node]
-                if k < 0: continue  # the leaf makes no split
+                if k < 0:
+                    continue  # the leaf makes no split
                 s, f, d = ta.threshold[node], X[i, k], ta.depth[node]
                 # missing value / missing-vs-present split: no distance
-                if np.isnan(f) or not np.isfinite(s): continue
+                if np.isnan(f) or not np.isfinite(s):
+                    continue
                 with np.errstate(over='ignore'):
                     # Eq. (6), summed as in Eq. (7)
                     out[i, k] += 1 / (1 + a ** -float(d)) * abs(s - f) * inv[k]
@@ -134,8 +137,7 @@ def _ssfi_kernel(
     out,
     block,
 ):
-    ("out[i, f] += w_tree * node_w[t] * |threshold[t] - X[i, f]| * inv_scale[f] over "
-     "the internal nodes t of every path.")
+    "out[i, f] += w_tree * node_w[t] * |threshold[t] - X[i, f]| * inv_scale[f] over the internal nodes t of every path."
     n, M = X.shape[0], roots.shape[0]
     use_rw = row_w.shape[0] > 0
     for b in prange((n + block - 1) // block):  # parallel over blocks of rows ...
@@ -143,26 +145,30 @@ def _ssfi_kernel(
         for m in range(M):  # ... tree-major inside a block
             for i in range(lo, hi):
                 w = tree_w[m] * row_w[m, i] if use_rw else tree_w[m]
-                if w == 0.0: continue
+                if w == 0.0:
+                    continue
                 node = roots[m]
                 while left[node] >= 0:
-                    f = feature[node]; x = X32[i, f]; xf = X[i, f]
+                    f = feature[node]
+                    x = X32[i, f]
+                    xf = X[i, f]
                     t = threshold[node]
                     if xf == xf and abs(t) < np.inf:
                         out[i, f] += w * node_w[node] * abs(t - xf) * inv_scale[f]
-                    if x <= t or (x != x and missing_left[node] != 0): node = left[node]
-                    else: node = right[node]
+                    if x <= t or (x != x and missing_left[node] != 0):
+                        node = left[node]
+                    else:
+                        node = right[node]
+
 
 def _walk_ssfi(
     flat: FlatForest, X, inv_scale, alpha: float, average: bool, row_w=None, n_jobs=None
 ) -> np.ndarray:
-    """Run the kernel on float64 rows X (n, K);
-
-    `row_w` (M, n) optionally weights each tree per row (then no averaging)."""
+    "Run the kernel on float64 rows X (n, K); `row_w` (M, n) optionally weights each tree per row (then no averaging)."
     # the kernel indexes X by feature: never read past a row
     if X.ndim != 2 or X.shape[1] != flat.n_features:
         raise ValueError(
-            f"X must have shape (n_rows, {flat.n_features}), got {X.shape}"
+            f'X must have shape (n_rows, {flat.n_features}), got {X.shape}'
         )
     out = np.zeros(X.shape)
     M = len(flat.roots)
@@ -193,19 +199,16 @@ def ssfi(
     model,  # fitted DecisionTree*/RandomForest*/ExtraTrees* classifier or regressor
     X,  # (n_samples, n_features) array or DataFrame of rows to explain
     *,
-    alpha:float=0.9,      # depth discount of Eq. (6), 0 < alpha <= 1 (paper: 0.9)
-    # per-feature divisor of |s - f|, e.g. `feature_ranges(X_train)`; None = model units
-    scale=None,
-    # average over trees (False: the paper's plain sum over trees, n_estimators times
-    # larger)
-    average:bool=True,
-    n_jobs:int|None=-1,   # threads for the row loop (joblib convention: -1 = all cores)
+    alpha: float = 0.9,  # depth discount of Eq. (6), 0 < alpha <= 1 (paper: 0.9)
+    scale=None,  # per-feature divisor of |s - f|, e.g. `feature_ranges(X_train)`; None = model units
+    average: bool = True,  # average over trees (False: the paper's plain sum over trees, n_estimators times larger)
+    n_jobs: int
+    | None = -1,  # threads for the row loop (joblib convention: -1 = all cores)
     # a Pipeline: 'raw' = its input columns (the terms of each column's encoded columns
     # summed; `scale` is per transformed column), 'transformed' = the model's
-    level:str='raw',
-)->np.ndarray:            # (n_samples, n_features), >= 0
-    ("Single-sample feature importance of every row of `X` (paper Eq. 6-7), compiled "
-     "and parallel over rows.")
+    level: str = 'raw',
+) -> np.ndarray:  # (n_samples, n_features), >= 0
+    "Single-sample feature importance of every row of `X` (paper Eq. 6-7), compiled and parallel over rows."
     if is_pipeline(model):  # Eq. (6) is a sum of per-split terms: grouped exactly
         parts = unwrap_pipeline(model, level)
         out = ssfi(
@@ -216,20 +219,22 @@ def ssfi(
             average=average,
             n_jobs=n_jobs,
         )
-        if parts.source is None: return out
+        if parts.source is None:
+            return out
         return np.stack([out[:, g].sum(1) for g in parts.groups.values()], axis=1)
     check_level(level)
-    _check_ssfi_model(model); a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs)
-    X, _ = check_X(X, model); inv = _inv_scale(scale, X.shape[1])
+    _check_ssfi_model(model)
+    a = _check_alpha(alpha)
+    n_jobs = check_n_jobs(n_jobs)
+    X, _ = check_X(X, model)
+    inv = _inv_scale(scale, X.shape[1])
     return _walk_ssfi(FlatForest.of(model), X, inv, a, average, n_jobs=n_jobs)
 
 # %% ../nbs/09_ssfi.ipynb #c023
 def feature_ranges(
-    X,                # (n_samples, n_features) training data (array or DataFrame)
-)->np.ndarray:  # (n_features,) max - min per feature, 1 where a feature is constant
-    """Per-feature range of the training data:
-
-    the `scale` under which SSFI sees min-max-scaled [0, 1] inputs (paper Sec. 5.2)."""
+    X,  # (n_samples, n_features) training data (array or DataFrame)
+) -> np.ndarray:  # (n_features,) max - min per feature, 1 where a feature is constant
+    "Per-feature range of the training data: the `scale` under which SSFI sees min-max-scaled [0, 1] inputs (paper Sec. 5.2)."
     X, _ = check_X(X)
     r = X.max(0) - X.min(0)
     return np.where(r > 0, r, 1.0)
@@ -237,41 +242,36 @@ def feature_ranges(
 # %% ../nbs/09_ssfi.ipynb #c029
 @dataclass
 class LOOForest:
-    ("A bootstrapped forest fitted once, and for each row a leave-one-out sub-forest "
-     "of trees the row is out of bag for.")
-    forest: object            # the fitted forest (all grown trees)
-    rows: np.ndarray          # (r,) training rows that have a leave-one-out forest
-    members: np.ndarray       # (r, n_trees) tree indices of each row's sub-forest
+    "A bootstrapped forest fitted once, and for each row a leave-one-out sub-forest of trees the row is out of bag for."
+
+    forest: object  # the fitted forest (all grown trees)
+    rows: np.ndarray  # (r,) training rows that have a leave-one-out forest
+    members: np.ndarray  # (r, n_trees) tree indices of each row's sub-forest
 
     @property
-    def n_trees(self)->int: return self.members.shape[1]
+    def n_trees(self) -> int:
+        return self.members.shape[1]
 
-    def row_weights(self, average:bool=True)->np.ndarray:
-        """`(n_all_trees, r)` matrix:
-
-        1/n_trees (or 1) where a tree belongs to the row's sub-forest, else 0."""
+    def row_weights(self, average: bool = True) -> np.ndarray:
+        "`(n_all_trees, r)` matrix: 1/n_trees (or 1) where a tree belongs to the row's sub-forest, else 0."
         w = np.zeros((len(self.forest.estimators_), len(self.rows)))
         w[self.members.T, np.arange(len(self.rows))[None, :]] = (
             1 / self.n_trees if average else 1.0
         )
         return w
 
-    def _training_X(self, X)->np.ndarray:
-        """`X` validated as the forest's training rows (core's `check_training_rows`):
-
-        `rows` index into it."""
+    def _training_X(self, X) -> np.ndarray:
+        "`X` validated as the forest's training rows (core's `check_training_rows`): `rows` index into it."
         check_training_rows(self.forest, X)
         return check_X(X, self.forest)[0]
 
-    def sub_forest(self, j:int):
-        ("A working copy of `forest` (predict, predict_proba, `ssfi`) restricted to "
-         "the sub-forest of `rows[j]`.")
+    def sub_forest(self, j: int):
+        "A working copy of `forest` (predict, predict_proba, `ssfi`) restricted to the sub-forest of `rows[j]`."
         j = check_index(j, len(self.rows), 'j')
         f = copy.copy(self.forest)
         f.estimators_ = [self.forest.estimators_[m] for m in self.members[j]]
         f.n_estimators = len(f.estimators_)
         return f
-
 
     def ssfi(
         self,
@@ -280,11 +280,12 @@ class LOOForest:
         alpha: float = 0.9,
         scale=None,
         average: bool = True,
-        n_jobs: int | None = -1
+        n_jobs: int | None = -1,
     ) -> np.ndarray:
-        ("Leave-one-out SSFI of every row in `rows`, each over its own sub-forest "
-         "(Eq. 6-7); `X` is the training data.")
-        a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs); X = self._training_X(X)
+        "Leave-one-out SSFI of every row in `rows`, each over its own sub-forest (Eq. 6-7); `X` is the training data."
+        a = _check_alpha(alpha)
+        n_jobs = check_n_jobs(n_jobs)
+        X = self._training_X(X)
         return _walk_ssfi(
             FlatForest.of(self.forest),
             X[self.rows],
@@ -295,10 +296,8 @@ class LOOForest:
             n_jobs,
         )
 
-    def predict(self, X)->np.ndarray:
-        """Leave-one-out prediction of every row in `rows` (labels for classifiers);
-
-        `X` is the training data."""
+    def predict(self, X) -> np.ndarray:
+        "Leave-one-out prediction of every row in `rows` (labels for classifiers); `X` is the training data."
         Xr = self._training_X(X)[self.rows]
         W = self.row_weights()
         if is_classifier(self.forest):
@@ -316,48 +315,51 @@ class LOOForest:
         return out
 
 # %% ../nbs/09_ssfi.ipynb #c030
-def _check_rows(rows, n:int)->np.ndarray:
+def _check_rows(rows, n: int) -> np.ndarray:
     "Validate `rows` (None = all) as distinct integer row indices below `n`."
-    if rows is None: return np.arange(n)
+    if rows is None:
+        return np.arange(n)
     r = np.asarray(rows).reshape(-1)
     if r.dtype.kind == 'b':
         if r.shape != (n,):
-            raise ValueError(f"a boolean rows mask needs {n} entries, got {r.size}")
+            raise ValueError(f'a boolean rows mask needs {n} entries, got {r.size}')
         r = np.flatnonzero(r)
     if r.dtype.kind not in 'iu':
-        raise TypeError(f"rows must be integer indices, got dtype {r.dtype}")
+        raise TypeError(f'rows must be integer indices, got dtype {r.dtype}')
     if r.size == 0 or r.min() < -n or r.max() >= n:
-        raise ValueError(f"rows must be non-empty indices in [0, {n})")
+        raise ValueError(f'rows must be non-empty indices in [0, {n})')
     r = np.where(r < 0, r + n, r)
-    if len(np.unique(r)) != len(r): raise ValueError("rows contains duplicates")
+    if len(np.unique(r)) != len(r):
+        raise ValueError('rows contains duplicates')
     return r
 
+
 def loo_forest(
-    # unfitted RandomForestClassifier/Regressor with bootstrap=True (cloned, not
-    # changed)
-    estimator,
-    X, y,                       # training data
+    estimator,  # unfitted RandomForestClassifier/Regressor with bootstrap=True (cloned, not changed)
+    X,
+    y,  # training data
     *,
     rows=None,  # rows that need a leave-one-out sub-forest (default: all)
     # give up beyond this many trees (default 20 * n_estimators)
-    max_trees:int|None=None,
-)->LOOForest:
-    ("Fit one forest and give every row in `rows` a sub-forest of `n_estimators` "
-     "trees it is out of bag for.")
+    max_trees: int | None = None,
+) -> LOOForest:
+    "Fit one forest and give every row in `rows` a sub-forest of `n_estimators` trees it is out of bag for."
     if not isinstance(estimator, (RandomForestClassifier, RandomForestRegressor)):
         raise TypeError(
-            "loo_forest needs a RandomForestClassifier/Regressor, got"
-            f" {type(estimator).__name__}"
+            f'loo_forest needs a RandomForestClassifier/Regressor, got {type(estimator).__name__}'
         )
     if not estimator.bootstrap:
         raise ValueError(
-            "loo_forest needs bootstrap=True: without it no row is ever out of bag"
+            'loo_forest needs bootstrap=True: without it no row is ever out of bag'
         )
-    X, _ = check_X(X); y = check_y(y, len(X)); n = len(X); rows = _check_rows(rows, n)
+    X, _ = check_X(X)
+    y = check_y(y, len(X))
+    n = len(X)
+    rows = _check_rows(rows, n)
     if n < 2:
         raise ValueError(
-            f"loo_forest needs at least 2 rows: with {n} every bootstrap sample holds"
-            " every row, none is ever out of bag"
+            f'loo_forest needs at least 2 rows: with {n} every bootstrap sample holds'
+            ' every row, none is ever out of bag'
         )
     T = check_int(estimator.n_estimators, 'n_estimators', 1)
     max_trees = 20 * T if max_trees is None else check_int(max_trees, 'max_trees', T)
@@ -375,13 +377,14 @@ def loo_forest(
     f = clone(estimator).set_params(n_estimators=B, warm_start=True).fit(X, y)
     while True:
         oob = oob_mask(f)[:, rows]
-        if oob.sum(0).min() >= T: break
+        if oob.sum(0).min() >= T:
+            break
         if B >= max_trees:
             raise RuntimeError(
-                f"after {B} trees some rows are out of bag fewer than {T} times; raise"
-                " max_trees"
+                f'after {B} trees some rows are out of bag fewer than {T} times; raise max_trees'
             )
-        B = min(max_trees, B + max(10, B // 10)); f.set_params(n_estimators=B).fit(X, y)
+        B = min(max_trees, B + max(10, B // 10))
+        f.set_params(n_estimators=B).fit(X, y)
     f.set_params(warm_start=estimator.warm_start)
     members = np.stack([np.flatnonzero(oob[:, j])[:T] for j in range(len(rows))])
     return LOOForest(f, rows, members)
@@ -389,21 +392,20 @@ def loo_forest(
 # %% ../nbs/09_ssfi.ipynb #c034
 @dataclass
 class LOOSSFI:
-    """Result of `ssfi_loo`:
+    "Result of `ssfi_loo`: each row's SSFI and prediction under a model that never saw the row."
 
-    each row's SSFI and prediction under a model that never saw the row."""
-    values: np.ndarray        # (r, n_features) SSFI of the held-out rows
+    values: np.ndarray  # (r, n_features) SSFI of the held-out rows
     # (r,) leave-one-out predictions (class labels for classifiers), to check Sec. 4.2's
     # condition
     prediction: np.ndarray
-    rows: np.ndarray          # (r,) the rows explained
-    feature_names: list       # column names
+    rows: np.ndarray  # (r,) the rows explained
+    feature_names: list  # column names
+
 
 def _loo_one(estimator, X, y, i, alpha, inv, average):
-    """Algorithm 1 for row i:
-
-    fit a clone on the other rows, return (SSFI of row i, prediction of row i)."""
-    keep = np.ones(len(X), bool); keep[i] = False
+    "Algorithm 1 for row i: fit a clone on the other rows, return (SSFI of row i, prediction of row i)."
+    keep = np.ones(len(X), bool)
+    keep[i] = False
     m = clone(estimator).fit(X[keep], y[keep])
     return (
         _walk_ssfi(
@@ -414,37 +416,35 @@ def _loo_one(estimator, X, y, i, alpha, inv, average):
 
 # %% ../nbs/09_ssfi.ipynb #c034s
 def ssfi_loo(
-    # unfitted DecisionTree*/RandomForest*/ExtraTrees* model (cloned for every row)
-    estimator,
-    X, y,                       # the whole data set
+    estimator,  # unfitted DecisionTree*/RandomForest*/ExtraTrees* model (cloned for every row)
+    X,
+    y,  # the whole data set
     *,
-    alpha:float=0.9,            # depth discount of Eq. (6)
-    scale=None,                 # per-feature divisor of |s - f| (see `feature_ranges`)
-    average:bool=True,          # average over trees (False: the paper's sum)
-    # 'refit': Algorithm 1, one refit per row; 'oob': the out-of-bag shortcut
-    # (`loo_forest`)
-    method:str='refit',
-    # explain only these rows (default all; each still held out from a model on the
-    # rest)
-    rows=None,
+    alpha: float = 0.9,  # depth discount of Eq. (6)
+    scale=None,  # per-feature divisor of |s - f| (see `feature_ranges`)
+    average: bool = True,  # average over trees (False: the paper's sum)
+    method: str = 'refit',  # 'refit': Algorithm 1, one refit per row; 'oob': the out-of-bag shortcut (`loo_forest`)
+    rows=None,  # explain only these rows (default all; each still held out from a model on the rest)
     # joblib workers for the refits ('refit') / threads for the walk ('oob')
-    n_jobs:int|None=None,
-    progress:bool=True,         # tqdm progress bar over the refits
-)->LOOSSFI:  # values (r, K), prediction (r,), rows (r,), feature_names
-    """Leave-one-out SSFI (paper Algorithm 1):
-
-    every row explained by a model fitted without it."""
-    a = _check_alpha(alpha); n_jobs = check_n_jobs(n_jobs)
+    n_jobs: int | None = None,
+    progress: bool = True,  # tqdm progress bar over the refits
+) -> LOOSSFI:  # values (r, K), prediction (r,), rows (r,), feature_names
+    "Leave-one-out SSFI (paper Algorithm 1): every row explained by a model fitted without it."
+    a = _check_alpha(alpha)
+    n_jobs = check_n_jobs(n_jobs)
     if not isinstance(estimator, TREE_TYPES + FOREST_TYPES):
         raise TypeError(
-            f"unsupported estimator type {type(estimator).__name__}; expected a"
-            " decision tree, random forest or extra-trees model"
+            f'unsupported estimator type {type(estimator).__name__}; expected a'
+            ' decision tree, random forest or extra-trees model'
         )
-    X, names = check_X(X); y = check_y(y, len(X)); rows = _check_rows(rows, len(X))
+    X, names = check_X(X)
+    y = check_y(y, len(X))
+    rows = _check_rows(rows, len(X))
     inv = _inv_scale(scale, X.shape[1])
     if method == 'refit':
         jobs = Parallel(n_jobs=n_jobs, return_as='generator')(
-            delayed(_loo_one)(estimator, X, y, i, a, inv, average) for i in rows)
+            delayed(_loo_one)(estimator, X, y, i, a, inv, average) for i in rows
+        )
         res = list(
             tqdm(
                 jobs,
@@ -456,23 +456,26 @@ def ssfi_loo(
         values, pred = np.stack([r[0] for r in res]), np.array([r[1] for r in res])
     elif method == 'oob':
         lf = loo_forest(estimator, X, y, rows=rows)
-        values, pred = lf.ssfi(
-            X, alpha=a, scale=scale, average=average, n_jobs=n_jobs
-        ), lf.predict(X)
-    else: raise ValueError(f"method must be 'refit' or 'oob', got {method!r}")
+        values, pred = (
+            lf.ssfi(X, alpha=a, scale=scale, average=average, n_jobs=n_jobs),
+            lf.predict(X),
+        )
+    else:
+        raise ValueError(f"method must be 'refit' or 'oob', got {method!r}")
     return LOOSSFI(values, pred, rows, names)
 
 # %% ../nbs/09_ssfi.ipynb #c039
 def plot_ssfi(
     values,  # (n_features,) SSFI of one row (e.g. `ssfi(model, X)[i]`)
-    feature_names=None,          # names for the bars (default x0, x1, ...)
-    max_features:int=10,         # show the largest few
-    ax=None,                     # matplotlib Axes to draw on
-    color:str='#d62728',
-    xlabel:str='SSFI',
+    feature_names=None,  # names for the bars (default x0, x1, ...)
+    max_features: int = 10,  # show the largest few
+    ax=None,  # matplotlib Axes to draw on
+    color: str = '#d62728',
+    xlabel: str = 'SSFI',
 ):
     "Horizontal bar chart of one row's largest SSFI values, the largest on top."
     import matplotlib.pyplot as plt
+
     v = check_array(values, 'values', finite=False).reshape(-1)
     names = (
         list(feature_names)
@@ -480,56 +483,62 @@ def plot_ssfi(
         else [f'x{k}' for k in range(len(v))]
     )
     if len(names) != len(v):
-        raise ValueError(f"{len(names)} feature names for {len(v)} values")
+        raise ValueError(f'{len(names)} feature names for {len(v)} values')
     if not np.isfinite(v).all():
-        raise ValueError("values contain NaN or infinite entries")
+        raise ValueError('values contain NaN or infinite entries')
     max_features = check_int(max_features, 'max_features', 1)
     order = np.argsort(-v, kind='stable')[:max_features][::-1]
-    if ax is None: _, ax = plt.subplots(figsize=(4.5, 0.3 * len(order) + 1))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(4.5, 0.3 * len(order) + 1))
     ax.barh([str(names[k]) for k in order], v[order], color=color)
     ax.set_xlabel(xlabel)
     return ax
 
 # %% ../nbs/09_ssfi.ipynb #c044
 def plot_ssfi_image(
-    image,                  # (h*w,) or (h, w) pixel values of one sample
-    values,                 # (h*w,) its SSFI
-    k:int=10,               # number of top pixels to highlight
-    shape:tuple|None=None,  # (h, w); default: a square image
-    ax=None,                # matplotlib Axes to draw on
-    color=(0.85, 0.1, 0.1), # RGB of the highlighted pixels
+    image,  # (h*w,) or (h, w) pixel values of one sample
+    values,  # (h*w,) its SSFI
+    k: int = 10,  # number of top pixels to highlight
+    shape: tuple | None = None,  # (h, w); default: a square image
+    ax=None,  # matplotlib Axes to draw on
+    color=(0.85, 0.1, 0.1),  # RGB of the highlighted pixels
 ):
     "Draw a grey-scale image with its top-`k` SSFI pixels highlighted (paper Fig. 1)."
     import matplotlib.pyplot as plt
+
     img = check_array(image, 'image', finite=False)
     v = check_array(values, 'values', finite=False).reshape(-1)
     if not (np.isfinite(img).all() and np.isfinite(v).all()):
-        raise ValueError("image and values must be finite")
+        raise ValueError('image and values must be finite')
     k = check_int(k, 'k', 0)
     if shape is not None:
         if not isinstance(shape, (tuple, list)) or len(shape) != 2:
             raise TypeError(
-                f"shape must be a pair (h, w) of positive ints, got {shape!r}"
+                f'shape must be a pair (h, w) of positive ints, got {shape!r}'
             )
         shape = (check_int(shape[0], 'shape[0]', 1), check_int(shape[1], 'shape[1]', 1))
     if shape is None:
-        if img.ndim == 2: shape = img.shape
+        if img.ndim == 2:
+            shape = img.shape
         else:
             h = int(round(math.sqrt(img.size)))
             if h * h != img.size:
                 raise ValueError(
-                    f"{img.size} pixels are not a square image: pass shape=(h, w)"
+                    f'{img.size} pixels are not a square image: pass shape=(h, w)'
                 )
             shape = (h, h)
     if img.size != v.size or img.size != shape[0] * shape[1]:
         raise ValueError(
-            f"image ({img.size} pixels), values ({v.size}) and shape {shape} do not"
-            " match"
+            f'image ({img.size} pixels), values ({v.size}) and shape {shape} do not match'
         )
-    g = img.reshape(shape); g = (g - g.min()) / (np.ptp(g) or 1)
+    g = img.reshape(shape)
+    g = (g - g.min()) / (np.ptp(g) or 1)
     rgb = np.repeat(g[..., None], 3, axis=2)
     top = np.argsort(-v, kind='stable')[:k]
     rgb.reshape(-1, 3)[top] = color
-    if ax is None: _, ax = plt.subplots(figsize=(2, 2))
-    ax.imshow(rgb, interpolation='nearest'); ax.set_xticks([]); ax.set_yticks([])
+    if ax is None:
+        _, ax = plt.subplots(figsize=(2, 2))
+    ax.imshow(rgb, interpolation='nearest')
+    ax.set_xticks([])
+    ax.set_yticks([])
     return ax

@@ -27,18 +27,17 @@ prange = range
 _K = LazyKernels(globals())
 
 # %% ../nbs/02_tree_contributions.ipynb #c008
-def _row_offsets(model, ens, X)->np.ndarray:
-    """Per-row constant of the model output, (n, C):
-
-    zeros for trees and forests, the init estimator's raw score for boosting."""
-    if ens.kind != 'raw': return np.tile(ens.offset, (X.shape[0], 1))
+def _row_offsets(model, ens, X) -> np.ndarray:
+    "Per-row constant of the model output, (n, C): zeros for trees and forests, the init estimator's raw score for boosting."
+    if ens.kind != 'raw':
+        return np.tile(ens.offset, (X.shape[0], 1))
     # an `init` estimator varies by row
     raw = np.asarray(model._raw_predict_init(X.astype(np.float32)), dtype=float)
-    return raw.reshape(X.shape[0], -1)[:, :ens.n_outputs]
+    return raw.reshape(X.shape[0], -1)[:, : ens.n_outputs]
 
-def _finish(values, bias, ens, names, X)->Explanation:
-    ("Squeeze single-output results to `(n, K)` / `(n,)` and wrap them in an "
-     "`Explanation`.")
+
+def _finish(values, bias, ens, names, X) -> Explanation:
+    "Squeeze single-output results to `(n, K)` / `(n,)` and wrap them in an `Explanation`."
     if ens.n_outputs == 1 and ens.output_names is None:
         values, bias = values[..., 0], bias[:, 0]  # one class stays 3-D
     out_names = ens.output_names
@@ -47,18 +46,19 @@ def _finish(values, bias, ens, names, X)->Explanation:
     return Explanation(values, bias, names, X, out_names)
 
 # %% ../nbs/02_tree_contributions.ipynb #c008r
-def contributions_reference(model, X)->Explanation:
-    """Path-walk feature contributions, one row and one tree at a time (paper Eq. 2-6);
-
-    slow, for checking."""
-    ens = ensemble_trees(model); X, names = check_X(X, model)
+def contributions_reference(model, X) -> Explanation:
+    "Path-walk feature contributions, one row and one tree at a time (paper Eq. 2-6); slow, for checking."
+    ens = ensemble_trees(model)
+    X, names = check_X(X, model)
     n, K, C = X.shape[0], X.shape[1], ens.n_outputs
     values, bias = np.zeros((n, K, C)), _row_offsets(model, ens, X)
     for m, (tree, w) in enumerate(zip(ens.trees, ens.weights)):
         ta = ens.arrays(m)
         paths = tree.decision_path(X.astype(np.float32))
         for i in range(n):
-            nodes = paths.indices[paths.indptr[i]:paths.indptr[i + 1]]  # t_0, ..., t_l
+            nodes = paths.indices[
+                paths.indptr[i] : paths.indptr[i + 1]
+            ]  # t_0, ..., t_l
             bias[i] += w * ta.value[nodes[0]]  # mu(t_0), Eq. (2)
             for parent, child in zip(nodes[:-1], nodes[1:]):
                 values[i, ta.feature[parent]] += w * (
@@ -68,12 +68,12 @@ def contributions_reference(model, X)->Explanation:
 
 # %% ../nbs/02_tree_contributions.ipynb #c011
 class FlatForest:
-    ("All trees of a fitted model in global node arrays with every node's increment, "
-     "as the kernels walk them; `FlatForest.of` caches one per model.")
+    "All trees of a fitted model in global node arrays with every node's increment, as the kernels walk them; `FlatForest.of` caches one per model."
+
     # model -> (the trees it was built from, FlatForest)
     _cache = weakref.WeakKeyDictionary()
 
-    def __init__(self, ens:Ensemble):
+    def __init__(self, ens: Ensemble):
         ts = [t.tree_ for t in ens.trees]
         sizes = np.array([t.node_count for t in ts], dtype=np.int64)
         self.roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
@@ -91,19 +91,21 @@ class FlatForest:
             self.feature[o : o + s] = np.where(inner, t.feature, -1)
             self.threshold[o : o + s] = t.threshold
             mgl = getattr(t, 'missing_go_to_left', None)
-            if mgl is not None: self.missing_left[o:o + s] = mgl
+            if mgl is not None:
+                self.missing_left[o : o + s] = mgl
             if isinstance(est, DecisionTreeClassifier):
                 v = t.value[:, 0, :]
                 tot = v.sum(1, keepdims=True)
                 v = v / np.where(tot > 0, tot, 1)  # class fractions
-            else: v = t.value[:, :, 0]
+            else:
+                v = t.value[:, :, 0]
             parent = np.zeros(s, np.int64)
             parent[left[inner]] = np.flatnonzero(inner)
             parent[right[inner]] = np.flatnonzero(inner)
             # a boosting tree writes one column
             cols = [ens.columns[m]] if v.shape[1] != C else slice(None)
             # 0 at the root (its own parent here)
-            self.delta[o:o + s, cols] = v - v[parent]
+            self.delta[o : o + s, cols] = v - v[parent]
             self.root_value[m, cols] = v[0]
         self.weights = np.asarray(ens.weights, dtype=float)
         self.n_outputs, self.n_nodes = C, N
@@ -125,21 +127,19 @@ class FlatForest:
             a.flags.writeable = False
 
     @property
-    def threshold32(self)->np.ndarray:
-        """Thresholds as float32 rounded down:
-
-        for a float32 x, `x <= threshold32` exactly when `x <= threshold` (sklearn's
-        test), in half the memory."""
+    def threshold32(self) -> np.ndarray:
+        "Thresholds as float32 rounded down: for a float32 x, `x <= threshold32` exactly when `x <= threshold` (sklearn's test), in half the memory."
         if getattr(self, '_threshold32', None) is None:
             t = self.threshold.astype(np.float32)
             t = np.where(
                 t > self.threshold, np.nextafter(t, np.float32(-np.inf)), t
             ).astype(np.float32)
-            t.flags.writeable = False; self._threshold32 = t
+            t.flags.writeable = False
+            self._threshold32 = t
         return self._threshold32
 
     @property
-    def depth(self)->np.ndarray:
+    def depth(self) -> np.ndarray:
         "Depth of every node (roots 0), computed level by level over all trees at once."
         if getattr(self, '_depth', None) is None:
             depth, frontier, d = np.zeros(self.n_nodes, np.int64), self.roots, 0
@@ -150,18 +150,20 @@ class FlatForest:
                     np.concatenate([self.left[frontier], self.right[frontier]]),
                     d + 1,
                 )
-            depth.flags.writeable = False; self._depth = depth
+            depth.flags.writeable = False
+            self._depth = depth
         return self._depth
 
     @classmethod
-    def of(cls, model)->FlatForest:
-        ("The flattened forest of a fitted supported `model`, cached until the model "
-         "is refitted or deleted.")
+    def of(cls, model) -> FlatForest:
+        "The flattened forest of a fitted supported `model`, cached until the model is refitted or deleted."
         ens = ensemble_trees(model)
         trees = tuple(t.tree_ for t in ens.trees)
         # a model that cannot be weakly referenced: no cache
-        try: hit = cls._cache.get(model)
-        except TypeError: return cls(ens)
+        try:
+            hit = cls._cache.get(model)
+        except TypeError:
+            return cls(ens)
         if (
             hit is not None
             and len(hit[0]) == len(trees)
@@ -170,7 +172,8 @@ class FlatForest:
             and hit[1].n_outputs == ens.n_outputs
         ):
             return hit[1]
-        flat = cls(ens); cls._cache[model] = (trees, flat)
+        flat = cls(ens)
+        cls._cache[model] = (trees, flat)
         return flat
 
     @staticmethod
@@ -188,6 +191,7 @@ WALK_BLOCK_ROWS = 512
 # rows one thread walks in alternation: the loads of one row's path overlap the other's
 WALK_LANES = 2
 
+
 @_K.register(parallel=True)
 def _walk_kernel(
     X,
@@ -203,8 +207,7 @@ def _walk_kernel(
     out,
     block,
 ):
-    ("out[i, s(t), :] += w * delta[child] along every path, WALK_LANES rows at a time "
-     "(row_w (M, n) optional: shape (0, 0) = unused).")
+    "out[i, s(t), :] += w * delta[child] along every path, WALK_LANES rows at a time (row_w (M, n) optional: shape (0, 0) = unused)."
     n, M, C = X.shape[0], roots.shape[0], delta.shape[1]
     use_rw = row_w.shape[0] > 0
     for b in prange((n + block - 1) // block):  # parallel over blocks of rows ...
@@ -216,14 +219,17 @@ def _walk_kernel(
         )
         for m in range(M):  # ... tree-major inside a block: the tree stays in cache
             wt = tree_w[m]
-            if wt == 0.0: continue
+            if wt == 0.0:
+                continue
             nxt, live = lo, WALK_LANES
             # -1: take the next row; -2: no rows left
-            for g in range(WALK_LANES): row[g], node[g] = -1, roots[m]
+            for g in range(WALK_LANES):
+                row[g], node[g] = -1, roots[m]
             while live > 0:
                 for g in range(WALK_LANES):  # one step of each lane's path in turn
                     i = row[g]
-                    if i == -2: continue
+                    if i == -2:
+                        continue
                     nd = node[g]
                     # at a leaf (or not started): the next row with a weight
                     if i == -1 or left[nd] < 0:
@@ -232,18 +238,24 @@ def _walk_kernel(
                             w = wt * row_w[m, nxt] if use_rw else wt
                             nxt += 1
                             if w != 0.0:
-                                i = nxt - 1; wl[g] = w; node[g] = roots[m]
+                                i = nxt - 1
+                                wl[g] = w
+                                node[g] = roots[m]
                                 break
                         row[g] = i
-                        if i == -2: live -= 1
+                        if i == -2:
+                            live -= 1
                         continue
-                    f = feature[nd]; x = X[i, f]
+                    f = feature[nd]
+                    x = X[i, f]
                     l, r = left[nd], right[nd]
                     child = l if x <= threshold[nd] else r  # a select, not a branch
                     # NaN goes where the tree sends it
-                    if x != x: child = l if missing_left[nd] != 0 else r
+                    if x != x:
+                        child = l if missing_left[nd] != 0 else r
                     w = wl[g] if use_rw else wt
-                    for c in range(C): out[i, f, c] += w * delta[child, c]
+                    for c in range(C):
+                        out[i, f, c] += w * delta[child, c]
                     node[g] = child
 
 # %% ../nbs/02_tree_contributions.ipynb #c012s
@@ -264,8 +276,7 @@ def _walk_std_kernel(
     m2,
     block,
 ):
-    ("As `_walk_kernel` (no row weights), plus a weighted running mean / M2 of each "
-     "tree's own contribution over the trees whose path splits on k.")
+    "As `_walk_kernel` (no row weights), plus a weighted running mean / M2 of each tree's own contribution over the trees whose path splits on k."
     n, K, M, C = X.shape[0], X.shape[1], roots.shape[0], delta.shape[1]
     for b in prange((n + block - 1) // block):
         lo, hi = b * block, min(n, (b + 1) * block)
@@ -274,24 +285,32 @@ def _walk_std_kernel(
         seen = np.zeros(K, np.bool_)  # per block, not per row
         for m in range(M):
             w = tree_w[m]
-            if w == 0.0: continue
+            if w == 0.0:
+                continue
             for i in range(lo, hi):
                 node, nt = roots[m], 0
                 while left[node] >= 0:
-                    f = feature[node]; x = X[i, f]
+                    f = feature[node]
+                    x = X[i, f]
                     if x <= threshold[node] or (x != x and missing_left[node] != 0):
                         node = left[node]
                     else:
                         node = right[node]
                     if not seen[f]:
-                        seen[f] = True; touched[nt] = f; nt += 1
-                    for c in range(C): acc[f, c] += delta[node, c]
+                        seen[f] = True
+                        touched[nt] = f
+                        nt += 1
+                    for c in range(C):
+                        acc[f, c] += delta[node, c]
                 # tree m's own contribution c = acc[f]: West's weighted update
                 for j in range(nt):
-                    f = touched[j]; seen[f] = False
-                    W = wsum[i, f] + w; wsum[i, f] = W
+                    f = touched[j]
+                    seen[f] = False
+                    W = wsum[i, f] + w
+                    wsum[i, f] = W
                     for c in range(C):
-                        v = acc[f, c]; acc[f, c] = 0.0
+                        v = acc[f, c]
+                        acc[f, c] = 0.0
                         out[i, f, c] += w * v
                         d = v - mean[i, f, c]
                         mean[i, f, c] += d * (w / W)
@@ -302,61 +321,57 @@ def _walk_std_kernel(
 def _tree_sums_kernel(
     X, roots, left, right, feature, threshold, missing_left, delta, row_w, w_row, Y, out
 ):
-    """out[m, k, c] += sum_i row_w[w_row[m], i] Y[i, c] f_{m,k,c}(x_i):
-
-    tree m's own contributions, weighted and reduced over the rows."""
+    "out[m, k, c] += sum_i row_w[w_row[m], i] Y[i, c] f_{m,k,c}(x_i): tree m's own contributions, weighted and reduced over the rows."
     n, M, C = X.shape[0], roots.shape[0], delta.shape[1]
     for m in prange(M):  # parallel over trees: each writes only out[m]
         r = w_row[m]  # the row of weights tree m uses
         for i in range(n):
             w = row_w[r, i]
-            if w == 0.0: continue
+            if w == 0.0:
+                continue
             node = roots[m]
             while left[node] >= 0:
-                f = feature[node]; x = X[i, f]
+                f = feature[node]
+                x = X[i, f]
                 if x <= threshold[node] or (x != x and missing_left[node] != 0):
                     node = left[node]
                 else:
                     node = right[node]
-                for c in range(C): out[m, f, c] += w * Y[i, c] * delta[node, c]
+                for c in range(C):
+                    out[m, f, c] += w * Y[i, c] * delta[node, c]
 
 # %% ../nbs/02_tree_contributions.ipynb #c013f
-def _flat_rows(flat, X32)->np.ndarray:
+def _flat_rows(flat, X32) -> np.ndarray:
     "Check the arguments every walk kernel receives; X32 as C-contiguous float32 rows."
     if not isinstance(flat, FlatForest):
         raise TypeError(
-            "flat must be a FlatForest (FlatForest.of(model)), got"
-            f" {type(flat).__name__}"
+            f'flat must be a FlatForest (FlatForest.of(model)), got {type(flat).__name__}'
         )
     X32 = np.ascontiguousarray(X32, dtype=np.float32)
     # the kernels index X by feature: never read past a row
     if X32.ndim != 2 or X32.shape[1] != flat.n_features:
         raise ValueError(
-            f"X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}"
+            f'X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}'
         )
     return X32
 
-
 # %% ../nbs/02_tree_contributions.ipynb #c013
 def walk_contributions(
-    flat:FlatForest,  # the model's flattened trees (`FlatForest.of(model)`)
-    # (n, K) rows as float32 (as scikit-learn compares them); NaN routed like predict
-    X32:np.ndarray,
+    flat: FlatForest,  # the model's flattened trees (`FlatForest.of(model)`)
+    X32: np.ndarray,  # (n, K) rows as float32 (as scikit-learn compares them); NaN routed like predict
     # (n_trees, n) weight of tree m for row i (multiplies the tree weight)
-    row_weights:np.ndarray|None=None,
+    row_weights: np.ndarray | None = None,
     # (n_trees,) replaces `flat.weights` (e.g. ones when row_weights carry it all)
-    tree_weights:np.ndarray|None=None,
-    n_jobs:int|None=None,               # threads (joblib convention)
-    # of the result: np.float32 halves its memory (sums then round at ~1e-7)
-    dtype=np.float64,
-)->np.ndarray:                          # (n, K, C)
-    ("Sum the weighted increments of every path into an `(n, K, C)` array (compiled, "
-     "parallel over rows).")
+    tree_weights: np.ndarray | None = None,
+    n_jobs: int | None = None,  # threads (joblib convention)
+    dtype=np.float64,  # of the result: np.float32 halves its memory (sums then round at ~1e-7)
+) -> np.ndarray:  # (n, K, C)
+    "Sum the weighted increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
     X32 = _flat_rows(flat, X32)
     n_jobs = check_n_jobs(n_jobs)
     n, M = X32.shape[0], len(flat.roots)
     if np.dtype(dtype) not in (np.float32, np.float64):
-        raise ValueError(f"dtype must be np.float32 or np.float64, got {dtype!r}")
+        raise ValueError(f'dtype must be np.float32 or np.float64, got {dtype!r}')
     out = np.zeros((n, X32.shape[1], flat.n_outputs), dtype=dtype)
     tw = (
         flat.weights
@@ -365,7 +380,7 @@ def walk_contributions(
     )
     if tw.shape != (M,):
         raise ValueError(
-            f"tree_weights must have one entry per tree ({M}), got shape {tw.shape}"
+            f'tree_weights must have one entry per tree ({M}), got shape {tw.shape}'
         )
     rw = (
         np.zeros((0, 0))
@@ -374,10 +389,10 @@ def walk_contributions(
     )
     if row_weights is not None and rw.shape != (M, n):
         raise ValueError(
-            f"row_weights must have shape (n_trees, n_rows) = {(M, n)}, got {rw.shape}"
+            f'row_weights must have shape (n_trees, n_rows) = {(M, n)}, got {rw.shape}'
         )
     if not (np.isfinite(tw).all() and np.isfinite(rw).all()):
-        raise ValueError("tree_weights and row_weights must be finite")
+        raise ValueError('tree_weights and row_weights must be finite')
     kernel = _K._walk_kernel
     with _K.threads(n_jobs) as nt:
         # blocks of equal size, a multiple of nt of them:
@@ -401,31 +416,34 @@ def walk_contributions(
     return out
 
 # %% ../nbs/02_tree_contributions.ipynb #c013d
-def _is_dask(X)->bool:
+def _is_dask(X) -> bool:
     "True for a dask array (duck-typed: never imports dask)."
     return hasattr(X, '__dask_graph__') and hasattr(X, 'map_blocks')
 
-def _feature_names(model, K:int, X=None)->list:
+
+def _feature_names(model, K: int, X=None) -> list:
     "The model's fitted names, else a DataFrame's columns, else x0 .. x{K-1}."
     fitted = getattr(model, 'feature_names_in_', None)
-    if fitted is not None: return [str(f) for f in fitted]
-    if isinstance(X, pd.DataFrame): return [str(c) for c in X.columns]
+    if fitted is not None:
+        return [str(f) for f in fitted]
+    if isinstance(X, pd.DataFrame):
+        return [str(c) for c in X.columns]
     return [f'x{j}' for j in range(K)]
-
 
 # %% ../nbs/02_tree_contributions.ipynb #c014
 # additivity tolerance, relative to the largest |output| (at least 1)
 ADDITIVITY_RTOL = 1e-6
 
-def _check_averaging(ens, who:str):
-    ("A spread over the trees needs a model that averages them (a tree or a forest), "
-     "not boosting's sum of corrections.")
+
+def _check_averaging(ens, who: str):
+    "A spread over the trees needs a model that averages them (a tree or a forest), not boosting's sum of corrections."
     if ens.kind == 'raw':
         raise ValueError(
             f"{who} with return_std=True needs a tree or a forest: a boosting model's"
-            " trees fit successive residuals, so their spread is not a disagreement"
-            " between estimates"
+            ' trees fit successive residuals, so their spread is not a disagreement'
+            ' between estimates'
         )
+
 
 def contributions(
     # fitted
@@ -434,29 +452,24 @@ def contributions(
     model,
     X,  # (n_samples, n_features) array, DataFrame or dask array to explain
     *,
-    # raise if bias + sum(values) differs from the output by more than 1e-6 x its scale
-    check_additivity:bool=True,
-    n_jobs:int|None=-1,  # threads for the row loop (joblib convention: -1 = all cores)
-    # also set `e.std`: the sd (ddof=0) over the trees of their own contributions
-    return_std:bool=False,
-    dtype=np.float64,            # of `values` (and `std`): np.float32 halves the memory
-    # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed'
-    # = the model's
-    level:str='raw',
-)->Explanation:                  # values (n, K) or (n, K, C), bias (n,) or (n, C)
-    """Saabas/Palczewska feature contributions of a tree ensemble:
-
-    `bias + values.sum(1) == output` (paper Eq. 2-6)."""
+    check_additivity: bool = True,  # raise if bias + sum(values) differs from the output by more than 1e-6 x its scale
+    n_jobs: int
+    | None = -1,  # threads for the row loop (joblib convention: -1 = all cores)
+    return_std: bool = False,  # also set `e.std`: the sd (ddof=0) over the trees of their own contributions
+    dtype=np.float64,  # of `values` (and `std`): np.float32 halves the memory
+    level: str = 'raw',  # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
+) -> Explanation:  # values (n, K) or (n, K, C), bias (n,) or (n, C)
+    "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6)."
     if not isinstance(return_std, (bool, np.bool_)):
-        raise TypeError(f"return_std must be a bool, got {type(return_std).__name__}")
+        raise TypeError(f'return_std must be a bool, got {type(return_std).__name__}')
     if np.dtype(dtype) not in (np.float32, np.float64):
-        raise ValueError(f"dtype must be np.float32 or np.float64, got {dtype!r}")
+        raise ValueError(f'dtype must be np.float32 or np.float64, got {dtype!r}')
     if is_pipeline(model):
         if return_std and level == 'raw':
             raise ValueError(
                 "return_std=True needs level='transformed' for a Pipeline: the spread"
-                " of a sum of encoded columns needs their covariances over the trees,"
-                " which are not kept"
+                ' of a sum of encoded columns needs their covariances over the trees,'
+                ' which are not kept'
             )
         return explain_pipeline(
             contributions,
@@ -473,9 +486,9 @@ def contributions(
     if boosting_library(model) is not None:
         if return_std:
             raise ValueError(
-                "return_std=True is for averaging ensembles: a boosted tree fits the"
-                " residuals of the others, so the spread over its trees is not a"
-                " disagreement between estimates"
+                'return_std=True is for averaging ensembles: a boosted tree fits the'
+                ' residuals of the others, so the spread over its trees is not a'
+                ' disagreement between estimates'
             )
         return boosted_contributions(
             model, X, check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype
@@ -491,14 +504,17 @@ def contributions(
         )
     n_jobs = check_n_jobs(n_jobs)
     # a float32 X is not copied
-    ens = ensemble_trees(model); X, names = check_X(X, model, keep_float32=True)
-    if return_std: _check_averaging(ens, 'contributions')
+    ens = ensemble_trees(model)
+    X, names = check_X(X, model, keep_float32=True)
+    if return_std:
+        _check_averaging(ens, 'contributions')
     flat = FlatForest.of(model)
     X32 = X if X.dtype == np.float32 else X.astype(np.float32)
     if return_std:
         values, std = walk_contributions_std(flat, X32, n_jobs=n_jobs)
         values, std = values.astype(dtype, copy=False), std.astype(dtype, copy=False)
-    else: values = walk_contributions(flat, X32, n_jobs=n_jobs, dtype=dtype)
+    else:
+        values = walk_contributions(flat, X32, n_jobs=n_jobs, dtype=dtype)
     bias = _row_offsets(model, ens, X) + flat.weights @ flat.root_value
     e = _finish(values, bias, ens, names, X)
     if return_std:
@@ -514,21 +530,20 @@ def contributions(
         tol = (1e-4 if np.dtype(dtype) == np.float32 else ADDITIVITY_RTOL) * scale
         if not err <= tol:
             raise ValueError(
-                f"contributions do not add up to the model output (max error {err:.3g},"
-                f" output scale {scale:.3g}); pass check_additivity=False to inspect"
-                " them"
+                f'contributions do not add up to the model output (max error {err:.3g},'
+                f' output scale {scale:.3g}); pass check_additivity=False to inspect'
+                ' them'
             )
     return e
 
 # %% ../nbs/02_tree_contributions.ipynb #c020t
 def walk_contributions_std(
-    flat:FlatForest,  # the model's flattened trees (`FlatForest.of(model)`)
-    X32:np.ndarray,                     # (n, K) rows as float32
-    n_jobs:int|None=None,               # threads (joblib convention)
+    flat: FlatForest,  # the model's flattened trees (`FlatForest.of(model)`)
+    X32: np.ndarray,  # (n, K) rows as float32
+    n_jobs: int | None = None,  # threads (joblib convention)
     # values (n, K, C) as `walk_contributions`, std (n, K, C)
-)->tuple[np.ndarray, np.ndarray]:
-    ("Contributions and their weighted standard deviation (ddof=0) over the trees' "
-     "own contributions, in one walk.")
+) -> tuple[np.ndarray, np.ndarray]:
+    "Contributions and their weighted standard deviation (ddof=0) over the trees' own contributions, in one walk."
     X32 = _flat_rows(flat, X32)
     n, K, C = X32.shape[0], X32.shape[1], flat.n_outputs
     out, mean, m2, wsum = (
@@ -566,7 +581,8 @@ def walk_contributions_std(
 # default batch of contribution_summary: rows whose (K, C) float64 block fills 64 MiB
 SUMMARY_BATCH_BYTES = 2**26
 
-def _summary_frame(a, names, ens)->pd.DataFrame:
+
+def _summary_frame(a, names, ens) -> pd.DataFrame:
     "Features x outputs frame of a (K, C) array."
     cols = (
         ens.output_names
@@ -577,9 +593,9 @@ def _summary_frame(a, names, ens)->pd.DataFrame:
     )
     return pd.DataFrame(a, index=pd.Index(names, name='feature'), columns=cols)
 
+
 def _summary_sums(model, X, batch_size, n_jobs):
-    ("Sum and sum of |.| of the contributions of X's rows over the rows (K, C), batch "
-     "by batch, and the row count.")
+    "Sum and sum of |.| of the contributions of X's rows over the rows (K, C), batch by batch, and the row count."
     flat, n = FlatForest.of(model), X.shape[0]
     K, C = flat.n_features, flat.n_outputs
     s, sa = np.zeros((K, C)), np.zeros((K, C))
@@ -593,36 +609,40 @@ def _summary_sums(model, X, batch_size, n_jobs):
         v = walk_contributions(
             flat, Xb if Xb.dtype == np.float32 else Xb.astype(np.float32), n_jobs=n_jobs
         )
-        s += v.sum(0); sa += np.abs(v, out=v).sum(0)
+        s += v.sum(0)
+        sa += np.abs(v, out=v).sum(0)
     return s, sa, n
 
+
 def contribution_summary(
-    model,                       # fitted tree / forest / gradient-boosting model
+    model,  # fitted tree / forest / gradient-boosting model
     X,  # (n_samples, n_features) array, DataFrame or dask array
     *,
     # rows per batch (default: 64 MiB of float64 contributions)
-    batch_size:int|None=None,
+    batch_size: int | None = None,
     # threads per batch (joblib convention); a dask array: one thread per block
-    n_jobs:int|None=-1,
+    n_jobs: int | None = -1,
     # a Pipeline: 'raw' = its input columns (|.| of each column's summed
     # contribution), 'transformed' = the model's
-    level:str='raw',
-)->Bunch:  # mean, mean_abs: features x outputs DataFrames; n: rows summarised
-    ("Mean and mean |.| of the feature contributions over the rows of X, never "
-     "holding the (n, K, C) array (paper Eq. 6).")
+    level: str = 'raw',
+) -> Bunch:  # mean, mean_abs: features x outputs DataFrames; n: rows summarised
+    "Mean and mean |.| of the feature contributions over the rows of X, never holding the (n, K, C) array (paper Eq. 6)."
     parts = unwrap_pipeline(model, level) if is_pipeline(model) else None
     ens = ensemble_trees(model if parts is None else parts.model)
     K = int((model if parts is None else parts.model).n_features_in_)
     C = ens.n_outputs
-    if batch_size is None: batch_size = max(1, SUMMARY_BATCH_BYTES // (8 * K * C))
+    if batch_size is None:
+        batch_size = max(1, SUMMARY_BATCH_BYTES // (8 * K * C))
     batch_size = check_int(batch_size, 'batch_size', 1)
     if parts is not None:
         return _pipeline_summary(model, X, batch_size, n_jobs, level, ens)
-    if _is_dask(X): s, sa, n = _dask_summary_sums(model, X)
+    if _is_dask(X):
+        s, sa, n = _dask_summary_sums(model, X)
     else:
         if not (isinstance(X, (np.ndarray, pd.DataFrame)) and X.ndim == 2):
             X = check_X(X, model)[0]  # lists, rows, sparse
-        if X.shape[0] == 0: raise ValueError("X has no rows")
+        if X.shape[0] == 0:
+            raise ValueError('X has no rows')
         s, sa, n = _summary_sums(model, X, batch_size, n_jobs)
     names = _feature_names(model, K, X)
     return Bunch(
@@ -632,17 +652,19 @@ def contribution_summary(
     )
 
 # %% ../nbs/02_tree_contributions.ipynb #c020wp
-def _pipeline_summary(pipe, X, batch_size:int, n_jobs, level:str, ens)->Bunch:
+def _pipeline_summary(pipe, X, batch_size: int, n_jobs, level: str, ens) -> Bunch:
     "`contribution_summary` of a Pipeline: each batch explained by `contributions`."
     # mean |.| is not additive: a raw column's |.| is taken of its summed contribution
     if _is_dask(X):
         raise TypeError(
-            "contribution_summary of a Pipeline takes a DataFrame or an array, not a"
+            'contribution_summary of a Pipeline takes a DataFrame or an array, not a'
             " dask array: the pipeline's transform runs in memory"
         )
     X = pipeline_rows(pipe, X)
-    if not hasattr(X, 'iloc'): X = check_X(X, None)[0]
-    if X.shape[0] == 0: raise ValueError("X has no rows")
+    if not hasattr(X, 'iloc'):
+        X = check_X(X, None)[0]
+    if X.shape[0] == 0:
+        raise ValueError('X has no rows')
     s = sa = 0.0
     for lo in range(0, X.shape[0], batch_size):
         rows = slice(lo, lo + batch_size)
@@ -659,30 +681,27 @@ def _pipeline_summary(pipe, X, batch_size:int, n_jobs, level:str, ens)->Bunch:
 
 # %% ../nbs/02_tree_contributions.ipynb #c020x2
 def walk_tree_sums(
-    flat:FlatForest,                    # the model's flattened trees
-    X32:np.ndarray,                     # (n, K) rows as float32
-    Y:np.ndarray,  # (n, C) factor per row and output (e.g. a centred one-hot label)
-    # (n_trees, n) or (n,) for all trees: weight of row i in tree m
-    row_weights:np.ndarray,
-    n_jobs:int|None=None,               # threads (joblib convention), over the trees
-)->np.ndarray:                          # (n_trees, K, C)
-    ("Per-tree reductions `sum_i w[m,i] Y[i,c] f_{m,k,c}(x_i)` of each tree's own "
-     "contributions, without the (n, K, C) array.")
+    flat: FlatForest,  # the model's flattened trees
+    X32: np.ndarray,  # (n, K) rows as float32
+    Y: np.ndarray,  # (n, C) factor per row and output (e.g. a centred one-hot label)
+    row_weights: np.ndarray,  # (n_trees, n) or (n,) for all trees: weight of row i in tree m
+    n_jobs: int | None = None,  # threads (joblib convention), over the trees
+) -> np.ndarray:  # (n_trees, K, C)
+    "Per-tree reductions `sum_i w[m,i] Y[i,c] f_{m,k,c}(x_i)` of each tree's own contributions, without the (n, K, C) array."
     X32 = _flat_rows(flat, X32)
     n, M, C = X32.shape[0], len(flat.roots), flat.n_outputs
     Y = np.ascontiguousarray(Y, dtype=float)
     if Y.shape != (n, C):
         raise ValueError(
-            f"Y must have shape (n_rows, n_outputs) = {(n, C)}, got {Y.shape}"
+            f'Y must have shape (n_rows, n_outputs) = {(n, C)}, got {Y.shape}'
         )
     rw = np.ascontiguousarray(np.atleast_2d(row_weights), dtype=float)
     if rw.shape not in ((1, n), (M, n)):
         raise ValueError(
-            f"row_weights must have shape ({n},) or {(M, n)}, got"
-            f" {np.shape(row_weights)}"
+            f'row_weights must have shape ({n},) or {(M, n)}, got {np.shape(row_weights)}'
         )
     if not (np.isfinite(rw).all() and np.isfinite(Y).all()):
-        raise ValueError("row_weights and Y must be finite")
+        raise ValueError('row_weights and Y must be finite')
     out = np.zeros((M, X32.shape[1], C))
     with _K.threads(n_jobs):
         _K._tree_sums_kernel(
@@ -703,18 +722,17 @@ def walk_tree_sums(
 
 # %% ../nbs/02_tree_contributions.ipynb #c020z
 def _dask_rows(model, X):
-    """Validate a dask array's shape and dtype against `model` (cheap: metadata only);
-
-    one chunk across the columns."""
+    "Validate a dask array's shape and dtype against `model` (cheap: metadata only); one chunk across the columns."
     K = int(model.n_features_in_)
     if X.ndim != 2 or X.shape[1] != K:
         raise ValueError(
             f"X must be a 2-D dask array with {K} columns (the model's features), got"
-            f" shape {X.shape}"
+            f' shape {X.shape}'
         )
     if X.dtype.kind not in 'biuf':
-        raise TypeError(f"X must be numeric, got dtype {X.dtype}")
+        raise TypeError(f'X must be numeric, got dtype {X.dtype}')
     return X if X.numblocks[1] == 1 else X.rechunk({1: -1})
+
 
 def _dask_block(xb, model, check_additivity, return_std, dtype):
     "Contributions of one block packed as (rows, K + 1 [+ K], C): values, bias, std."
@@ -727,21 +745,23 @@ def _dask_block(xb, model, check_additivity, return_std, dtype):
         dtype=dtype,
     )
     v, b = e.values, e.bias
-    if v.ndim == 2: v, b = v[..., None], b[:, None]
+    if v.ndim == 2:
+        v, b = v[..., None], b[:, None]
     parts = [v, b[:, None, :].astype(v.dtype)] + (
         [e.std if e.std.ndim == 3 else e.std[..., None]] if return_std else []
     )
     return np.concatenate(parts, axis=1)
 
+
 def _dask_contributions(
     model, X, *, check_additivity, n_jobs, return_std, dtype
 ) -> Explanation:
-    """Lazy contributions of a dask array:
-
-    blockwise over row blocks, the model shipped once per worker."""
+    "Lazy contributions of a dask array: blockwise over row blocks, the model shipped once per worker."
     import dask
+
     ens = ensemble_trees(model)
-    if return_std: _check_averaging(ens, 'contributions')
+    if return_std:
+        _check_averaging(ens, 'contributions')
     X = _dask_rows(model, X)
     K, C = X.shape[1], ens.n_outputs
     width = 2 * K + 1 if return_std else K + 1
@@ -762,13 +782,14 @@ def _dask_contributions(
     names = _feature_names(model, K)
     e = _finish(values, bias, ens, names, X)
     if return_std:
-        std = packed[:, K + 1:, :]
+        std = packed[:, K + 1 :, :]
         e.std = std[..., 0] if e.values.ndim == 2 else std
         e.info.update(
             std='sd (ddof=0) over the trees of their own contributions',
             n_trees=len(ens.trees),
         )
     return e
+
 
 def _dask_summary_block(xb, model, n_jobs):
     "Partial sums of one block: (sum, sum |.|, rows)."
@@ -779,16 +800,19 @@ def _dask_summary_block(xb, model, n_jobs):
     )
     return v.sum(0), np.abs(v, out=v).sum(0), v.shape[0]
 
+
 def _add_parts(parts):
     "Sum a list of (sum, sum |.|, rows) partials."
     s, sa, n = parts[0]
-    for p in parts[1:]: s, sa, n = s + p[0], sa + p[1], n + p[2]
+    for p in parts[1:]:
+        s, sa, n = s + p[0], sa + p[1], n + p[2]
     return s, sa, n
 
-def _tree_reduce(parts, combine, fanin:int=8):
-    ("Combine delayed partials in a tree of `fanin`-way nodes (the scheduler never "
-     "holds them all at once).")
+
+def _tree_reduce(parts, combine, fanin: int = 8):
+    "Combine delayed partials in a tree of `fanin`-way nodes (the scheduler never holds them all at once)."
     import dask
+
     while len(parts) > 1:
         parts = [
             dask.delayed(combine)(parts[i : i + fanin])
@@ -796,9 +820,11 @@ def _tree_reduce(parts, combine, fanin:int=8):
         ]
     return parts[0]
 
+
 def _dask_summary_sums(model, X):
     "contribution_summary's sums over a dask array, reduced on the cluster."
     import dask
+
     X = _dask_rows(model, X)
     dm = dask.delayed(model, pure=True)
     parts = [
@@ -810,25 +836,29 @@ def _dask_summary_sums(model, X):
 def plot_contributions(
     e: Explanation, row: int = 0, output=None, max_features: int = 10, ax=None
 ):
-    ("Horizontal bar chart of one row's largest contributions, labelled `feature = "
-     "value` (`output`: a class label or position); the title adds up to `e.output`.")
+    "Horizontal bar chart of one row's largest contributions, labelled `feature = value` (`output`: a class label or position); the title adds up to `e.output`."
     import matplotlib.pyplot as plt
+
     if not isinstance(e, Explanation):
-        raise TypeError(f"e must be an Explanation, got {type(e).__name__}")
+        raise TypeError(f'e must be an Explanation, got {type(e).__name__}')
     row = check_int(row, 'row', -len(e), len(e) - 1) % len(e)
     max_features = check_int(max_features, 'max_features', 1)
     v, c = e.values[row], ()
     if v.ndim == 2:
         # one output (binary boosting log-odds)
-        if output is None and v.shape[1] == 1: output = 0
+        if output is None and v.shape[1] == 1:
+            output = 0
         if output is None:
             raise ValueError(
-                f"this explanation has several outputs {e.output_names}: pass"
-                " output=<label or index>"
+                f'this explanation has several outputs {e.output_names}: pass'
+                ' output=<label or index>'
             )
-        output = e.output_index(output); c = (output,); v = v[:, output]
+        output = e.output_index(output)
+        c = (output,)
+        v = v[:, output]
     order = np.argsort(np.abs(v))[::-1][:max_features][::-1]
-    if ax is None: _, ax = plt.subplots(figsize=(5, 0.35 * len(order) + 1))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 0.35 * len(order) + 1))
     fmt = lambda x: f'{x:.4g}' if isinstance(x, (float, np.floating)) else str(x)
     labels = [
         (
@@ -851,38 +881,36 @@ def plot_contributions(
 
 # %% ../nbs/02_tree_contributions.ipynb #gx01
 @functools.cache
-def _explorer_asset(name:str)->str:
+def _explorer_asset(name: str) -> str:
     "One front-end file of the explorers (data/explorers/<name>), read once."
     from importlib.resources import files
-    return (files('deepforest_interp') / 'data' / 'explorers' / name).read_text('utf-8')
 
+    return (files('deepforest_interp') / 'data' / 'explorers' / name).read_text('utf-8')
 
 # %% ../nbs/02_tree_contributions.ipynb #gx01b
 class Explorer:
-    """An interactive view of precomputed numbers:
+    "An interactive view of precomputed numbers: self-contained HTML + JavaScript (no kernel, no network), shown by JupyterLab and the course site."
 
-    self-contained HTML + JavaScript (no kernel, no network), shown by JupyterLab and
-    the course site."""
-    def __init__(self, kind:str, data:dict, script:str, title:str=''):
+    def __init__(self, kind: str, data: dict, script: str, title: str = ''):
         self.kind, self.data, self.script, self.title = kind, data, script, title
 
-    def _json(self)->str:
+    def _json(self) -> str:
         import json
+
         return json.dumps(self.data, separators=(',', ':'), allow_nan=False).replace(
             '</', '<\\/'
         )
 
-    def to_html(self)->str:
-        """The explorer as one HTML fragment:
-
-        `<div data-explorer=...>` with its data in a JSON script tag and its code."""
+    def to_html(self) -> str:
+        "The explorer as one HTML fragment: `<div data-explorer=...>` with its data in a JSON script tag and its code."
         import hashlib
+
         js = self._json()
         # deterministic: same data, same page
         uid = 'dfx-' + hashlib.sha1((self.kind + js).encode()).hexdigest()[:12]
         boot = (
-            "(function(){var id=%r;function go(){var root=document.getElementById(id);"
-            "if(!root){return setTimeout(go,50);}"
+            '(function(){var id=%r;function go(){var root=document.getElementById(id);'
+            'if(!root){return setTimeout(go,50);}'
             " if(root.getAttribute('data-ready'))return;"
             "root.setAttribute('data-ready','1');"
             "var D=JSON.parse(root.querySelector('script.dfx-data').textContent);\n"
@@ -897,11 +925,13 @@ class Explorer:
             f' class="dfx-body"></div><script>{boot}</script></div>'
         )
 
-    def _repr_html_(self)->str: return self.to_html()
+    def _repr_html_(self) -> str:
+        return self.to_html()
 
-    def save(self, path)->None:
+    def save(self, path) -> None:
         "Write a standalone HTML page (opens in any browser, offline)."
         from pathlib import Path
+
         Path(path).write_text(
             '<!doctype html><html><head><meta charset="utf-8"><title>'
             + self.kind
@@ -912,13 +942,11 @@ class Explorer:
         )
 
     def __repr__(self):
-        return f"Explorer({self.kind!r}, {len(self._json()) / 1024:.0f} kB of data)"
-
+        return f'Explorer({self.kind!r}, {len(self._json()) / 1024:.0f} kB of data)'
 
 # %% ../nbs/02_tree_contributions.ipynb #gx01c
-def _num(a, digits:int=12)->list:
-    ("An array as nested lists of floats rounded to `digits` significant digits "
-     "(smaller pages; sums move by < 1e-11 relative).")
+def _num(a, digits: int = 12) -> list:
+    "An array as nested lists of floats rounded to `digits` significant digits (smaller pages; sums move by < 1e-11 relative)."
     a = np.asarray(a, dtype=float)
     return (
         np.array([float(f'{v:.{digits}g}') for v in a.ravel()])
@@ -930,10 +958,9 @@ def _num(a, digits:int=12)->list:
 # explorer pages precompute every row's numbers: keep them modest
 MAX_EXPLORER_ROWS, MAX_EXPLORER_TREES = 200, 20
 
-def _explorer_rows(rows, n:int)->np.ndarray:
-    """Row indices an explorer precomputes:
 
-    the first `rows` rows (int) or the given indices, at most MAX_EXPLORER_ROWS."""
+def _explorer_rows(rows, n: int) -> np.ndarray:
+    "Row indices an explorer precomputes: the first `rows` rows (int) or the given indices, at most MAX_EXPLORER_ROWS."
     if isinstance(rows, (int, np.integer)) and not isinstance(rows, bool):
         idx = np.arange(min(check_int(rows, 'rows', 1), n))
     else:
@@ -941,27 +968,28 @@ def _explorer_rows(rows, n:int)->np.ndarray:
             idx = np.asarray(rows, dtype=np.int64).reshape(-1)
         except (TypeError, ValueError):
             raise TypeError(
-                f"rows must be an int (how many) or a list of row indices, got {rows!r}"
+                f'rows must be an int (how many) or a list of row indices, got {rows!r}'
             ) from None
         if idx.size == 0 or idx.min() < 0 or idx.max() >= n:
             raise ValueError(
-                f"rows must be non-empty indices in 0..{n - 1}, got {rows!r}"
+                f'rows must be non-empty indices in 0..{n - 1}, got {rows!r}'
             )
     if len(idx) > MAX_EXPLORER_ROWS:
         raise ValueError(
-            f"rows selects {len(idx)} rows; an explorer precomputes at most"
-            f" {MAX_EXPLORER_ROWS} (pass fewer)"
+            f'rows selects {len(idx)} rows; an explorer precomputes at most'
+            f' {MAX_EXPLORER_ROWS} (pass fewer)'
         )
     return idx
 
-def _explorer_output(ens:Ensemble, output)->int:
-    """Output column an explorer follows:
 
-    the only one, else `output` (a class label or index); default the last class."""
+def _explorer_output(ens: Ensemble, output) -> int:
+    "Output column an explorer follows: the only one, else `output` (a class label or index); default the last class."
     C = ens.n_outputs
-    if output is None: return C - 1
+    if output is None:
+        return C - 1
     names = ens.output_names or []
-    if output in names and not isinstance(output, bool): return names.index(output)
+    if output in names and not isinstance(output, bool):
+        return names.index(output)
     if (
         isinstance(output, (int, np.integer))
         and not isinstance(output, bool)
@@ -969,15 +997,14 @@ def _explorer_output(ens:Ensemble, output)->int:
     ):
         return int(output)
     raise ValueError(
-        f"output must be a class label {names} or an index in 0..{C - 1}, got"
-        f" {output!r}"
+        f'output must be a class label {names} or an index in 0..{C - 1}, got {output!r}'
     )
 
-def _checkpoints(T:int, n:int=30)->np.ndarray:
-    """Tree counts at which the running forest average is stored:
 
-    every count up to 30 trees, else ~30 log-spaced ones."""
-    if T <= n: return np.arange(1, T + 1)
+def _checkpoints(T: int, n: int = 30) -> np.ndarray:
+    "Tree counts at which the running forest average is stored: every count up to 30 trees, else ~30 log-spaced ones."
+    if T <= n:
+        return np.arange(1, T + 1)
     return np.unique(
         np.r_[np.arange(1, 11), np.round(np.geomspace(10, T, n - 10)).astype(int), T]
     )
@@ -985,26 +1012,26 @@ def _checkpoints(T:int, n:int=30)->np.ndarray:
 # %% ../nbs/02_tree_contributions.ipynb #gx03
 def tree_path_data(
     model,  # fitted tree, forest or gradient-boosting model (as for `contributions`)
-    X,                           # rows to explain
+    X,  # rows to explain
     *,
     rows=50,  # how many of the first rows (int) or which rows (indices), at most 200
-    # how many of the first trees (int) or which trees (indices) to draw, at most 20
-    trees=5,
-    # class label / output index to follow (default: the only output, or the last class)
-    output=None,
-)->dict:                         # JSON-able numbers of `explore_path`
-    """The numbers of the tree path explorer:
-
-    each row's path through the drawn trees and the forest average tree by tree (paper
-    Eq. 2-6)."""
+    trees=5,  # how many of the first trees (int) or which trees (indices) to draw, at most 20
+    output=None,  # class label / output index to follow (default: the only output, or the last class)
+) -> dict:  # JSON-able numbers of `explore_path`
+    "The numbers of the tree path explorer: each row's path through the drawn trees and the forest average tree by tree (paper Eq. 2-6)."
     import pandas as pd
-    ens = ensemble_trees(model); X, names = check_X(X, model)
-    idx = _explorer_rows(rows, X.shape[0]); Xs = X[idx]; X32 = Xs.astype(np.float32)
-    T = len(ens); o = _explorer_output(ens, output)
+
+    ens = ensemble_trees(model)
+    X, names = check_X(X, model)
+    idx = _explorer_rows(rows, X.shape[0])
+    Xs = X[idx]
+    X32 = Xs.astype(np.float32)
+    T = len(ens)
+    o = _explorer_output(ens, output)
     if isinstance(trees, (int, np.integer)) and not isinstance(trees, bool):
         if check_int(trees, 'trees', 1) > MAX_EXPLORER_TREES:
             raise ValueError(
-                f"trees={trees}: at most {MAX_EXPLORER_TREES} trees are drawn"
+                f'trees={trees}: at most {MAX_EXPLORER_TREES} trees are drawn'
             )
         shown = np.arange(min(int(trees), T))
     else:
@@ -1012,23 +1039,22 @@ def tree_path_data(
             shown = np.asarray(trees, dtype=np.int64).reshape(-1)
         except (TypeError, ValueError):
             raise TypeError(
-                "trees must be an int (how many) or a list of tree indices, got"
-                f" {trees!r}"
+                f'trees must be an int (how many) or a list of tree indices, got {trees!r}'
             ) from None
         if shown.size == 0 or shown.min() < 0 or shown.max() >= T:
             raise ValueError(
-                f"trees must be non-empty indices in 0..{T - 1}, got {trees!r}"
+                f'trees must be non-empty indices in 0..{T - 1}, got {trees!r}'
             )
         if len(shown) > MAX_EXPLORER_TREES:
             raise ValueError(
-                f"trees selects {len(shown)} trees: at most {MAX_EXPLORER_TREES} are"
-                " drawn"
+                f'trees selects {len(shown)} trees: at most {MAX_EXPLORER_TREES} are drawn'
             )
     e = contributions(model, Xs, n_jobs=1)
     V = e.values if e.values.ndim == 3 else e.values[..., None]
     bias = e.bias if e.bias.ndim == 2 else e.bias[:, None]
     out = np.asarray(model_output(model, Xs), dtype=float).reshape(len(idx), -1)
-    K = X.shape[1]; M = _checkpoints(T)
+    K = X.shape[1]
+    M = _checkpoints(T)
     per_tree_sum, cum, tree_nodes, paths, tree_pred = (
         np.zeros((len(idx), K)),
         [],
@@ -1038,14 +1064,16 @@ def tree_path_data(
     )
     shown_set = {int(m): s for s, m in enumerate(shown)}
     for m in range(T):
-        ta = ens.arrays(m); tree = ens.trees[m]
+        ta = ens.arrays(m)
+        tree = ens.trees[m]
         Xin = (
             X32
             if getattr(tree, 'feature_names_in_', None) is None
             else pd.DataFrame(X32, columns=tree.feature_names_in_)
         )
         P = tree.decision_path(Xin)
-        D = np.zeros((ta.n_nodes, K)); inner = np.flatnonzero(ta.parent >= 0)
+        D = np.zeros((ta.n_nodes, K))
+        inner = np.flatnonzero(ta.parent >= 0)
         D[inner, ta.feature[ta.parent[inner]]] = (
             ta.value[inner, o] - ta.value[ta.parent[inner], o]
         )  # Eq. (4) increments
@@ -1055,7 +1083,7 @@ def tree_path_data(
             scale = 1.0 if ens.kind == 'raw' else T / (m + 1)
             cum.append(per_tree_sum * scale)
         if m in shown_set:
-            ps = [P.indices[P.indptr[i]:P.indptr[i + 1]] for i in range(len(idx))]
+            ps = [P.indices[P.indptr[i] : P.indptr[i + 1]] for i in range(len(idx))]
             used = sorted(
                 {int(t) for p in ps for t in p}
                 | {
@@ -1090,7 +1118,7 @@ def tree_path_data(
             else:
                 pred = np.asarray(tree.predict(Xin), float).reshape(len(idx), -1)[:, o]
             tree_pred.append(pred)
-    cum = np.stack(cum, 1)                                            # (n, len(M), K)
+    cum = np.stack(cum, 1)  # (n, len(M), K)
     return {
         'features': names,
         'output': None if ens.output_names is None else str(ens.output_names[o]),
@@ -1118,18 +1146,15 @@ def tree_path_data(
 # %% ../nbs/02_tree_contributions.ipynb #gx06
 def explore_path(
     model,  # fitted tree, forest or gradient-boosting model (as for `contributions`)
-    X,                           # rows to explain
+    X,  # rows to explain
     *,
     rows=50,  # how many of the first rows (int) or which rows (indices), at most 200
-    # how many of the first trees (int) or which trees (indices) to draw, at most 20
-    trees=5,
-    # class label / output index to follow (default: the only output, or the last class)
-    output=None,
+    trees=5,  # how many of the first trees (int) or which trees (indices) to draw, at most 20
+    output=None,  # class label / output index to follow (default: the only output, or the last class)
     # shown as an interactive view in JupyterLab; `.to_html()` / `.save(path)` for a
     # page
-)->Explorer:
-    ("Tree path explorer: pick a row and a tree, see the path with every increment, "
-     "the running sum and the forest average building up (paper Eq. 2-6).")
+) -> Explorer:
+    "Tree path explorer: pick a row and a tree, see the path with every increment, the running sum and the forest average building up (paper Eq. 2-6)."
     data = tree_path_data(model, X, rows=rows, trees=trees, output=output)
     return Explorer(
         'tree-path',

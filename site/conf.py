@@ -6,12 +6,21 @@ copyright = '2026, Project Team'
 extensions = ['myst_nb']
 myst_enable_extensions = ['dollarmath', 'amsmath']
 myst_heading_anchors = 3
-nb_execution_mode = 'off'                 # never re-execute: pages show the stored (or _out/ executed) outputs
+nb_execution_mode = (
+    'off'  # never re-execute: pages show the stored (or _out/ executed) outputs
+)
 nb_merge_streams = True
-nb_render_markdown_format = 'myst'        # markdown outputs (e.g. the derivation index table) may hold tables
+nb_render_markdown_format = (
+    'myst'  # markdown outputs (e.g. the derivation index table) may hold tables
+)
 exclude_patterns = ['_build', '**.ipynb_checkpoints']
-suppress_warnings = ['myst.header', 'myst.xref_missing', 'mystnb.unknown_mime_type', 'misc.highlighting_failure',
-                     'toc.not_included']
+suppress_warnings = [
+    'myst.header',
+    'myst.xref_missing',
+    'mystnb.unknown_mime_type',
+    'misc.highlighting_failure',
+    'toc.not_included',
+]
 html_theme = 'sphinx_book_theme'
 html_title = 'deepforest_interp — a course on interpretable forests'
 html_static_path = ['_static']
@@ -30,9 +39,15 @@ html_sidebars = {'**': ['navbar-logo', 'search-field', 'sbt-sidebar-nav.html']}
 # MathJax 2.7 from the PyPI wheel jupyter-server-mathjax, copied into _static/mathjax by the build: no CDN.
 mathjax_path = 'mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full'
 mathjax2_config = {
-    'tex2jax': {'inlineMath': [['\\(', '\\)']], 'displayMath': [['\\[', '\\]']], 'processEscapes': True,
-                'processClass': 'math|output_area', 'ignoreClass': 'document'},
+    'tex2jax': {
+        'inlineMath': [['\\(', '\\)']],
+        'displayMath': [['\\[', '\\]']],
+        'processEscapes': True,
+        'processClass': 'math|output_area',
+        'ignoreClass': 'document',
+    },
     'TeX': {'equationNumbers': {'autoNumber': 'none'}},
     'HTML-CSS': {'availableFonts': [], 'webFont': 'STIX-Web', 'imageFont': None},
-    'showMathMenu': False, 'messageStyle': 'none',
+    'showMathMenu': False,
+    'messageStyle': 'none',
 }

@@ -4,26 +4,41 @@ A frame whose columns come in another order gets the answer of the frame in fitt
 every function (grouped back to its raw columns exactly, or at level='transformed'); `dtype` is honoured for every
 model family; estimators keep copies of their training data.
 """
+
 import numpy as np
 import pandas as pd
 import pytest
 from sklearn.compose import make_column_transformer
-from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier, RandomForestRegressor
+from sklearn.ensemble import (
+    HistGradientBoostingClassifier,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 import deepforest_interp as dfi
 from deepforest_interp.pipelines import unwrap_pipeline
 
-pytestmark = pytest.mark.filterwarnings('ignore:.*in bag for every tree', 'ignore:.*out-of-bag')
+pytestmark = pytest.mark.filterwarnings(
+    'ignore:.*in bag for every tree', 'ignore:.*out-of-bag'
+)
 
 _rng = np.random.default_rng(7)
 N = 160
-X = pd.DataFrame({'a': _rng.normal(size=N), 'b': _rng.normal(size=N), 'c': _rng.choice(['u', 'v', 'w'], N),
-                  'd': _rng.integers(0, 3, N).astype(float)})
+X = pd.DataFrame(
+    {
+        'a': _rng.normal(size=N),
+        'b': _rng.normal(size=N),
+        'c': _rng.choice(['u', 'v', 'w'], N),
+        'd': _rng.integers(0, 3, N).astype(float),
+    }
+)
 y = np.where(X.a + (X.c == 'u') + 0.3 * X.d > 0.5, 'yes', 'no')
-XR = X[['d', 'c', 'b', 'a']]                         # the same columns in another order
-PIPE = make_pipeline(make_column_transformer((OneHotEncoder(), ['c']), remainder=StandardScaler()),
-                     RandomForestClassifier(n_estimators=12, random_state=0)).fit(X, y)
+XR = X[['d', 'c', 'b', 'a']]  # the same columns in another order
+PIPE = make_pipeline(
+    make_column_transformer((OneHotEncoder(), ['c']), remainder=StandardScaler()),
+    RandomForestClassifier(n_estimators=12, random_state=0),
+).fit(X, y)
 PARTS = unwrap_pipeline(PIPE)
 XT = PARTS.transform_rows(X)
 NUM = X[['a', 'b', 'd']]
@@ -32,10 +47,14 @@ RF = RandomForestClassifier(n_estimators=12, random_state=0).fit(NUM, y)
 
 def _values(out):
     "The numbers of any result, for comparison."
-    if isinstance(out, dfi.Explanation): return [out.values, out.bias, np.asarray(out.feature_names)]
-    if isinstance(out, (pd.Series, pd.DataFrame)): return [out.to_numpy(), np.asarray(out.index)]
-    if isinstance(out, dict): return [a for k in sorted(out) for a in _values(out[k])]
-    if isinstance(out, list): return [a for o in out for a in _values(o)]
+    if isinstance(out, dfi.Explanation):
+        return [out.values, out.bias, np.asarray(out.feature_names)]
+    if isinstance(out, (pd.Series, pd.DataFrame)):
+        return [out.to_numpy(), np.asarray(out.index)]
+    if isinstance(out, dict):
+        return [a for k in sorted(out) for a in _values(out[k])]
+    if isinstance(out, list):
+        return [a for o in out for a in _values(o)]
     return [np.asarray(out)]
 
 
@@ -43,20 +62,26 @@ def _same(a, b):
     A, B = _values(a), _values(b)
     assert len(A) == len(B)
     for u, v in zip(A, B):
-        if u.dtype.kind in 'fc': np.testing.assert_allclose(u, v, rtol=0, atol=1e-12)
-        else: np.testing.assert_array_equal(u, v)
+        if u.dtype.kind in 'fc':
+            np.testing.assert_allclose(u, v, rtol=0, atol=1e-12)
+        else:
+            np.testing.assert_array_equal(u, v)
 
 
-CALLS = {   # name -> call(model, X)
+CALLS = {  # name -> call(model, X)
     'contributions': lambda m, X: dfi.contributions(m, X, n_jobs=1),
     'contribution_summary': lambda m, X: dfi.contribution_summary(m, X, n_jobs=1),
     'mdi_covariance': lambda m, X: dfi.mdi_covariance(m, X, y),
     'mdi_oob': lambda m, X: dfi.mdi_oob(m, X, y),
     'local_mdi': lambda m, X: dfi.local_mdi(m, X, y),
     'mda': lambda m, X: dfi.mda(m, X, y, n_repeats=2, random_state=0, n_jobs=1),
-    'oob_permutation_importance': lambda m, X: dfi.oob_permutation_importance(m, X, y, random_state=0),
+    'oob_permutation_importance': lambda m, X: dfi.oob_permutation_importance(
+        m, X, y, random_state=0
+    ),
     'ssfi': lambda m, X: dfi.ssfi(m, X, n_jobs=1),
-    'oob_contributions': lambda m, X: dfi.oob_contributions(m, X, y, never_oob='all_trees', n_jobs=1),
+    'oob_contributions': lambda m, X: dfi.oob_contributions(
+        m, X, y, never_oob='all_trees', n_jobs=1
+    ),
     'heldout_contributions': lambda m, X: dfi.heldout_contributions(m, X, n_jobs=1),
 }
 
@@ -74,25 +99,33 @@ def test_every_function_accepts_a_pipeline(name):
     "Raw level on a frame with a string column; the transformed level is the final model on the transformed rows."
     out = CALLS[name](PIPE, X)
     names = out.feature_names if isinstance(out, dfi.Explanation) else None
-    if names is not None: assert names == ['a', 'b', 'c', 'd']
-    if name in ('mda',): return                      # a pipeline's MDA permutes its raw columns (checked below)
-    kw = {}
-    if name == 'contributions': kw = dict(n_jobs=1)
+    if names is not None:
+        assert names == ['a', 'b', 'c', 'd']
+    if name in ('mda',):
+        return  # a pipeline's MDA permutes its raw columns (checked below)
     t = {
-        'contributions': lambda: dfi.contributions(PIPE, X, n_jobs=1, level='transformed'),
-        'contribution_summary': lambda: dfi.contribution_summary(PIPE, X, n_jobs=1, level='transformed'),
+        'contributions': lambda: dfi.contributions(
+            PIPE, X, n_jobs=1, level='transformed'
+        ),
+        'contribution_summary': lambda: dfi.contribution_summary(
+            PIPE, X, n_jobs=1, level='transformed'
+        ),
         'mdi_covariance': lambda: dfi.mdi_covariance(PIPE, X, y, level='transformed'),
         'mdi_oob': lambda: dfi.mdi_oob(PIPE, X, y, level='transformed'),
         'local_mdi': lambda: dfi.local_mdi(PIPE, X, y, level='transformed'),
-        'oob_permutation_importance': lambda: dfi.oob_permutation_importance(PIPE, X, y, random_state=0,
-                                                                             level='transformed'),
+        'oob_permutation_importance': lambda: dfi.oob_permutation_importance(
+            PIPE, X, y, random_state=0, level='transformed'
+        ),
         'ssfi': lambda: dfi.ssfi(PIPE, X, n_jobs=1, level='transformed'),
-        'oob_contributions': lambda: dfi.oob_contributions(PIPE, X, y, never_oob='all_trees', n_jobs=1,
-                                                           level='transformed'),
-        'heldout_contributions': lambda: dfi.heldout_contributions(PIPE, X, n_jobs=1, level='transformed'),
+        'oob_contributions': lambda: dfi.oob_contributions(
+            PIPE, X, y, never_oob='all_trees', n_jobs=1, level='transformed'
+        ),
+        'heldout_contributions': lambda: dfi.heldout_contributions(
+            PIPE, X, n_jobs=1, level='transformed'
+        ),
     }[name]()
     model_out = CALLS[name](PARTS.model, XT)
-    if name == 'oob_permutation_importance':          # same permutations, column by column
+    if name == 'oob_permutation_importance':  # same permutations, column by column
         np.testing.assert_array_equal(t.importances, model_out.importances)
     else:
         _same(t, model_out)
@@ -104,30 +137,48 @@ def test_grouped_importances_are_exact_sums():
     # local MDI, SSFI and the summary's mean are linear in the per-column terms: sums of the groups
     lt = dfi.local_mdi(PIPE, X, y, level='transformed').to_numpy()
     lr = dfi.local_mdi(PIPE, X, y)
-    np.testing.assert_allclose(lr.to_numpy(), [lt[g].sum(0) for g in groups.values()], atol=1e-12)
+    np.testing.assert_allclose(
+        lr.to_numpy(), [lt[g].sum(0) for g in groups.values()], atol=1e-12
+    )
     st = dfi.ssfi(PIPE, X, n_jobs=1, level='transformed')
-    np.testing.assert_allclose(dfi.ssfi(PIPE, X, n_jobs=1), np.stack([st[:, g].sum(1) for g in groups.values()], 1),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        dfi.ssfi(PIPE, X, n_jobs=1),
+        np.stack([st[:, g].sum(1) for g in groups.values()], 1),
+        atol=1e-12,
+    )
     s = dfi.contribution_summary(PIPE, X, n_jobs=1, batch_size=50)
     er = dfi.contributions(PIPE, X, n_jobs=1)
     np.testing.assert_allclose(s.mean.to_numpy(), er.values.mean(0), atol=1e-12)
     # mean |.| of a raw column is that of its summed contribution, not the sum of the |.| of its parts
-    np.testing.assert_allclose(s.mean_abs.to_numpy(), np.abs(er.values).mean(0), atol=1e-12)
-    assert not np.allclose(s.mean_abs.loc['c'], np.abs(e.values[:, groups['c']]).sum(1).mean(0))
+    np.testing.assert_allclose(
+        s.mean_abs.to_numpy(), np.abs(er.values).mean(0), atol=1e-12
+    )
+    assert not np.allclose(
+        s.mean_abs.loc['c'], np.abs(e.values[:, groups['c']]).sum(1).mean(0)
+    )
 
 
 @pytest.mark.parametrize('fn', ['mdi', 'mdi_covariance', 'mdi_oob', 'local_mdi'])
 def test_pipeline_spread_is_over_grouped_per_tree_values(fn):
-    call = {'mdi': lambda **k: dfi.mdi(PIPE, **k), 'mdi_covariance': lambda **k: dfi.mdi_covariance(PIPE, X, y, **k),
-            'mdi_oob': lambda **k: dfi.mdi_oob(PIPE, X, y, **k),
-            'local_mdi': lambda **k: dfi.local_mdi(PIPE, X, y, **k)}[fn]
+    call = {
+        'mdi': lambda **k: dfi.mdi(PIPE, **k),
+        'mdi_covariance': lambda **k: dfi.mdi_covariance(PIPE, X, y, **k),
+        'mdi_oob': lambda **k: dfi.mdi_oob(PIPE, X, y, **k),
+        'local_mdi': lambda **k: dfi.local_mdi(PIPE, X, y, **k),
+    }[fn]
     b = call(return_std=True)
     assert set(b) >= {'importances_mean', 'importances_std', 'importances'}
     per_tree = np.asarray(b.importances)
-    np.testing.assert_allclose(np.asarray(b.importances_std), per_tree.std(-1), atol=1e-12)
-    np.testing.assert_allclose(np.asarray(b.importances_mean), np.asarray(call()), atol=1e-12)
+    np.testing.assert_allclose(
+        np.asarray(b.importances_std), per_tree.std(-1), atol=1e-12
+    )
+    np.testing.assert_allclose(
+        np.asarray(b.importances_mean), np.asarray(call()), atol=1e-12
+    )
     bt = call(return_std=True, level='transformed')
-    grouped = np.stack([np.asarray(bt.importances)[g].sum(0) for g in PARTS.groups.values()])
+    grouped = np.stack(
+        [np.asarray(bt.importances)[g].sum(0) for g in PARTS.groups.values()]
+    )
     np.testing.assert_allclose(per_tree, grouped, atol=1e-12)
     assert list(b.importances_mean.index) == ['a', 'b', 'c', 'd']
 
@@ -135,15 +186,25 @@ def test_pipeline_spread_is_over_grouped_per_tree_values(fn):
 def test_mdi_transformed_names_are_those_of_contributions():
     names = dfi.contributions(PIPE, X, level='transformed').feature_names
     assert list(dfi.mdi(PIPE, level='transformed').index) == names
-    assert list(dfi.mdi(PIPE, level='transformed', return_std=True).importances_mean.index) == names
+    assert (
+        list(dfi.mdi(PIPE, level='transformed', return_std=True).importances_mean.index)
+        == names
+    )
 
 
 def test_oob_permutation_importance_of_a_raw_column_permutes_its_encoded_columns_together():
     r = dfi.oob_permutation_importance(PIPE, X, y, random_state=0)
-    assert list(r.importances_mean.index) == ['a', 'b', 'c', 'd'] and r.importances.shape == (4, 12)
+    assert list(r.importances_mean.index) == [
+        'a',
+        'b',
+        'c',
+        'd',
+    ] and r.importances.shape == (4, 12)
     assert np.isfinite(r.importances).all() and r.importances_mean['c'] > 0
     # a pipeline whose columns each map to one column: the raw and the transformed answers agree
-    p = make_pipeline(StandardScaler(), RandomForestClassifier(n_estimators=8, random_state=0)).fit(NUM, y)
+    p = make_pipeline(
+        StandardScaler(), RandomForestClassifier(n_estimators=8, random_state=0)
+    ).fit(NUM, y)
     a = dfi.oob_permutation_importance(p, NUM, y, random_state=3)
     b = dfi.oob_permutation_importance(p, NUM, y, random_state=3, level='transformed')
     np.testing.assert_array_equal(a.importances, b.importances)
@@ -151,6 +212,7 @@ def test_oob_permutation_importance_of_a_raw_column_permutes_its_encoded_columns
 
 def test_mda_of_a_pipeline_permutes_raw_columns():
     from sklearn.inspection import permutation_importance
+
     r = dfi.mda(PIPE, XR, y, n_repeats=3, random_state=1, n_jobs=1)
     ref = permutation_importance(PIPE, X, y, n_repeats=3, random_state=1)
     assert list(r.index) == ['a', 'b', 'c', 'd']
@@ -161,22 +223,31 @@ def test_cv_contributions_of_a_pipeline():
     # each fold refits a clone on the caller's frame: its column order is the fitted one
     e = dfi.cv_contributions(PIPE, XR, y, n_folds=3, n_jobs=1)
     assert e.feature_names == ['d', 'c', 'b', 'a'] and len(e) == N
-    assert list(np.asarray(e.data)[:, 1]) == list(X['c'])      # the raw rows, aligned with the names
+    assert list(np.asarray(e.data)[:, 1]) == list(
+        X['c']
+    )  # the raw rows, aligned with the names
     e = dfi.cv_contributions(PIPE, X, y, n_folds=3, n_jobs=1)
     assert np.isfinite(e.values).all()
     t = dfi.cv_contributions(PIPE, X, y, n_folds=3, n_jobs=1, level='transformed')
-    np.testing.assert_allclose(e.values, np.stack([t.values[:, g].sum(1) for g in PARTS.groups.values()], 1),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        e.values,
+        np.stack([t.values[:, g].sum(1) for g in PARTS.groups.values()], 1),
+        atol=1e-12,
+    )
 
 
 @pytest.mark.parametrize('lib', ['hgb', 'xgboost', 'lightgbm'])
 def test_dtype_is_honoured_for_boosting(lib):
-    Xn = NUM.to_numpy(); yn = (y == 'yes').astype(int)
-    if lib == 'hgb': m = HistGradientBoostingClassifier(max_iter=8).fit(Xn, yn)
+    Xn = NUM.to_numpy()
+    yn = (y == 'yes').astype(int)
+    if lib == 'hgb':
+        m = HistGradientBoostingClassifier(max_iter=8).fit(Xn, yn)
     elif lib == 'xgboost':
-        xgb = pytest.importorskip('xgboost'); m = xgb.XGBClassifier(n_estimators=8, max_depth=3).fit(Xn, yn)
+        xgb = pytest.importorskip('xgboost')
+        m = xgb.XGBClassifier(n_estimators=8, max_depth=3).fit(Xn, yn)
     else:
-        lgb = pytest.importorskip('lightgbm'); m = lgb.LGBMClassifier(n_estimators=8, verbose=-1).fit(Xn, yn)
+        lgb = pytest.importorskip('lightgbm')
+        m = lgb.LGBMClassifier(n_estimators=8, verbose=-1).fit(Xn, yn)
     e64 = dfi.contributions(m, Xn)
     e32 = dfi.contributions(m, Xn, dtype=np.float32)
     assert e32.values.dtype == np.float32 and e64.values.dtype == np.float64
@@ -185,7 +256,9 @@ def test_dtype_is_honoured_for_boosting(lib):
 
 def test_hgb_categories_on_a_reordered_frame():
     Xc = X.assign(c=X.c.astype('category'))
-    m = HistGradientBoostingClassifier(max_iter=8, categorical_features='from_dtype').fit(Xc, y)
+    m = HistGradientBoostingClassifier(
+        max_iter=8, categorical_features='from_dtype'
+    ).fit(Xc, y)
     e, er = dfi.contributions(m, Xc), dfi.contributions(m, Xc[['d', 'c', 'b', 'a']])
     assert er.feature_names == e.feature_names == ['a', 'b', 'c', 'd']
     np.testing.assert_array_equal(er.values, e.values)
@@ -202,58 +275,93 @@ def test_missing_or_extra_columns_are_refused_by_name():
 @pytest.mark.parametrize('frame', [False, True])
 def test_cascade_keeps_copies_of_its_training_data(frame):
     rng = np.random.default_rng(1)
-    Xa = rng.normal(size=(90, 3)); ya = (Xa[:, 0] > 0).astype(int); sw = np.ones(90); sw[:3] = 2.0
+    Xa = rng.normal(size=(90, 3))
+    ya = (Xa[:, 0] > 0).astype(int)
+    sw = np.ones(90)
+    sw[:3] = 2.0
     Xin = pd.DataFrame(Xa, columns=list('pqr')) if frame else Xa
-    m = dfi.CascadeForestClassifier(n_estimators=6, max_layers=2, n_folds=3, random_state=0).fit(Xin, ya, sw)
+    m = dfi.CascadeForestClassifier(
+        n_estimators=6, max_layers=2, n_folds=3, random_state=0
+    ).fit(Xin, ya, sw)
     t = m.training_data()
     before = dfi.deep_forest_contributions(m, Xin, oof=True)
-    Xa[:] = 0.0; ya[:] = 1 - ya; sw[:] = 5.0
-    if frame: Xin.iloc[:, :] = 0.0
+    Xa[:] = 0.0
+    ya[:] = 1 - ya
+    sw[:] = 5.0
+    if frame:
+        Xin.iloc[:, :] = 0.0
     after_t = m.training_data()
-    np.testing.assert_array_equal(after_t.X, t.X); np.testing.assert_array_equal(after_t.y, t.y)
+    np.testing.assert_array_equal(after_t.X, t.X)
+    np.testing.assert_array_equal(after_t.y, t.y)
     np.testing.assert_array_equal(after_t.sample_weight, t.sample_weight)
-    m2 = dfi.CascadeForestClassifier(n_estimators=6, max_layers=2, n_folds=3, random_state=0)
-    e = dfi.deep_forest_contributions(m, pd.DataFrame(t.X, columns=list('pqr')) if frame else t.X, oof=True)
+    m2 = dfi.CascadeForestClassifier(
+        n_estimators=6, max_layers=2, n_folds=3, random_state=0
+    )
+    e = dfi.deep_forest_contributions(
+        m, pd.DataFrame(t.X, columns=list('pqr')) if frame else t.X, oof=True
+    )
     np.testing.assert_array_equal(e.values, before.values)
     assert m2 is not None
 
 
 def test_deep_forest_functions_accept_a_pipeline():
     Xn = X.assign(c=(X.c == 'u').astype(float))
-    pipe = make_pipeline(StandardScaler(), dfi.CascadeForestClassifier(n_estimators=6, max_layers=2, n_folds=3,
-                                                                     random_state=0)).fit(Xn, y)
+    pipe = make_pipeline(
+        StandardScaler(),
+        dfi.CascadeForestClassifier(
+            n_estimators=6, max_layers=2, n_folds=3, random_state=0
+        ),
+    ).fit(Xn, y)
     casc, Xt = pipe[-1], pipe[:-1].transform(Xn)
     lm = dfi.deep_forest_local_mdi(pipe, Xn, y)
-    np.testing.assert_allclose(lm.to_numpy(), dfi.deep_forest_local_mdi(casc, Xt, y).to_numpy(), atol=1e-12)
+    np.testing.assert_allclose(
+        lm.to_numpy(), dfi.deep_forest_local_mdi(casc, Xt, y).to_numpy(), atol=1e-12
+    )
     assert list(lm.index) == ['a', 'b', 'c', 'd']
     b = dfi.deep_forest_explain(pipe, Xn[['d', 'c', 'b', 'a']].iloc[:5])
     ref = dfi.deep_forest_explain(casc, Xt[:5])
     np.testing.assert_allclose(b.new[-1].values, ref.new[-1].values, atol=1e-12)
     np.testing.assert_allclose(b.mdi[-1].to_numpy(), ref.mdi[-1].to_numpy(), atol=1e-12)
     assert b.new[-1].feature_names == ['a', 'b', 'c', 'd']
-    np.testing.assert_array_equal(np.asarray(b.new[-1].data, dtype=float), Xn.iloc[:5].to_numpy())
+    np.testing.assert_array_equal(
+        np.asarray(b.new[-1].data, dtype=float), Xn.iloc[:5].to_numpy()
+    )
 
 
 def test_models_and_functions_that_need_the_model_itself_say_how():
-    for call in (lambda: dfi.leaf_rules(PIPE), lambda: dfi.explore_path(PIPE, X),
-                 lambda: dfi.grit_forest(PIPE, X, random_state=0)):
+    for call in (
+        lambda: dfi.leaf_rules(PIPE),
+        lambda: dfi.explore_path(PIPE, X),
+        lambda: dfi.grit_forest(PIPE, X, random_state=0),
+    ):
         with pytest.raises(TypeError, match=r'pipe\[:-1\]\.transform\(X\)'):
             call()
 
 
 def test_hidf_in_a_pipeline_is_grouped_exactly():
     Xn = X.assign(c=(X.c == 'u').astype(float))
-    pipe = make_pipeline(StandardScaler(), dfi.HiDFClassifier(n_estimators=8, max_layers=2, random_state=0)).fit(Xn, y)
+    pipe = make_pipeline(
+        StandardScaler(),
+        dfi.HiDFClassifier(n_estimators=8, max_layers=2, random_state=0),
+    ).fit(Xn, y)
     e = dfi.hidf_contributions(pipe, Xn[['d', 'c', 'b', 'a']])
     ref = dfi.hidf_contributions(pipe[-1], pipe[:-1].transform(Xn))
     np.testing.assert_allclose(e.values, ref.values, atol=1e-12)
     np.testing.assert_allclose(e.output, pipe.predict_proba(Xn), atol=1e-9)
     assert e.feature_names == ['a', 'b', 'c', 'd']
-    np.testing.assert_allclose(dfi.hidf_mdi(pipe, Xn, y).to_numpy(), dfi.hidf_mdi(pipe[-1], pipe[:-1].transform(Xn), y),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        dfi.hidf_mdi(pipe, Xn, y).to_numpy(),
+        dfi.hidf_mdi(pipe[-1], pipe[:-1].transform(Xn), y),
+        atol=1e-12,
+    )
 
 
 def test_a_numeric_row_as_a_series():
-    Xi = pd.DataFrame({'n': np.arange(40), 'flag': np.arange(40) % 2 == 0, 'x': np.linspace(0, 1, 40)})
+    Xi = pd.DataFrame(
+        {'n': np.arange(40), 'flag': np.arange(40) % 2 == 0, 'x': np.linspace(0, 1, 40)}
+    )
     m = RandomForestRegressor(n_estimators=5, random_state=0).fit(Xi, np.arange(40.0))
-    np.testing.assert_allclose(dfi.contributions(m, Xi.iloc[3]).values, dfi.contributions(m, Xi.iloc[[3]]).values)
+    np.testing.assert_allclose(
+        dfi.contributions(m, Xi.iloc[3]).values,
+        dfi.contributions(m, Xi.iloc[[3]]).values,
+    )

@@ -1,4 +1,5 @@
 "Fast checks of deepforest_interp.datasets: shapes, determinism, label sets, the forest-floor toy correlation."
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -28,8 +29,16 @@ def test_generator_shape_names_determinism(make):
 
 
 @pytest.mark.parametrize('make', list(GENERATORS), ids=lambda f: f.__name__)
-@pytest.mark.parametrize('bad, exc', [(0, ValueError), (-3, ValueError), (2.5, TypeError), ('10', TypeError),
-                                      (True, TypeError)])
+@pytest.mark.parametrize(
+    'bad, exc',
+    [
+        (0, ValueError),
+        (-3, ValueError),
+        (2.5, TypeError),
+        ('10', TypeError),
+        (True, TypeError),
+    ],
+)
 def test_generator_bad_n_samples(make, bad, exc):
     with pytest.raises(exc, match='n_samples'):
         make(bad)
@@ -44,7 +53,11 @@ def test_label_sets():
     assert set(ds.make_three_class(2000, random_state=0)[1]) == {0, 1, 2}
     assert set(ds.make_hidf_sphere(2000, n_noise=0, random_state=0)[1]) == {0, 1}
     X, y, relevant = ds.make_sim(2000, random_state=0, return_relevant=True)
-    assert set(y) == {0, 1} and len(relevant) == 5 and set(relevant) <= {f'x{k}' for k in range(1, 11)}
+    assert (
+        set(y) == {0, 1}
+        and len(relevant) == 5
+        and set(relevant) <= {f'x{k}' for k in range(1, 11)}
+    )
     assert (X.max() <= np.arange(1, 51)).all() and X.x1.nunique() == 2
 
 
@@ -61,9 +74,17 @@ def test_forest_floor_toy_correlation():
     assert abs(np.corrcoef(G, y)[0, 1] - 0.75) < 0.02
 
 
-@pytest.mark.parametrize('loader, shape', [(ds.load_iris, (150, 4)), (ds.load_wine, (178, 13)),
-                                           (ds.load_breast_cancer, (569, 30)), (ds.load_digits, (1797, 64)),
-                                           (ds.load_diabetes, (442, 10)), (ds.load_bike_sharing, (731, 6))])
+@pytest.mark.parametrize(
+    'loader, shape',
+    [
+        (ds.load_iris, (150, 4)),
+        (ds.load_wine, (178, 13)),
+        (ds.load_breast_cancer, (569, 30)),
+        (ds.load_digits, (1797, 64)),
+        (ds.load_diabetes, (442, 10)),
+        (ds.load_bike_sharing, (731, 6)),
+    ],
+)
 def test_bundled_loaders(loader, shape):
     X, y = loader()
     assert X.shape == shape and len(y) == shape[0]
@@ -71,15 +92,35 @@ def test_bundled_loaders(loader, shape):
 
 def test_bike_sharing_table5():
     X, y = ds.load_bike_sharing()
-    assert list(X.columns) == ['Year', 'isWorkingDay', 'isClearDay', 'Temperature', 'Humidity', 'WindSpeed']
+    assert list(X.columns) == [
+        'Year',
+        'isWorkingDay',
+        'isClearDay',
+        'Temperature',
+        'Humidity',
+        'WindSpeed',
+    ]
     assert y.name == 'count' and int(y.sum()) == 3_292_679
     row = X.loc['2011-12-07']
-    assert (row.Year, row.isClearDay, round(row.Temperature), round(row.Humidity), round(row.WindSpeed)) == \
-        (2011, 0, 17, 97, 18)
+    assert (
+        row.Year,
+        row.isClearDay,
+        round(row.Temperature),
+        round(row.Humidity),
+        round(row.WindSpeed),
+    ) == (2011, 0, 17, 97, 18)
 
 
-@pytest.mark.parametrize('name, n_rows', [('vehicle', 846), ('segment', 2310), ('satimage', 6435),
-                                          ('penbased', 10992), ('contraceptive', 1473)])
+@pytest.mark.parametrize(
+    'name, n_rows',
+    [
+        ('vehicle', 846),
+        ('segment', 2310),
+        ('satimage', 6435),
+        ('penbased', 10992),
+        ('contraceptive', 1473),
+    ],
+)
 def test_keel_row_counts(name, n_rows):
     X, y = ds.load_keel(name)
     assert len(X) == len(y) == n_rows and y.name == 'class'

@@ -1,6 +1,7 @@
 """The derivation index (nbs/derivations.ipynb, built by tools/derivations.py): every symbol it names imports and is
 checked somewhere."""
-import sys, warnings
+
+import sys
 from pathlib import Path
 import pytest
 import deepforest_interp as dfi
@@ -17,23 +18,41 @@ def index():
 def test_package_face():
     "The root exports only what users call (<= 90 names) and no module is shadowed by a function."
     import importlib, pkgutil, types
+
     assert len(dfi.__all__) <= 90 and len(set(dfi.__all__)) == len(dfi.__all__)
     assert all(hasattr(dfi, n) for n in dfi.__all__)
     for m in pkgutil.iter_modules(dfi.__path__):
-        if m.name.startswith('_'): continue
+        if m.name.startswith('_'):
+            continue
         mod = importlib.import_module(f'deepforest_interp.{m.name}')
         assert isinstance(getattr(dfi, m.name, mod), types.ModuleType), m.name
         exec(f'import deepforest_interp.{m.name} as _m', (g := {}))
         assert isinstance(g['_m'], types.ModuleType), m.name
-    for helper in ['is_full', 'md_table', 'check_X', 'derivation_index', 'run_repetitions']:
+    for helper in [
+        'is_full',
+        'md_table',
+        'check_X',
+        'derivation_index',
+        'run_repetitions',
+    ]:
         assert helper not in dfi.__all__
-    assert not hasattr(dfi, 'derivations')                 # a repository tool (tools/derivations.py), not shipped
-    with pytest.raises(ImportError): importlib.import_module('deepforest_interp.derivations')
+    assert not hasattr(
+        dfi, 'derivations'
+    )  # a repository tool (tools/derivations.py), not shipped
+    with pytest.raises(ImportError):
+        importlib.import_module('deepforest_interp.derivations')
 
 
 def test_one_row_per_item(index):
     df, _ = index
-    assert list(df.columns) == ['seed', 'label', 'title', 'symbol', 'notebook', 'checks']
+    assert list(df.columns) == [
+        'seed',
+        'label',
+        'title',
+        'symbol',
+        'notebook',
+        'checks',
+    ]
     assert len(df) == len(ITEMS) and not df.duplicated(['seed', 'label']).any()
     assert set(df.seed) == {'000', '001', '002', '003', '004'}
 
@@ -43,25 +62,32 @@ def test_every_named_symbol_imports_and_every_item_has_a_tagged_check(index):
     df, _ = index
     named = df[df.symbol.ne('') & df.symbol.ne('notation')]
     for sym in sorted(set(named.symbol)):
-        resolve_symbol(sym)                                         # raises ImportError / AttributeError
+        resolve_symbol(sym)  # raises ImportError / AttributeError
     unchecked = named[named.checks.eq('')]
-    assert unchecked.empty, ('numbered items without a cell or test tagged `# check: seed NNN <label>`:\n' +
-                             unchecked[['seed', 'label', 'symbol', 'notebook']].to_string())
+    assert unchecked.empty, (
+        'numbered items without a cell or test tagged `# check: seed NNN <label>`:\n'
+        + unchecked[['seed', 'label', 'symbol', 'notebook']].to_string()
+    )
     assert named.notebook.ne('').all()
-    assert df.symbol.ne('').all(), df.loc[df.symbol.eq(''), ['seed', 'label']].to_string()
+    assert df.symbol.ne('').all(), df.loc[
+        df.symbol.eq(''), ['seed', 'label']
+    ].to_string()
 
 
 def test_check_places_exist(index):
     "Every place a check tag names is a real notebook cell or test function."
     import json
     from pathlib import Path
+
     root = Path(__file__).resolve().parents[1]
     df, _ = index
     for places in df.checks[df.checks.ne('')]:
         for p in places.split('; '):
             if p.startswith('nbs/'):
                 path, cid = p.split('#')
-                assert cid in {c.get('id') for c in json.loads((root / path).read_text())['cells']}, p
+                assert cid in {
+                    c.get('id') for c in json.loads((root / path).read_text())['cells']
+                }, p
             else:
                 path, fn = p.split('::')
                 assert f'def {fn}(' in (root / path).read_text(), p
@@ -73,18 +99,26 @@ def test_tags_cite_real_items(index):
     assert not [p for p in problems if 'not a numbered item' in p], problems
 
 
-@pytest.mark.parametrize('doc,seed,expected', [
-    ('(paper Eq. 13-14)', '000', [('000', 'Eq. 13', 2), ('000', 'Eq. 14', 2)]),
-    ('(seed 004 Algorithm 1)', None, [('004', 'Algorithm 1', 1)]),
-    ('(paper Proposition 1)', '000', [('000', 'Proposition 1', 1)]),
-    ('Eq. 5 outside a tag', '000', []),
-    ('(paper Sec. 5.2)', '004', []),
-])
+@pytest.mark.parametrize(
+    'doc,seed,expected',
+    [
+        ('(paper Eq. 13-14)', '000', [('000', 'Eq. 13', 2), ('000', 'Eq. 14', 2)]),
+        ('(seed 004 Algorithm 1)', None, [('004', 'Algorithm 1', 1)]),
+        ('(paper Proposition 1)', '000', [('000', 'Proposition 1', 1)]),
+        ('Eq. 5 outside a tag', '000', []),
+        ('(paper Sec. 5.2)', '004', []),
+    ],
+)
 def test_parse_tags(doc, seed, expected):
     assert parse_tags(doc, seed) == expected
 
 
 def test_resolve_symbol_bad_input():
-    with pytest.raises(TypeError, match='symbol must be a non-empty dotted path'): resolve_symbol(3)
-    with pytest.raises(ImportError, match='has no'): resolve_symbol('deepforest_interp.core.no_such_thing')
-    assert resolve_symbol('deepforest_interp.core.Explanation.output') is dfi.Explanation.output
+    with pytest.raises(TypeError, match='symbol must be a non-empty dotted path'):
+        resolve_symbol(3)
+    with pytest.raises(ImportError, match='has no'):
+        resolve_symbol('deepforest_interp.core.no_such_thing')
+    assert (
+        resolve_symbol('deepforest_interp.core.Explanation.output')
+        is dfi.Explanation.output
+    )

@@ -1,4 +1,5 @@
 """The repetition runner on a dask LocalCluster reproduces the in-process repetitions exactly (issue 9 §1)."""
+
 import sys
 import numpy as np, pandas as pd, pytest
 from deepforest_interp.experiments import run_repetitions
@@ -13,11 +14,17 @@ def _sim_repetition(rep, n_rows, n_trees):
     from sklearn.metrics import roc_auc_score
     from deepforest_interp.datasets import make_sim
     from deepforest_interp.importance import mdi, mdi_oob
+
     X, y, rel = make_sim(n_rows, random_state=rep, return_relevant=True)
-    rf = RandomForestClassifier(n_estimators=n_trees, random_state=rep, n_jobs=1).fit(X, y)
+    rf = RandomForestClassifier(n_estimators=n_trees, random_state=rep, n_jobs=1).fit(
+        X, y
+    )
     truth = X.columns.isin(rel).astype(int)
-    return {'MDI(RF)': roc_auc_score(truth, mdi(rf)), 'MDI-oob(RF)': roc_auc_score(truth, mdi_oob(rf, X, y)),
-            'mdi': np.asarray(mdi(rf))}
+    return {
+        'MDI(RF)': roc_auc_score(truth, mdi(rf)),
+        'MDI-oob(RF)': roc_auc_score(truth, mdi_oob(rf, X, y)),
+        'mdi': np.asarray(mdi(rf)),
+    }
 
 
 # workers import this test module neither by name nor from a shared path: ship its functions by value
@@ -30,41 +37,66 @@ def test_local_cluster_equals_in_process(tmp_path, monkeypatch):
     tasks = [dict(rep=r, n_rows=300, n_trees=20) for r in range(2)]
     monkeypatch.setenv('DFI_CACHE', str(tmp_path / 'in_process'))
     local = run_repetitions(_sim_repetition, tasks, slug='sim', n_jobs=1, store=True)
-    monkeypatch.setenv('DFI_CACHE', str(tmp_path / 'cluster'))            # nothing stored: the cluster computes
+    monkeypatch.setenv(
+        'DFI_CACHE', str(tmp_path / 'cluster')
+    )  # nothing stored: the cluster computes
     monkeypatch.setenv('DFI_FIGURES', str(tmp_path / 'figures_cluster'))
-    remote = run_repetitions(_sim_repetition, tasks, slug='sim', scheduler='local', n_workers=2, store=True)
+    remote = run_repetitions(
+        _sim_repetition, tasks, slug='sim', scheduler='local', n_workers=2, store=True
+    )
     pd.testing.assert_frame_equal(local, remote, check_exact=True)
-    assert len(list((tmp_path / 'cluster' / 'sim').glob('*.json'))) == 2      # stored by the client, per repetition
-    assert local['MDI-oob(RF)'].gt(local['MDI(RF)']).all()                  # and the numbers are the real thing
+    assert (
+        len(list((tmp_path / 'cluster' / 'sim').glob('*.json'))) == 2
+    )  # stored by the client, per repetition
+    assert (
+        local['MDI-oob(RF)'].gt(local['MDI(RF)']).all()
+    )  # and the numbers are the real thing
 
 
 def test_stored_repetitions_resume(tmp_path, monkeypatch):
     "An interrupted run keeps its finished repetitions: a rerun computes only the missing ones."
-    monkeypatch.setenv('DFI_FIGURES', str(tmp_path / 'figures')); monkeypatch.setenv('DFI_CACHE', str(tmp_path / 'cache'))
+    monkeypatch.setenv('DFI_FIGURES', str(tmp_path / 'figures'))
+    monkeypatch.setenv('DFI_CACHE', str(tmp_path / 'cache'))
     calls, interrupt = [], [True]
 
     def rep_fn(rep):
         if rep == 2 and interrupt:
-            interrupt.clear(); raise KeyboardInterrupt                                  # simulated interruption at the third repetition
+            interrupt.clear()
+            raise KeyboardInterrupt  # simulated interruption at the third repetition
         calls.append(rep)
         return {'x': rep / 3}
+
     with pytest.raises(KeyboardInterrupt):
-        run_repetitions(rep_fn, [dict(rep=r) for r in range(4)], slug='resume', store=True)
+        run_repetitions(
+            rep_fn, [dict(rep=r) for r in range(4)], slug='resume', store=True
+        )
     calls.append('restart')
-    out = run_repetitions(rep_fn, [dict(rep=r) for r in range(4)], slug='resume', store=True)
+    out = run_repetitions(
+        rep_fn, [dict(rep=r) for r in range(4)], slug='resume', store=True
+    )
     assert calls == [0, 1, 'restart', 2, 3]
     assert out['x'].tolist() == [0, 1 / 3, 2 / 3, 1]
     # a fresh checkout has no _cache/ but the committed figures/reps/ seed it
     monkeypatch.setenv('DFI_CACHE', str(tmp_path / 'fresh'))
-    again = run_repetitions(rep_fn, [dict(rep=r) for r in range(4)], slug='resume', store=True)
+    again = run_repetitions(
+        rep_fn, [dict(rep=r) for r in range(4)], slug='resume', store=True
+    )
     assert calls[-1] == 3 and again.equals(out)
 
 
 # ---- issue 20: one verdict rule for every claim --------------------------------------------------------------------
 import json, pathlib
 from scipy.stats import ttest_rel, binomtest, ttest_1samp
-from deepforest_interp.experiments import (paired_verdict, threshold_verdict, single_run_verdict, combine_verdicts,
-                                           Verdict, code_version, write_claims, assemble_results)
+from deepforest_interp.experiments import (
+    paired_verdict,
+    threshold_verdict,
+    single_run_verdict,
+    combine_verdicts,
+    Verdict,
+    code_version,
+    write_claims,
+    assemble_results,
+)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -73,55 +105,116 @@ def test_paired_verdict_is_the_paired_t_test():
     "The decision is scipy's two-sided paired t-test at 0.05; the statistic quotes it and the sign test."
     rng = np.random.default_rng(1)
     for shift in (-0.4, -0.05, 0.0, 0.05, 0.4):
-        a = rng.normal(size=15); b = a - shift + 0.2 * rng.normal(size=15)
+        a = rng.normal(size=15)
+        b = a - shift + 0.2 * rng.normal(size=15)
         v = paired_verdict(a, b)
         p = ttest_rel(a, b).pvalue
-        want = 'partly' if p >= 0.05 else ('reproduced' if (a - b).mean() > 0 else 'not reproduced')
+        want = (
+            'partly'
+            if p >= 0.05
+            else ('reproduced' if (a - b).mean() > 0 else 'not reproduced')
+        )
         assert v.verdict == want and f'p = {p:.2g}' in v.statistic
         d = a - b
-        assert f'sign test p = {binomtest(int((d > 0).sum()), int((d != 0).sum())).pvalue:.2g}' in v.statistic
+        assert (
+            f'sign test p = {binomtest(int((d > 0).sum()), int((d != 0).sum())).pvalue:.2g}'
+            in v.statistic
+        )
 
 
 def test_stored_vehicle_runs_lead_is_significant():
     "Issue 20: vehicle's MDI(DF) lead over MDI-oob(RF) (20 FULL runs) was called a tie by 'mean > sd'; the t-test says p = 0.038."
-    rows = [json.loads(p.read_text())['result'] for p in (ROOT / 'figures/reps/table34').glob('vehicle_*.json')
-            if json.loads(p.read_text())['task']['mda_rows'] is None]
-    if len(rows) != 20: pytest.skip('the 20 stored FULL vehicle repetitions are not in this checkout')
-    a = [r['MDI(DF)'] for r in rows]; b = [r['MDI-oob(RF)'] for r in rows]
+    rows = [
+        json.loads(p.read_text())['result']
+        for p in (ROOT / 'figures/reps/table34').glob('vehicle_*.json')
+        if json.loads(p.read_text())['task']['mda_rows'] is None
+    ]
+    if len(rows) != 20:
+        pytest.skip('the 20 stored FULL vehicle repetitions are not in this checkout')
+    a = [r['MDI(DF)'] for r in rows]
+    b = [r['MDI-oob(RF)'] for r in rows]
     v = paired_verdict(a, b, names=('MDI(DF)', 'MDI-oob(RF)'))
     assert abs(ttest_rel(a, b).pvalue - 0.038) < 0.001 and v.verdict == 'reproduced'
-    assert np.mean(np.subtract(a, b)) < np.std(np.subtract(a, b), ddof=1)     # what the old rule read as a tie
+    assert np.mean(np.subtract(a, b)) < np.std(
+        np.subtract(a, b), ddof=1
+    )  # what the old rule read as a tie
 
 
 def test_threshold_and_single_run_rules():
     x = [0.88, 0.95, 0.91]
     v = threshold_verdict(x, '> 0.9')
-    assert v.verdict == 'partly' and f"p = {ttest_1samp(x, 0.9, alternative='greater').pvalue:.2g}" in v.statistic
+    assert (
+        v.verdict == 'partly'
+        and f'p = {ttest_1samp(x, 0.9, alternative="greater").pvalue:.2g}'
+        in v.statistic
+    )
     assert threshold_verdict([0.02, 0.03], '< 0.1').verdict == 'reproduced'
     # tolerance = max(one unit of the paper's last digit, 10 % of the value): the same for every statement
-    assert single_run_verdict(0.0, '0.02').verdict == 'not reproduced'         # cmc: 0 no longer passes around 0.02
+    assert (
+        single_run_verdict(0.0, '0.02').verdict == 'not reproduced'
+    )  # cmc: 0 no longer passes around 0.02
     assert single_run_verdict(-0.076, '-0.1').verdict == 'reproduced'
     assert single_run_verdict(0.373, '0.3').verdict == 'reproduced'
     assert single_run_verdict([3, 3], 2, exact=True).verdict == 'not reproduced'
-    with pytest.raises(ValueError, match='paper must'): single_run_verdict(1, 'about one')
-    with pytest.raises(TypeError, match='Verdicts'): combine_verdicts([])
-    v = combine_verdicts([Verdict('reproduced', '', 'a'), Verdict('not reproduced', 'B ahead', 'b')])
+    with pytest.raises(ValueError, match='paper must'):
+        single_run_verdict(1, 'about one')
+    with pytest.raises(TypeError, match='Verdicts'):
+        combine_verdicts([])
+    v = combine_verdicts(
+        [Verdict('reproduced', '', 'a'), Verdict('not reproduced', 'B ahead', 'b')]
+    )
     assert str(v) == 'partly: B ahead' and v.statistic == 'a; b'
 
 
 def test_claims_carry_their_statistic(tmp_path, monkeypatch):
     monkeypatch.setenv('DFI_FIGURES', str(tmp_path))
     v = paired_verdict([1, 2, 3.5], [0, 1, 2], names=('X', 'Y'))
-    write_claims('t', [v.row(seed='000', claim='X beats Y', where='Table 1', paper='1 vs 0', ours='2.2 vs 1.0 (3 runs)'),
-                       dict(seed='001', claim='old row', where='-', paper='-', ours='-', verdict='not run: no data')])
+    write_claims(
+        't',
+        [
+            v.row(
+                seed='000',
+                claim='X beats Y',
+                where='Table 1',
+                paper='1 vs 0',
+                ours='2.2 vs 1.0 (3 runs)',
+            ),
+            dict(
+                seed='001',
+                claim='old row',
+                where='-',
+                paper='-',
+                ours='-',
+                verdict='not run: no data',
+            ),
+        ],
+    )
     txt = assemble_results(tmp_path).read_text()
-    assert '| statistic |' in txt and 'X − Y = ' in txt and '| — | not run: no data |' in txt
+    assert (
+        '| statistic |' in txt
+        and 'X − Y = ' in txt
+        and '| — | not run: no data |' in txt
+    )
     with pytest.raises(ValueError, match='start with one of'):
-        write_claims('t', [dict(seed='0', claim='c', where='w', paper='p', ours='o', statistic='s', verdict='fine')])
+        write_claims(
+            't',
+            [
+                dict(
+                    seed='0',
+                    claim='c',
+                    where='w',
+                    paper='p',
+                    ours='o',
+                    statistic='s',
+                    verdict='fine',
+                )
+            ],
+        )
 
 
 def test_repetitions_record_their_code_version(tmp_path, monkeypatch):
-    monkeypatch.setenv('DFI_FIGURES', str(tmp_path / 'f')); monkeypatch.setenv('DFI_CACHE', str(tmp_path / 'c'))
+    monkeypatch.setenv('DFI_FIGURES', str(tmp_path / 'f'))
+    monkeypatch.setenv('DFI_CACHE', str(tmp_path / 'c'))
     run_repetitions(lambda rep: {'x': rep}, [dict(rep=1)], slug='code', store=True)
     rec = json.loads(next((tmp_path / 'c' / 'code').glob('*.json')).read_text())
     assert rec['code'] == code_version() and len(rec['code']) == 12

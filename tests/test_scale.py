@@ -1,47 +1,98 @@
 "Uncertainty over the trees, summaries without the full array, float32, and dask (issue 18 items 1-3)."
+
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from sklearn.ensemble import (RandomForestClassifier, RandomForestRegressor, ExtraTreesClassifier, ExtraTreesRegressor,
-                              GradientBoostingRegressor)
+from sklearn.ensemble import (
+    RandomForestClassifier,
+    RandomForestRegressor,
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+    GradientBoostingRegressor,
+)
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import Bunch
-from deepforest_interp.tree_contributions import (contributions, contributions_reference, contribution_summary,
-                                                  walk_tree_sums, FlatForest)
-from deepforest_interp.importance import mdi, mdi_tree, mdi_covariance, mdi_oob, local_mdi, plot_importances
+from deepforest_interp.tree_contributions import (
+    contributions,
+    contributions_reference,
+    contribution_summary,
+    walk_tree_sums,
+    FlatForest,
+)
+from deepforest_interp.importance import (
+    mdi,
+    mdi_tree,
+    mdi_covariance,
+    mdi_oob,
+    local_mdi,
+    plot_importances,
+)
 
-HSET = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+HSET = settings(
+    max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
 
 @st.composite
 def forests(draw):
-    seed = draw(st.integers(0, 10_000)); rng = np.random.default_rng(seed)
+    seed = draw(st.integers(0, 10_000))
+    rng = np.random.default_rng(seed)
     n, K = draw(st.integers(20, 80)), draw(st.integers(1, 5))
-    X = rng.normal(size=(n, K)).round(draw(st.sampled_from([1, 3])))           # rounding creates ties
+    X = rng.normal(size=(n, K)).round(
+        draw(st.sampled_from([1, 3]))
+    )  # rounding creates ties
     clf, kind = draw(st.booleans()), draw(st.sampled_from(['rf', 'et', 'dt']))
-    params = dict(max_depth=draw(st.sampled_from([None, 1, 3, 6])), random_state=seed, max_features=draw(st.sampled_from([None, 0.5])))
-    if kind != 'dt': params.update(n_estimators=draw(st.integers(1, 9)), bootstrap=draw(st.booleans()))
+    params = dict(
+        max_depth=draw(st.sampled_from([None, 1, 3, 6])),
+        random_state=seed,
+        max_features=draw(st.sampled_from([None, 0.5])),
+    )
+    if kind != 'dt':
+        params.update(
+            n_estimators=draw(st.integers(1, 9)), bootstrap=draw(st.booleans())
+        )
     if clf:
-        C = draw(st.integers(2, 4)); y = rng.integers(0, C, n); y[:C] = np.arange(C)
-        cls = {'rf': RandomForestClassifier, 'et': ExtraTreesClassifier, 'dt': DecisionTreeClassifier}[kind]
+        C = draw(st.integers(2, 4))
+        y = rng.integers(0, C, n)
+        y[:C] = np.arange(C)
+        cls = {
+            'rf': RandomForestClassifier,
+            'et': ExtraTreesClassifier,
+            'dt': DecisionTreeClassifier,
+        }[kind]
     else:
         y = X[:, 0] * rng.normal() + rng.normal(size=n)
-        cls = {'rf': RandomForestRegressor, 'et': ExtraTreesRegressor, 'dt': DecisionTreeRegressor}[kind]
+        cls = {
+            'rf': RandomForestRegressor,
+            'et': ExtraTreesRegressor,
+            'dt': DecisionTreeRegressor,
+        }[kind]
     return cls(**params).fit(X, y), X
 
-def _trees(m): return list(getattr(m, 'estimators_', [m]))
+
+def _trees(m):
+    return list(getattr(m, 'estimators_', [m]))
+
 
 @HSET
 @given(forests())
 def test_std_is_the_sd_of_the_per_tree_contributions(mX):
     m, X = mX
     e = contributions(m, X, return_std=True)
-    own = np.stack([contributions_reference(t, X).values for t in _trees(m)])     # each tree walked on its own
+    own = np.stack(
+        [contributions_reference(t, X).values for t in _trees(m)]
+    )  # each tree walked on its own
     np.testing.assert_allclose(e.values, own.mean(0), atol=1e-12)
-    np.testing.assert_allclose(e.std, own.std(0), atol=1e-12)                    # ddof=0 over the trees
+    np.testing.assert_allclose(e.std, own.std(0), atol=1e-12)  # ddof=0 over the trees
     np.testing.assert_allclose(e.values, contributions(m, X).values, atol=1e-12)
-    assert e.std.shape == e.values.shape and np.isfinite(e.std).all() and (e.std >= 0).all()
+    assert (
+        e.std.shape == e.values.shape
+        and np.isfinite(e.std).all()
+        and (e.std >= 0).all()
+    )
     assert e.info['n_trees'] == len(_trees(m))
+
 
 @HSET
 @given(forests(), st.integers(1, 30))
@@ -54,89 +105,170 @@ def test_summary_equals_the_full_array(mX, batch):
     np.testing.assert_allclose(s.mean_abs.to_numpy(), np.abs(v).mean(0), atol=1e-12)
     assert s.n == len(X) and list(s.mean.index) == [f'x{j}' for j in range(X.shape[1])]
 
+
 def _iris():
     from sklearn.datasets import load_iris
-    d = load_iris(as_frame=True); return d.data, d.target
+
+    d = load_iris(as_frame=True)
+    return d.data, d.target
+
 
 def test_importance_bunches_have_sklearns_shape_and_names():
     X, y = _iris()
     M = RandomForestClassifier(n_estimators=15, max_depth=4, random_state=0).fit(X, y)
     names = list(X.columns)
-    for f, plain in [(lambda **k: mdi(M, **k), mdi(M)), (lambda **k: mdi(M, normalize=True, **k), mdi(M, normalize=True)),
-                     (lambda **k: mdi_covariance(M, X, y, **k), mdi_covariance(M, X, y)),
-                     (lambda **k: mdi_covariance(M, X, y, inbag=False, **k), mdi_covariance(M, X, y, inbag=False)),
-                     (lambda **k: mdi_oob(M, X, y, **k), mdi_oob(M, X, y))]:
+    for f, plain in [
+        (lambda **k: mdi(M, **k), mdi(M)),
+        (lambda **k: mdi(M, normalize=True, **k), mdi(M, normalize=True)),
+        (lambda **k: mdi_covariance(M, X, y, **k), mdi_covariance(M, X, y)),
+        (
+            lambda **k: mdi_covariance(M, X, y, inbag=False, **k),
+            mdi_covariance(M, X, y, inbag=False),
+        ),
+        (lambda **k: mdi_oob(M, X, y, **k), mdi_oob(M, X, y)),
+    ]:
         b = f(return_std=True)
-        assert isinstance(b, Bunch) and set(b) == {'importances_mean', 'importances_std', 'importances'}
+        assert isinstance(b, Bunch) and set(b) == {
+            'importances_mean',
+            'importances_std',
+            'importances',
+        }
         assert b.importances.shape == (4, 15) and list(b.importances.index) == names
-        assert list(b.importances_mean.index) == names and list(b.importances_std.index) == names
+        assert (
+            list(b.importances_mean.index) == names
+            and list(b.importances_std.index) == names
+        )
         np.testing.assert_allclose(b.importances_mean, plain, atol=1e-12)
-        np.testing.assert_allclose(b.importances_std, b.importances.to_numpy().std(1), atol=1e-15)
+        np.testing.assert_allclose(
+            b.importances_std, b.importances.to_numpy().std(1), atol=1e-15
+        )
     # per tree, Eq. (13) on the in-bag rows is that tree's own impurity MDI (Eq. 7)
     per_tree = np.array([mdi_tree(t) for t in M.estimators_]).T
-    np.testing.assert_allclose(mdi_covariance(M, X, y, return_std=True).importances, per_tree, atol=1e-12)
+    np.testing.assert_allclose(
+        mdi_covariance(M, X, y, return_std=True).importances, per_tree, atol=1e-12
+    )
     lm = local_mdi(M, X, y, return_std=True)
     np.testing.assert_allclose(lm.importances_mean, local_mdi(M, X, y), atol=1e-12)
-    assert lm.importances.shape == (4, 3, 15) and list(lm.importances_std.index) == names
+    assert (
+        lm.importances.shape == (4, 3, 15) and list(lm.importances_std.index) == names
+    )
     np.testing.assert_allclose(lm.importances_std, lm.importances.std(-1), atol=1e-15)
 
+
 def test_plot_importances_draws_error_bars():
-    import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt
+    import matplotlib
+
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+
     X, y = _iris()
     M = RandomForestClassifier(n_estimators=10, random_state=0).fit(X, y)
-    ax = plot_importances({'MDI': mdi(M, return_std=True), 'MDI-oob': mdi_oob(M, X, y)}, X.columns)
-    assert len(ax.patches) == 8 and len(ax.lines) > 0        # error-bar lines drawn for the Bunch
+    ax = plot_importances(
+        {'MDI': mdi(M, return_std=True), 'MDI-oob': mdi_oob(M, X, y)}, X.columns
+    )
+    assert (
+        len(ax.patches) == 8 and len(ax.lines) > 0
+    )  # error-bar lines drawn for the Bunch
     plt.close(ax.figure)
-    ax = plot_importances({'MDI': mdi(M)}, X.columns); assert len(ax.lines) == 0; plt.close(ax.figure)
+    ax = plot_importances({'MDI': mdi(M)}, X.columns)
+    assert len(ax.lines) == 0
+    plt.close(ax.figure)
+
 
 def test_walk_tree_sums_against_per_tree_contributions():
-    rng = np.random.default_rng(0); X = rng.normal(size=(60, 4)); y = rng.integers(0, 3, 60)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 4))
+    y = rng.integers(0, 3, 60)
     M = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, y)
     Y, w = rng.normal(size=(60, 3)), rng.uniform(size=(5, 60))
     S = walk_tree_sums(FlatForest.of(M), X.astype(np.float32), Y, w)
     own = np.stack([contributions(t, X).values for t in M.estimators_])
     np.testing.assert_allclose(S, np.einsum('mi,mikc,ic->mkc', w, own, Y), atol=1e-12)
 
+
 def test_float32_is_not_copied_and_matches():
-    rng = np.random.default_rng(0); X = rng.normal(size=(200, 5)).astype(np.float32); y = rng.integers(0, 3, 200)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 5)).astype(np.float32)
+    y = rng.integers(0, 3, 200)
     M = RandomForestClassifier(n_estimators=8, random_state=0).fit(X, y)
     e32, e64 = contributions(M, X, dtype=np.float32), contributions(M, X)
     assert e32.values.dtype == np.float32 and e64.values.dtype == np.float64
-    assert e32.data.dtype == np.float32 and e64.data.dtype == np.float32          # never widened to a float64 copy
-    assert not np.shares_memory(e32.data, X)          # e.data is the explanation's own read-only copy (issue 16)
+    assert (
+        e32.data.dtype == np.float32 and e64.data.dtype == np.float32
+    )  # never widened to a float64 copy
+    assert not np.shares_memory(
+        e32.data, X
+    )  # e.data is the explanation's own read-only copy (issue 16)
     np.testing.assert_allclose(e32.values, e64.values, atol=1e-6)
     s = contribution_summary(M, pd.DataFrame(X, columns=list('abcde')), batch_size=64)
     assert list(s.mean.index) == list('abcde') and list(s.mean.columns) == [0, 1, 2]
 
+
 def test_bad_arguments_are_named():
-    rng = np.random.default_rng(0); X = rng.normal(size=(50, 3)); y = X[:, 0] + rng.normal(size=50)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 3))
+    y = X[:, 0] + rng.normal(size=50)
     gb = GradientBoostingRegressor(n_estimators=5, random_state=0).fit(X, y)
     rf = RandomForestRegressor(n_estimators=3, random_state=0).fit(X, y)
-    with pytest.raises(ValueError, match='needs a tree or a forest'): contributions(gb, X, return_std=True)
-    with pytest.raises(TypeError, match='return_std must be a bool'): contributions(rf, X, return_std='yes')
-    with pytest.raises(ValueError, match='dtype must be'): contributions(rf, X, dtype=np.int32)
-    with pytest.raises(TypeError, match='return_std must be a bool'): mdi(rf, return_std=1)
-    with pytest.raises(ValueError, match='batch_size must be >= 1'): contribution_summary(rf, X, batch_size=0)
-    with pytest.raises(TypeError, match='batch_size must be an int'): contribution_summary(rf, X, batch_size=2.5)
-    with pytest.raises(ValueError, match='has 2 features'): contribution_summary(rf, X[:, :2])
+    with pytest.raises(ValueError, match='needs a tree or a forest'):
+        contributions(gb, X, return_std=True)
+    with pytest.raises(TypeError, match='return_std must be a bool'):
+        contributions(rf, X, return_std='yes')
+    with pytest.raises(ValueError, match='dtype must be'):
+        contributions(rf, X, dtype=np.int32)
+    with pytest.raises(TypeError, match='return_std must be a bool'):
+        mdi(rf, return_std=1)
+    with pytest.raises(ValueError, match='batch_size must be >= 1'):
+        contribution_summary(rf, X, batch_size=0)
+    with pytest.raises(TypeError, match='batch_size must be an int'):
+        contribution_summary(rf, X, batch_size=2.5)
+    with pytest.raises(ValueError, match='has 2 features'):
+        contribution_summary(rf, X[:, :2])
+
 
 def test_dask_equals_in_memory_on_a_local_cluster():
-    da = pytest.importorskip('dask.array'); distributed = pytest.importorskip('distributed')
-    rng = np.random.default_rng(1); X = rng.normal(size=(400, 5)); y = (X[:, 0] + X[:, 1] > 0).astype(int) + (X[:, 2] > 1)
+    da = pytest.importorskip('dask.array')
+    distributed = pytest.importorskip('distributed')
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(400, 5))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int) + (X[:, 2] > 1)
     M = RandomForestClassifier(n_estimators=10, max_depth=6, random_state=0).fit(X, y)
-    Xd = da.from_array(X, chunks=(90, 5))                                        # 5 blocks, the last one short
-    with distributed.Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None):
-        ed, em = contributions(M, Xd, return_std=True), contributions(M, X, return_std=True)
-        assert isinstance(ed.values, da.Array) and isinstance(ed.std, da.Array)    # lazy until computed
-        assert isinstance(ed.data, da.Array)          # the rows are never gathered into one process (10M-row bench)
+    Xd = da.from_array(X, chunks=(90, 5))  # 5 blocks, the last one short
+    with distributed.Client(
+        processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None
+    ):
+        ed, em = (
+            contributions(M, Xd, return_std=True),
+            contributions(M, X, return_std=True),
+        )
+        assert isinstance(ed.values, da.Array) and isinstance(
+            ed.std, da.Array
+        )  # lazy until computed
+        assert isinstance(
+            ed.data, da.Array
+        )  # the rows are never gathered into one process (10M-row bench)
         v, b, s = da.compute(ed.values, ed.bias, ed.std)
-        np.testing.assert_allclose(v, em.values, atol=1e-12); np.testing.assert_allclose(b, em.bias, atol=1e-12)
+        np.testing.assert_allclose(v, em.values, atol=1e-12)
+        np.testing.assert_allclose(b, em.bias, atol=1e-12)
         np.testing.assert_allclose(s, em.std, atol=1e-12)
-        np.testing.assert_allclose(contribution_summary(M, Xd).mean_abs, contribution_summary(M, X).mean_abs, atol=1e-12)
+        np.testing.assert_allclose(
+            contribution_summary(M, Xd).mean_abs,
+            contribution_summary(M, X).mean_abs,
+            atol=1e-12,
+        )
         sw = rng.uniform(size=400)
-        bd = mdi_covariance(M, Xd, da.from_array(y, chunks=130), inbag=False, sample_weight=sw, return_std=True)
+        bd = mdi_covariance(
+            M,
+            Xd,
+            da.from_array(y, chunks=130),
+            inbag=False,
+            sample_weight=sw,
+            return_std=True,
+        )
         bm = mdi_covariance(M, X, y, inbag=False, sample_weight=sw, return_std=True)
         np.testing.assert_allclose(bd.importances, bm.importances, atol=1e-12)
         np.testing.assert_allclose(bd.importances_mean, bm.importances_mean, atol=1e-12)
-        with pytest.raises(ValueError, match='inbag=False'): mdi_covariance(M, Xd, y)
-        with pytest.raises(ValueError, match='5 columns'): contributions(M, Xd[:, :3])
+        with pytest.raises(ValueError, match='inbag=False'):
+            mdi_covariance(M, Xd, y)
+        with pytest.raises(ValueError, match='5 columns'):
+            contributions(M, Xd[:, :3])

@@ -1,70 +1,310 @@
-"""Code lines of the concept notebooks stay within 88 characters (issue 21); `python tools/wrap_lines.py nbs/*.ipynb`
-fixes most offenders without changing behaviour.
+"""Code style: ruff (ruff.toml) formats and lints the notebooks, tools/, tests/ and bench/; docstrings are one literal.
 
-Concept notebooks: every `nbs/*.ipynb` except the experiment notebooks `1N_experiments_*` and private `_*` files.
-Outputs are not code. The text of a multi-line string literal that is not a docstring (string data, e.g. a template)
-is data, not code: wrapping it would change the string, so it is not counted here. (The explorers' JavaScript and CSS,
-once such strings, are files in deepforest_interp/data/explorers/.)"""
-import json, re, sys
+`make format` applies the style (tools/unwrap_docstrings.py, ruff format, ruff check --fix, nbdev_export);
+`make lint` checks it.
+"""
+
+import ast, io, json, shutil, subprocess, sys, tokenize
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'tools'))
-import wrap_lines  # noqa: E402
-
-WIDTH = 88
+import unwrap_docstrings  # noqa: E402
 
 
-def concept_notebooks() -> list:
-    return [p for p in sorted((ROOT / 'nbs').glob('*.ipynb')) if not wrap_lines.SKIP_NB.match(p.name)]
+def _ruff() -> str:
+    exe = Path(sys.executable).with_name('ruff')
+    found = str(exe) if exe.exists() else shutil.which('ruff')
+    assert found, (
+        'ruff is not installed: it is in settings.ini dev_requirements (make install)'
+    )
+    return found
 
 
-def long_code_lines(nb_path: Path) -> list:
+def _run(*args, cwd=ROOT):
+    return subprocess.run([_ruff(), *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_ruff_format_clean():
+    r = _run('format', '--check', '.')
+    assert r.returncode == 0, (
+        'run `make format` (or `ruff format .`):\n'
+        + r.stdout[-3000:]
+        + r.stderr[-2000:]
+    )
+
+
+def test_ruff_check_clean():
+    r = _run('check', '--output-format', 'concise', '.')
+    assert r.returncode == 0, (
+        'run `ruff check --fix .` and fix the rest by hand:\n' + r.stdout[-3000:]
+    )
+
+
+def test_every_notebook_is_formatted_as_python():
+    "Ruff skips, silently, a notebook whose metadata names no Python kernel: every notebook must name one."
+    nbs = sorted((ROOT / 'nbs').glob('*.ipynb'))
+    assert len(nbs) >= 20
+    bad = [
+        p.name
+        for p in nbs
+        if json.loads(p.read_text(encoding='utf-8'))['metadata']
+        .get('kernelspec', {})
+        .get('language')
+        != 'python'
+    ]
+    assert not bad, (
+        f'notebooks without kernelspec language python (ruff would skip them): {bad}'
+    )
+
+
+def _nb(cells: list) -> dict:
+    return {
+        'cells': [
+            {
+                'cell_type': 'code',
+                'execution_count': None,
+                'id': f'c{i}',
+                'metadata': {},
+                'outputs': [],
+                'source': s,
+            }
+            for i, s in enumerate(cells)
+        ]
+        + [
+            {
+                'cell_type': 'markdown',
+                'id': 'md',
+                'metadata': {},
+                'source': '$$ a  =  b $$\n```python\nx=1\n```',
+            }
+        ],
+        'metadata': {
+            'kernelspec': {
+                'display_name': 'python3',
+                'language': 'python',
+                'name': 'python3',
+            }
+        },
+        'nbformat': 4,
+        'nbformat_minor': 5,
+    }
+
+
+def test_ruff_keeps_nbdev_directives(tmp_path):
+    "With the project's config, ruff formats the code of a cell but leaves `#|` directives, magics and markdown alone."
+    cells = [
+        '#| default_exp core',
+        '#| export\nimport numpy as np\ndef f(x): return x',
+        '#|export\nx=1',
+        '#| exporti\ny  =  2',
+        '#| eval: false\nz=3',
+        '#| hide\n#| notest\nfrom fastcore.test import *',
+        '%timeit f(1)',
+        '!ls -la',
+    ]
+    p = tmp_path / 'nbs' / '00_x.ipynb'
+    p.parent.mkdir()
+    p.write_text(json.dumps(_nb(cells), indent=1))
+    shutil.copy(ROOT / 'ruff.toml', tmp_path / 'ruff.toml')
+    assert (
+        _run('format', '--check', str(p), cwd=tmp_path).returncode == 1
+    )  # it does see the notebook
+    r = _run('format', str(p), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    nb = json.loads(p.read_text())
+    got = [''.join(c['source']) for c in nb['cells']]
+    assert got[1] == '#| export\nimport numpy as np\n\n\ndef f(x):\n    return x'
+    assert (
+        got[2] == '#|export\nx = 1'
+        and got[3] == '#| exporti\ny = 2'
+        and got[4] == '#| eval: false\nz = 3'
+    )
+    assert got[0] == cells[0] and got[5] == cells[5] and got[6:8] == cells[6:8]
+    assert got[-1] == nb['cells'][-1]['source'] == '$$ a  =  b $$\n```python\nx=1\n```'
+
+
+def split_docstrings(src: str) -> list:
+    "Line numbers of docstrings written as an implicit concatenation of literals (parenthesised or not)."
     out = []
-    for c in json.loads(nb_path.read_text())['cells']:
-        if c['cell_type'] != 'code': continue
-        src = ''.join(c['source'])
-        data = wrap_lines.string_data_lines(src)
-        for i, line in enumerate(src.split('\n'), 1):
-            if len(line) > WIDTH and i not in data:
-                out.append(f"{nb_path.name} cell {c.get('id')} line {i} ({len(line)} chars): {line.strip()[:70]}")
+    for d in unwrap_docstrings.docstring_exprs(ast.parse(src)):
+        seg = ast.get_source_segment(src, d)
+        toks = [
+            t
+            for t in tokenize.generate_tokens(io.StringIO(seg).readline)
+            if t.type == tokenize.STRING
+        ]
+        if len(toks) > 1 or seg.startswith('('):
+            out.append(d.lineno)
     return out
 
 
-def test_concept_notebook_lines_fit():
-    nbs = concept_notebooks()
-    assert len(nbs) >= 15 and not any(re.match(r'\d+_experiments_', p.name) for p in nbs)
-    bad = [o for p in nbs for o in long_code_lines(p)]
-    assert not bad, (f'{len(bad)} code line(s) longer than {WIDTH} characters; run '
-                     f'`python tools/wrap_lines.py nbs/*.ipynb`, then fix what it lists by hand:\n' + '\n'.join(bad))
+def test_no_split_docstrings_in_the_package():
+    mods = sorted((ROOT / 'deepforest_interp').glob('*.py'))
+    assert len(mods) >= 15
+    bad = [
+        f'{p.name}:{n}'
+        for p in mods
+        for n in split_docstrings(p.read_text(encoding='utf-8'))
+    ]
+    assert not bad, (
+        'docstrings split into several literals (run `make format`): ' + ', '.join(bad)
+    )
 
 
-def test_check_catches_a_long_line(tmp_path):
-    "The check can fail: a long code line is reported; a long line of an asset string (JavaScript) is not."
-    long = 'x = ' + ' + '.join(['1'] * 40)
-    js = 'JS = """\n' + 'var a = 1; ' * 12 + '\n"""'
-    nb = {'cells': [{'cell_type': 'code', 'id': 'a1', 'metadata': {}, 'outputs': [], 'source': long},
-                    {'cell_type': 'code', 'id': 'a2', 'metadata': {}, 'outputs': [], 'source': js},
-                    {'cell_type': 'markdown', 'id': 'a3', 'metadata': {}, 'source': 'word ' * 40}]}
-    p = tmp_path / '00_x.ipynb'
-    p.write_text(json.dumps(nb))
-    bad = long_code_lines(p)
-    assert len(bad) == 1 and 'cell a1 line 1' in bad[0]
+def test_split_docstring_check_can_fail():
+    src = 'def f(x):\n    ("Return `X` unchanged, "\n     "after a check.")\n    return x\n\nclass A:\n    "One."\n'
+    assert split_docstrings(src) == [2]
+    assert split_docstrings('def g():\n    ("One literal.")\n') == [2]
+    assert (
+        split_docstrings('def h():\n    "One literal."\n    x = ("a "\n         "b")\n')
+        == []
+    )
 
 
-def test_wrap_lines_keeps_behaviour():
-    "The tool's rewrite of a dense cell: lines fit, same syntax tree, same docments, `;` and directives kept."
-    src = ('#| export\n'
-           'def f(a, b:int=1)->int:  # ' + 'the result of a long computation that goes on ' * 2 + '\n'
-           '    "' + 'A docstring that is much longer than the line limit allows, ' * 2 + '"\n'
-           '    if a is None: raise ValueError(f"a must be given, got {a!r} and b={b}: this message is long enough")\n'
-           '    return a + b\n'
-           'plot(f(1, 2), f(3, 4), f(5, 6), f(7, 8), f(9, 10), f(11, 12), f(13, 14), f(15, 16), f(17, 18));')
-    new, why = wrap_lines.wrap_cell(src)
-    assert why == '' and new != src
-    assert max(map(len, new.split('\n'))) <= WIDTH
-    assert wrap_lines.same_program(src, new) == ''
-    assert new.startswith('#| export\n') and new.rstrip().endswith(';')
-    assert wrap_lines.wrap_cell(new) == (new, '')                     # idempotent
-    magic = '%time x = ' + '1 + ' * 40 + '1'
-    assert wrap_lines.wrap_cell(magic) == (magic, 'IPython magic')
+def test_unwrap_joins_and_keeps_the_program():
+    src = (
+        '#| export\n'
+        'def f(key):\n'
+        '    ("Return `X` unchanged, after raising `categorical_message` if it is a DataFrame "\n'
+        '     "with category/string columns.")\n'
+        '    if key is None:\n'
+        '        raise TypeError(\n'
+        '            f"key must be an int, slice, boolean mask or 1-D index array, got"\n'
+        '            f" {key!r} {{literal}}"\n'
+        '        )\n'
+        '    msg = ("a very long message that the wrapper split at eighty-eight columns, "\n'
+        '           "and a tail")\n'
+        '    return ("x"\n'
+        '            "y")\n'
+        '%time f(1)\n'
+    )
+    code = src.rsplit('%', 1)[0]
+    new, counts, probs = unwrap_docstrings.unwrap_cell(code)
+    assert not probs and counts == {'docstring': 1, 'concat': 3}, (counts, probs)
+    assert (
+        '    "Return `X` unchanged, after raising `categorical_message` if it is a DataFrame with '
+        'category/string columns."\n'
+    ) in new
+    assert (
+        'f"key must be an int, slice, boolean mask or 1-D index array, got {key!r} {{literal}}"'
+        in new
+    )
+    assert (
+        'msg = "a very long message that the wrapper split at eighty-eight columns, and a tail"\n'
+        in new
+    )
+    assert 'return "xy"' in new and new.startswith('#| export\n')
+    assert ast.dump(ast.parse(code)) == ast.dump(ast.parse(new))
+    assert unwrap_docstrings.unwrap_cell(new)[0] == new  # idempotent
+    assert unwrap_docstrings.unwrap_cell(src) == (
+        src,
+        {},
+        [],
+    )  # a cell with a magic: left
+    keep = 'x = ("one"  # a comment between the pieces\n     "two")\ny = ("""a"""\n     "b")\n'
+    assert unwrap_docstrings.unwrap_cell(keep)[0] == keep
+
+
+def test_notebooks_have_no_split_strings_left():
+    "`tools/unwrap_docstrings.py --check` (without git history) finds nothing to join in the notebooks."
+    r = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / 'tools' / 'unwrap_docstrings.py'),
+            '--check',
+            '--no-history',
+            *sorted(map(str, (ROOT / 'nbs').glob('*.ipynb'))),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+
+
+def _without_nbdev_scaffolding(src: str) -> list:
+    "Non-blank lines of a generated module without its `__all__` (written by nbdev, not a cell)."
+    tree = ast.parse(src)
+    drop = set()
+    for n in tree.body:
+        if isinstance(n, ast.Assign) and any(
+            getattr(t, 'id', '') == '__all__' for t in n.targets
+        ):
+            drop |= set(range(n.lineno, n.end_lineno + 1))
+    return [l for i, l in enumerate(src.split('\n'), 1) if i not in drop and l.strip()]
+
+
+MODULES = sorted(
+    p.name
+    for p in (ROOT / 'deepforest_interp').glob('*.py')
+    if not p.name.startswith('_')
+)
+
+
+@pytest.mark.parametrize('mod', MODULES)
+def test_generated_modules_are_formatted(mod):
+    """The package is excluded from ruff (nbdev writes it), but its code is the formatted cells: ruff changes
+    nothing in it except nbdev's own layout (`__all__`, one blank line between cells)."""
+    src = (ROOT / 'deepforest_interp' / mod).read_text(encoding='utf-8')
+    r = subprocess.run(
+        [
+            _ruff(),
+            'format',
+            '--config',
+            str(ROOT / 'ruff.toml'),
+            '--stdin-filename',
+            f'x_{mod}',
+            '-',
+        ],
+        input=src,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert r.returncode == 0, r.stderr
+    assert _without_nbdev_scaffolding(r.stdout) == _without_nbdev_scaffolding(src), (
+        f'deepforest_interp/{mod} is not what ruff makes of it: run `make format`'
+    )
+
+
+def test_unwrap_history_steps():
+    "Steps 3-4 with a given history: a re-wrapped docstring gets its one-line form back, a docments comment its line."
+    src = (
+        'def f(\n'
+        '    x,  # rows\n'
+        '    # how many of the first rows,\n'
+        '    # at most 200\n'
+        '    rows: int = 30,\n'
+        '    # a | b\n'
+        '    y: int | None = None,\n'
+        '):\n'
+        '    """Summary:\n'
+        '\n'
+        '    the rest of it."""\n'
+        '    return x\n'
+    )
+    hist = {
+        'docstrings': {
+            'Summary: the rest of it.': {
+                'Summary: the rest of it.': '"Summary: the rest of it."'
+            }
+        },
+        'docments': {
+            (
+                'rows',
+                'how many of the first rows, at most 200',
+            ): 'how many of the first rows, at most 200',
+            ('y', 'a | b'): 'a | b',
+        },
+    }
+    new, counts, probs = unwrap_docstrings.unwrap_cell(src, hist)
+    assert counts == {'history': 1, 'docments': 1} and not probs, (counts, probs)
+    assert '    rows: int = 30,  # how many of the first rows, at most 200\n' in new
+    assert (
+        '    # a | b\n    y: int | None = None,\n' in new
+    )  # ruff would split `int | None`: left
+    assert '):\n    "Summary: the rest of it."\n    return x\n' in new
+    assert unwrap_docstrings.unwrap_cell(new, hist)[0] == new
+    assert unwrap_docstrings.unwrap_cell(src)[0] == src  # no history: nothing to go by

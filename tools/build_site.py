@@ -9,37 +9,54 @@
 3. Copy MathJax 2.7 from the PyPI wheel `jupyter-server-mathjax` into _site/_static/mathjax (no CDN).
 4. Refuse a page that loads a script or stylesheet over http(s).
 """
+
 import json, re, shutil, subprocess, sys, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 NBS, SRC, OUT = ROOT / 'nbs', ROOT / '_cache' / 'site_src', ROOT / '_site'
-BUILD = ROOT / '_cache' / 'site_build'      # myst-nb writes jupyter_execute/ next to Sphinx's output folder
+BUILD = (
+    ROOT / '_cache' / 'site_build'
+)  # myst-nb writes jupyter_execute/ next to Sphinx's output folder
 DIRECTIVE = re.compile(r'^\s*#\s*\|\s*([\w-]+)\s*:?\s*(.*)$')
 DROP = {'hide', 'default_exp'}
 SOLUTION = re.compile(r'^\s*# Solution\s*$')
-DERIV_NOTE = ('<div class="derivation-note">\n\nWhere each equation of this notebook is implemented and where it is '
-              'checked: see the [derivation index](derivations.ipynb).\n\n</div>')
+DERIV_NOTE = (
+    '<div class="derivation-note">\n\nWhere each equation of this notebook is implemented and where it is '
+    'checked: see the [derivation index](derivations.ipynb).\n\n</div>'
+)
 DISPLAY_MATH = re.compile(r'[ \t]*\n?[ \t]*\$\$(.+?)\$\$[ \t]*\n?', re.S)
 REMOVE_MIME = ('application/vnd.jupyter.widget-view+json',)
 
 
 def pages():
     "(section caption, [notebook stems]) in teaching order."
-    stems = sorted(p.stem for p in NBS.glob('*.ipynb') if not p.name.startswith(('_', '.')))
-    concept = [s for s in stems if re.match(r'0\d', s) and 'experiments' not in s and s != '00_core']
+    stems = sorted(
+        p.stem for p in NBS.glob('*.ipynb') if not p.name.startswith(('_', '.'))
+    )
+    concept = [
+        s
+        for s in stems
+        if re.match(r'0\d', s) and 'experiments' not in s and s != '00_core'
+    ]
     exper = [s for s in stems if 'experiments' in s]
-    first = [s for s in ('derivations', '00_core') if s in stems]      # the index first; core is an appendix
+    first = [
+        s for s in ('derivations', '00_core') if s in stems
+    ]  # the index first; core is an appendix
     rest = first + [s for s in stems if s not in concept + exper + first + ['index']]
-    return [('Concepts: one derivation per notebook', concept), ('Experiments: the papers\' figures and tables', exper),
-            ('Reference', rest)]
+    return [
+        ('Concepts: one derivation per notebook', concept),
+        ("Experiments: the papers' figures and tables", exper),
+        ('Reference', rest),
+    ]
 
 
 def _directives(src: str):
     "(directive names, source without the leading directive lines)."
     lines, names = src.split('\n'), set()
     while lines and DIRECTIVE.match(lines[0]):
-        names.add(DIRECTIVE.match(lines[0]).group(1)); lines.pop(0)
+        names.add(DIRECTIVE.match(lines[0]).group(1))
+        lines.pop(0)
     return names, '\n'.join(lines)
 
 
@@ -58,12 +75,16 @@ CODE = re.compile(r'```.*?```|`[^`\n]*`', re.S)
 def _outside_code(text: str, f) -> str:
     "Apply `f` to the markdown outside code fences and inline code spans."
     keep = []
-    masked = CODE.sub(lambda m: keep.append(m.group(0)) or f'\x00{len(keep) - 1}\x00', text)
+    masked = CODE.sub(
+        lambda m: keep.append(m.group(0)) or f'\x00{len(keep) - 1}\x00', text
+    )
     return re.sub(r'\x00(\d+)\x00', lambda m: keep[int(m.group(1))], f(masked))
 
 
-LONG = 30                                   # code lines: a longer exported definition is folded
-TOPLEVEL = re.compile(r'^(?:@\w[\w.]*(?:\(.*\))?\s*\n)*(?:async\s+)?(def|class)\s+(\w+)', re.M)
+LONG = 30  # code lines: a longer exported definition is folded
+TOPLEVEL = re.compile(
+    r'^(?:@\w[\w.]*(?:\(.*\))?\s*\n)*(?:async\s+)?(def|class)\s+(\w+)', re.M
+)
 IMPORT_LINE = re.compile(r'^(?:from\s+\S+\s+)?import\s|^\s|^\)|^#')
 
 
@@ -73,22 +94,42 @@ def fold_reason(names: set, body: str):
     internal (`#| exporti`) and private (`_name`) definitions; numba kernels; validation (`check_*`) helpers; the
     experiment pages' report-writing functions."""
     lines = [l for l in body.split('\n') if l.strip()]
-    if 'fold' in names: return 'implementation'
-    if lines and all(IMPORT_LINE.match(l) for l in lines) and any(l.startswith(('import', 'from')) for l in lines):
+    if 'fold' in names:
+        return 'implementation'
+    if (
+        lines
+        and all(IMPORT_LINE.match(l) for l in lines)
+        and any(l.startswith(('import', 'from')) for l in lines)
+    ):
         return 'imports'
     defs = [m.group(2) for m in TOPLEVEL.finditer(body)]
-    if 'exporti' in names and defs: return 'implementation'
-    if not defs: return None
-    if re.search(r'@\s*(?:numba\.)?(?:njit|jit|vectorize)|\bKERNELS\b|LazyKernels', body): return 'compiled kernel'
-    if all(d.startswith('_') or d.startswith('check_') for d in defs): return 'implementation'
-    if all(d.startswith(('write_', 'save_', 'fmt_', 'format_', 'report_')) for d in defs): return 'report code'
-    if names & {'export', 'exports'} and len(lines) > LONG and not any('reference' in d for d in defs):
-        return f'the implementation of {defs[0]}'          # the fast library version; its reference stays in view
+    if 'exporti' in names and defs:
+        return 'implementation'
+    if not defs:
+        return None
+    if re.search(
+        r'@\s*(?:numba\.)?(?:njit|jit|vectorize)|\bKERNELS\b|LazyKernels', body
+    ):
+        return 'compiled kernel'
+    if all(d.startswith('_') or d.startswith('check_') for d in defs):
+        return 'implementation'
+    if all(
+        d.startswith(('write_', 'save_', 'fmt_', 'format_', 'report_')) for d in defs
+    ):
+        return 'report code'
+    if (
+        names & {'export', 'exports'}
+        and len(lines) > LONG
+        and not any('reference' in d for d in defs)
+    ):
+        return f'the implementation of {defs[0]}'  # the fast library version; its reference stays in view
     return None
 
 
-DOWNLOAD = ('<div class="download-notebook"><a href="_static/notebooks/{name}" download="{name}">&#x2B07; Download this '
-            'notebook</a> (<code>{name}</code>, with its outputs) to run it in JupyterLab.</div>')
+DOWNLOAD = (
+    '<div class="download-notebook"><a href="_static/notebooks/{name}" download="{name}">&#x2B07; Download this '
+    'notebook</a> (<code>{name}</code>, with its outputs) to run it in JupyterLab.</div>'
+)
 
 
 def stage_notebook(src: Path, dst: Path, note: bool):
@@ -101,39 +142,73 @@ def stage_notebook(src: Path, dst: Path, note: bool):
         text = ''.join(c['source'])
         if c['cell_type'] == 'code':
             names, body = _directives(text)
-            if names & DROP or 'nbdev_export()' in body and len(body) < 60: continue
-            if not body.strip() and not c.get('outputs'): continue
+            if names & DROP or 'nbdev_export()' in body and len(body) < 60:
+                continue
+            if not body.strip() and not c.get('outputs'):
+                continue
             c['source'] = body
-            if names & {'export', 'exports'}: c['_export'] = True
+            if names & {'export', 'exports'}:
+                c['_export'] = True
             md = {}
             if SOLUTION.match(body.split('\n', 1)[0]):
-                md = {'tags': ['hide-cell'], 'mystnb': {'code_prompt_show': 'Show solution',
-                                                        'code_prompt_hide': 'Hide solution'}}
+                md = {
+                    'tags': ['hide-cell'],
+                    'mystnb': {
+                        'code_prompt_show': 'Show solution',
+                        'code_prompt_hide': 'Hide solution',
+                    },
+                }
             elif 'echo' in names and re.search(r'#\s*\|\s*echo:\s*false', text):
                 md = {'tags': ['remove-input']}
             elif fold_reason(names, body):
-                md = {'tags': ['hide-input'], 'mystnb': {'code_prompt_show': f'Show {fold_reason(names, body)}',
-                                                         'code_prompt_hide': f'Hide {fold_reason(names, body)}'}}
+                md = {
+                    'tags': ['hide-input'],
+                    'mystnb': {
+                        'code_prompt_show': f'Show {fold_reason(names, body)}',
+                        'code_prompt_hide': f'Hide {fold_reason(names, body)}',
+                    },
+                }
             c['metadata'] = md
             for o in c.get('outputs', []):
                 for m in REMOVE_MIME:
                     o.get('data', {}).pop(m, None)
-                if 'text/markdown' in o.get('data', {}):      # show_doc's `---` rules: docutils refuses them in a cell
+                if 'text/markdown' in o.get(
+                    'data', {}
+                ):  # show_doc's `---` rules: docutils refuses them in a cell
                     md = o['data']['text/markdown']
                     md = ''.join(md) if isinstance(md, list) else md
                     o['data']['text/markdown'] = re.sub(r'(?m)^---+\s*$', '<hr/>', md)
         elif c['cell_type'] == 'markdown':
             # MyST reads `$$...$$` inside a paragraph as inline math; Jupyter shows it as a display equation.
-            c['source'] = _outside_code(text, lambda t: DISPLAY_MATH.sub(_display, t)).strip()
+            c['source'] = _outside_code(
+                text, lambda t: DISPLAY_MATH.sub(_display, t)
+            ).strip()
         else:
-            continue                                    # raw cells (e.g. skip_exec front matter) are not content
+            continue  # raw cells (e.g. skip_exec front matter) are not content
         cells.append(c)
-        if not has_title and c['cell_type'] == 'markdown' and text.lstrip().startswith('# '):
-            extra = DOWNLOAD.format(name=dst.name) + ('\n\n' + DERIV_NOTE if note else '')
-            cells.append({'cell_type': 'markdown', 'id': 'siteder', 'metadata': {}, 'source': extra})
+        if (
+            not has_title
+            and c['cell_type'] == 'markdown'
+            and text.lstrip().startswith('# ')
+        ):
+            extra = DOWNLOAD.format(name=dst.name) + (
+                '\n\n' + DERIV_NOTE if note else ''
+            )
+            cells.append(
+                {
+                    'cell_type': 'markdown',
+                    'id': 'siteder',
+                    'metadata': {},
+                    'source': extra,
+                }
+            )
             has_title = True
     nb['cells'] = _anchored(cells)
-    nb.setdefault('metadata', {})['kernelspec'] = {'name': 'python3', 'display_name': 'Python 3', 'language': 'python'}
+    nb.setdefault('metadata', {})['kernelspec'] = {
+        'name': 'python3',
+        'display_name': 'Python 3',
+        'language': 'python',
+    }
     dst.write_text(json.dumps(nb, indent=1, ensure_ascii=False))
 
 
@@ -142,13 +217,27 @@ def _fill_derivations(dst: Path):
     nb = json.loads(dst.read_text())
     changed = False
     for c in nb['cells']:
-        if c['cell_type'] == 'code' and not c.get('outputs') and 'show_derivation_index()' in c['source']:
+        if (
+            c['cell_type'] == 'code'
+            and not c.get('outputs')
+            and 'show_derivation_index()' in c['source']
+        ):
             sys.path.insert(0, str(ROOT / 'tools'))
             from derivations import derivation_index_markdown
-            c['outputs'] = [{'output_type': 'display_data', 'metadata': {},
-                             'data': {'text/markdown': derivation_index_markdown(), 'text/plain': '<index>'}}]
+
+            c['outputs'] = [
+                {
+                    'output_type': 'display_data',
+                    'metadata': {},
+                    'data': {
+                        'text/markdown': derivation_index_markdown(),
+                        'text/plain': '<index>',
+                    },
+                }
+            ]
             changed = True
-    if changed: dst.write_text(json.dumps(nb, indent=1, ensure_ascii=False))
+    if changed:
+        dst.write_text(json.dumps(nb, indent=1, ensure_ascii=False))
 
 
 CHECK_TAG = re.compile(r'(?m)^[ \t]*#[ \t]*check:')
@@ -166,54 +255,88 @@ def _anchored(cells: list) -> list:
         if c['cell_type'] == 'markdown':
             ids += [f'eq-{n}' for n in TAG_N.findall(text)]
         elif c['cell_type'] == 'code':
-            if c.get('_export'): ids += [f'def-{n}' for n in PUBLIC_DEF.findall(text)]
-            if CHECK_TAG.search(text) and c.get('id'): ids.append(f'check-{c["id"]}')
+            if c.get('_export'):
+                ids += [f'def-{n}' for n in PUBLIC_DEF.findall(text)]
+            if CHECK_TAG.search(text) and c.get('id'):
+                ids.append(f'check-{c["id"]}')
         c.pop('_export', None)
         ids = [i for i in ids if i not in seen]
         seen.update(ids)
         if ids:
-            out.append({'cell_type': 'markdown', 'id': f'anchor{len(out)}', 'metadata': {},
-                        'source': ''.join(f'<span id="{i}"></span>' for i in ids)})
+            out.append(
+                {
+                    'cell_type': 'markdown',
+                    'id': f'anchor{len(out)}',
+                    'metadata': {},
+                    'source': ''.join(f'<span id="{i}"></span>' for i in ids),
+                }
+            )
         out.append(c)
     return out
 
 
 def stage():
-    if SRC.exists(): shutil.rmtree(SRC)
+    if SRC.exists():
+        shutil.rmtree(SRC)
     SRC.mkdir(parents=True)
     shutil.copy2(ROOT / 'site' / 'conf.py', SRC / 'conf.py')
     shutil.copytree(ROOT / 'site' / '_static', SRC / '_static')
     secs = pages()
     tagged = set()
     for p in NBS.glob('*.ipynb'):
-        if re.search(r'\\\\tag\{', p.read_text()): tagged.add(p.stem)
+        if re.search(r'\\\\tag\{', p.read_text()):
+            tagged.add(p.stem)
     for _, stems in secs:
         for s in stems + ['index']:
             src = ROOT / '_out' / f'{s}.ipynb'
             src = src if 'experiments_' in s and src.exists() else NBS / f'{s}.ipynb'
-            stage_notebook(src, SRC / f'{s}.ipynb', note=s in tagged and s != 'derivations')
-    if (SRC / 'derivations.ipynb').exists(): _fill_derivations(SRC / 'derivations.ipynb')
+            stage_notebook(
+                src, SRC / f'{s}.ipynb', note=s in tagged and s != 'derivations'
+            )
+    if (SRC / 'derivations.ipynb').exists():
+        _fill_derivations(SRC / 'derivations.ipynb')
     # the navigation: a hidden toctree per section at the end of the home page
     idx = json.loads((SRC / 'index.ipynb').read_text())
     for cap, stems in secs:
         if stems:
-            toc = '```{toctree}\n:hidden:\n:caption: ' + cap + '\n\n' + '\n'.join(stems) + '\n```'
-            idx['cells'].append({'cell_type': 'markdown', 'id': f'toc{len(idx["cells"])}', 'metadata': {}, 'source': toc})
+            toc = (
+                '```{toctree}\n:hidden:\n:caption: '
+                + cap
+                + '\n\n'
+                + '\n'.join(stems)
+                + '\n```'
+            )
+            idx['cells'].append(
+                {
+                    'cell_type': 'markdown',
+                    'id': f'toc{len(idx["cells"])}',
+                    'metadata': {},
+                    'source': toc,
+                }
+            )
     (SRC / 'index.ipynb').write_text(json.dumps(idx, indent=1, ensure_ascii=False))
 
 
 def copy_mathjax():
     import jupyter_server_mathjax
+
     src = Path(jupyter_server_mathjax.__file__).parent / 'static'
-    shutil.copytree(src, OUT / '_static' / 'mathjax', dirs_exist_ok=True,
-                    ignore=shutil.ignore_patterns('localization', 'SVG', '*.md'))
+    shutil.copytree(
+        src,
+        OUT / '_static' / 'mathjax',
+        dirs_exist_ok=True,
+        ignore=shutil.ignore_patterns('localization', 'SVG', '*.md'),
+    )
 
 
 def check_offline():
     "Every <script src> and stylesheet <link href> must be local."
     bad = []
     for p in OUT.rglob('*.html'):
-        for m in re.finditer(r'<(script|link)\b[^>]*?(?:src|href)="(https?:)?//[^"]*"[^>]*>', p.read_text()):
+        for m in re.finditer(
+            r'<(script|link)\b[^>]*?(?:src|href)="(https?:)?//[^"]*"[^>]*>',
+            p.read_text(),
+        ):
             tag = m.group(0)
             if m.group(1) == 'script' or 'stylesheet' in tag or 'preload' in tag:
                 bad.append(f'{p.relative_to(OUT)}: {tag[:160]}')
@@ -222,21 +345,40 @@ def check_offline():
 
 def main():
     global NBS
-    if len(sys.argv) > 1: NBS = Path(sys.argv[1]).resolve()     # another notebook folder (e.g. an executed scratch copy)
+    if len(sys.argv) > 1:
+        NBS = Path(
+            sys.argv[1]
+        ).resolve()  # another notebook folder (e.g. an executed scratch copy)
     t0 = time.time()
     stage()
     for d in (OUT, BUILD):
-        if d.exists(): shutil.rmtree(d)
-    cmd = [str(Path(sys.executable).with_name('sphinx-build')), '-b', 'html', '-q', '-E', '-d', str(BUILD / 'doctrees'),
-           str(SRC), str(BUILD / 'html')]
+        if d.exists():
+            shutil.rmtree(d)
+    cmd = [
+        str(Path(sys.executable).with_name('sphinx-build')),
+        '-b',
+        'html',
+        '-q',
+        '-E',
+        '-d',
+        str(BUILD / 'doctrees'),
+        str(SRC),
+        str(BUILD / 'html'),
+    ]
     r = subprocess.run(cmd)
-    if r.returncode: sys.exit(f'sphinx-build failed (exit {r.returncode})')
+    if r.returncode:
+        sys.exit(f'sphinx-build failed (exit {r.returncode})')
     shutil.move(str(BUILD / 'html'), str(OUT))
     copy_mathjax()
     bad = check_offline()
-    if bad: sys.exit('pages load scripts/styles from the network:\n  ' + '\n  '.join(bad[:20]))
+    if bad:
+        sys.exit(
+            'pages load scripts/styles from the network:\n  ' + '\n  '.join(bad[:20])
+        )
     n = len(list(OUT.glob('*.html')))
-    print(f'site: {n} pages in {OUT.relative_to(ROOT)}/ in {time.time() - t0:.0f} s; open _site/index.html')
+    print(
+        f'site: {n} pages in {OUT.relative_to(ROOT)}/ in {time.time() - t0:.0f} s; open _site/index.html'
+    )
 
 
 if __name__ == '__main__':

@@ -8,6 +8,7 @@ tools/build_site.py do:
 
     sys.path.insert(0, 'tools'); from derivations import derivation_index
 """
+
 import importlib, inspect, json, re
 from pathlib import Path
 import pandas as pd
@@ -372,9 +373,9 @@ MODULE_SEED = {
 }
 
 _TOKEN = (
-    r"\(|\)|\bpaper\b|\bseed (\d{3})\b|`([^`]+)`|"
-    r"\b(Eq|Eqs|Algorithm|Alg|Proposition|Prop|Definition)\.?\s*\(?(\d+)\)?"
-    r"(?:\s*[-\u2013]\s*\(?(\d+)\)?)?"
+    r'\(|\)|\bpaper\b|\bseed (\d{3})\b|`([^`]+)`|'
+    r'\b(Eq|Eqs|Algorithm|Alg|Proposition|Prop|Definition)\.?\s*\(?(\d+)\)?'
+    r'(?:\s*[-\u2013]\s*\(?(\d+)\)?)?'
 )  # compiled on first use (import stays cheap)
 _KIND = {
     'Eq': 'Eq.',
@@ -386,11 +387,12 @@ _KIND = {
     'Definition': 'Definition',
 }
 
+
 def parse_tags(
-    doc:str,             # a docstring
+    doc: str,  # a docstring
     # what `paper` means in this module (None: `paper` tags are skipped)
-    seed:str|None=None,
-)->list:  # [(seed, label, span)] with span = number of items the tag's range covers
+    seed: str | None = None,
+) -> list:  # [(seed, label, span)] with span = number of items the tag's range covers
     "Items cited in `doc` by `(paper ...)` / `(seed NNN ...)` tags, ranges expanded."
     out, stack = [], []  # stack of (depth, seed) contexts opened by a tag
     depth = 0
@@ -401,15 +403,23 @@ def parse_tags(
     }
     for m in re.finditer(_TOKEN, doc or ''):
         tok = m.group(0)
-        if tok == '(': depth += 1; continue
-        if tok == ')':
-            while stack and stack[-1][0] >= depth: stack.pop()
-            depth = max(depth - 1, 0); continue
-        if tok == 'paper':
-            if seed: stack.append((depth, seed))
+        if tok == '(':
+            depth += 1
             continue
-        if m.group(1): stack.append((depth, m.group(1))); continue
-        if not stack: continue
+        if tok == ')':
+            while stack and stack[-1][0] >= depth:
+                stack.pop()
+            depth = max(depth - 1, 0)
+            continue
+        if tok == 'paper':
+            if seed:
+                stack.append((depth, seed))
+            continue
+        if m.group(1):
+            stack.append((depth, m.group(1)))
+            continue
+        if not stack:
+            continue
         ctx = stack[-1][1]
         if m.group(2):  # a back-quoted formula name
             exact = {l for s_, l, *_ in ITEMS if s_ == ctx}
@@ -422,35 +432,44 @@ def parse_tags(
                 out.append((ctx, lab, 1))
             continue
         kind, a, b = _KIND[m.group(3)], int(m.group(4)), int(m.group(5) or m.group(4))
-        if kind != 'Eq.': b = a
-        for n in range(a, max(a, b) + 1): out.append((ctx, f'{kind} {n}', b - a + 1))
+        if kind != 'Eq.':
+            b = a
+        for n in range(a, max(a, b) + 1):
+            out.append((ctx, f'{kind} {n}', b - a + 1))
     return out
 
-def _root()->Path:
+
+def _root() -> Path:
     "The checkout holding nbs/ and tests/ (this file is its tools/derivations.py)."
     return Path(__file__).resolve().parents[1]
 
-def _symbols()->dict:
-    ("{dotted symbol: (module short name, notebook stem, docstring)} for every public "
-     "exported symbol.")
+
+def _symbols() -> dict:
+    '{dotted symbol: (module short name, notebook stem, docstring)} for every public exported symbol.'
     # the notebook comes from the generated module's header ("File to edit:
     # ../nbs/02_tree_contributions.ipynb")
     from deepforest_interp._modidx import d
+
     out = {}
     for mod, syms in d['syms'].items():
         short = mod.rsplit('.', 1)[1]
-        try: m = importlib.import_module(mod)
-        except Exception: continue
+        try:
+            m = importlib.import_module(mod)
+        except Exception:
+            continue
         head = Path(m.__file__).read_text(errors='replace')[:3000]
         src = re.search(r'File to edit: \.\./\S*?([^/\s]+)\.ipynb', head)
         nb = src.group(1) if src else ''
         for sym in syms:
-            name = sym[len(mod) + 1:]
-            if any(p.startswith('_') for p in name.split('.')): continue
+            name = sym[len(mod) + 1 :]
+            if any(p.startswith('_') for p in name.split('.')):
+                continue
             obj = m
             try:
-                for p in name.split('.'): obj = getattr(obj, p)
-            except AttributeError: continue
+                for p in name.split('.'):
+                    obj = getattr(obj, p)
+            except AttributeError:
+                continue
             doc = (
                 inspect.getdoc(obj)
                 if inspect.isroutine(obj)
@@ -461,65 +480,77 @@ def _symbols()->dict:
             out[sym] = (short, nb, doc or '')
     return out
 
+
 # patterns, compiled (and cached by `re`) on first use
 _DEF = r'(?m)^(?:def|class)\s+([A-Za-z]\w*)'
 _TAG = r'\\tag\{\s*(\d+)\s*\}'
 _EXPORT = r'(?m)^\s*#\s*\|\s*export'
 
-def _notebooks()->dict:
-    ("{notebook stem: (module short name or None, cells)} for the notebooks in nbs/ "
-     "(empty when not in a checkout).")
+
+def _notebooks() -> dict:
+    '{notebook stem: (module short name or None, cells)} for the notebooks in nbs/ (empty when not in a checkout).'
     out = {}
     for p in sorted((_root() / 'nbs').glob('*.ipynb')):
-        if p.name.startswith(('_', '.')): continue
+        if p.name.startswith(('_', '.')):
+            continue
         cells = json.loads(p.read_text()).get('cells', [])
         src = [''.join(c.get('source', '')) for c in cells]
         m = re.search(r'#\s*\|\s*default_exp\s+(\S+)', src[0]) if src else None
         out[p.stem] = (m.group(1).split('.')[-1] if m else None, cells)
     return out
 
-def rhythm_tags()->list:
-    ("[(seed, label, dotted symbol)] from `\\tag{N}` cells directly above an exported "
-     "definition.")
+
+def rhythm_tags() -> list:
+    '[(seed, label, dotted symbol)] from `\\tag{N}` cells directly above an exported definition.'
     out = []
     for stem, (mod, cells) in _notebooks().items():
         seed = MODULE_SEED.get(mod)
-        if not seed: continue
+        if not seed:
+            continue
         for a, b in zip(cells, cells[1:]):
-            if a['cell_type'] != 'markdown' or b['cell_type'] != 'code': continue
+            if a['cell_type'] != 'markdown' or b['cell_type'] != 'code':
+                continue
             src = ''.join(b['source'])
-            if not re.search(_EXPORT, src): continue
+            if not re.search(_EXPORT, src):
+                continue
             names = [n for n in re.findall(_DEF, src)]
             for n in re.findall(_TAG, ''.join(a['source'])):
                 for name in names[:1]:
                     out.append((seed, f'Eq. {n}', f'deepforest_interp.{mod}.{name}'))
     return out
 
+
 _CHECK = r'(?m)^[ \t]*#[ \t]*check:[ \t]*(.+)$'
 
-def find_checks()->dict:
-    ("{(seed, label): [place, ...]} of every notebook cell and test function tagged "
-     "`# check: seed NNN <label>`.")
+
+def find_checks() -> dict:
+    '{(seed, label): [place, ...]} of every notebook cell and test function tagged `# check: seed NNN <label>`.'
     out = {}
+
     def add(text, place):
         for tag in re.findall(_CHECK, text):
             for seed, label, _ in parse_tags(f'({tag})'):
                 out.setdefault((seed, label), [])
-                if place not in out[(seed, label)]: out[(seed, label)].append(place)
+                if place not in out[(seed, label)]:
+                    out[(seed, label)].append(place)
+
     for stem, (_, cells) in _notebooks().items():
-        if stem == 'derivations': continue
+        if stem == 'derivations':
+            continue
         for c in cells:
             if c['cell_type'] == 'code':
-                add(''.join(c['source']), f"nbs/{stem}.ipynb#{c.get('id', '')}")
+                add(''.join(c['source']), f'nbs/{stem}.ipynb#{c.get("id", "")}')
     for p in sorted((_root() / 'tests').glob('test_*.py')):
-        if p.name == 'test_derivations.py': continue
+        if p.name == 'test_derivations.py':
+            continue
         # a tag just above a test (before its decorators) belongs to it
         fn, pending = None, []
         for line in p.read_text().splitlines():
             m = re.match(r'(?:async\s+)?def\s+(\w+)', line)
             if m:
                 fn = m.group(1) if m.group(1).startswith('test') else None
-                if fn: [add(t, f'tests/{p.name}::{fn}') for t in pending]
+                if fn:
+                    [add(t, f'tests/{p.name}::{fn}') for t in pending]
                 pending = []
             elif re.match(r'#', line) and re.search(_CHECK, line):
                 pending.append(line.strip())
@@ -530,12 +561,13 @@ def find_checks()->dict:
                 add(line.strip(), f'tests/{p.name}::{fn}')
     return out
 
+
 def derivation_index(
     # also return the list of problems (unplaced or unchecked items, unknown tags)
-    with_report:bool=False,
+    with_report: bool = False,
     # seed, label, title, symbol, notebook, checks: one row per numbered item of the
     # seeds
-)->pd.DataFrame:
+) -> pd.DataFrame:
     """The derivation index:
 
     every numbered item of seeds 000-004, its implementing symbol, notebook and tagged
@@ -556,7 +588,8 @@ def derivation_index(
                 )
     rhythm = {}
     for seed, label, sym in rhythm_tags():
-        if (seed, label) in known and sym in syms: rhythm.setdefault((seed, label), sym)
+        if (seed, label) in known and sym in syms:
+            rhythm.setdefault((seed, label), sym)
     checks, rows, problems = find_checks(), [], list(dict.fromkeys(unknown))
     problems += [
         f'a check tag cites seed {s} {l}, which is not a numbered item'
@@ -564,7 +597,8 @@ def derivation_index(
         if (s, l) not in known
     ]
     short = {}
-    for sym in syms: short.setdefault(sym.rsplit('.', 1)[1], sym)
+    for sym in syms:
+        short.setdefault(sym.rsplit('.', 1)[1], sym)
     for seed, label, title, fallback in ITEMS:
         # the symbol moved to another module
         if fallback and fallback != 'notation' and fallback not in syms:
@@ -581,8 +615,10 @@ def derivation_index(
                     t[2] != fallback,
                 ),
             )[2]
-        elif fallback: symbol = fallback
-        elif (seed, label) in rhythm: symbol = rhythm[(seed, label)]
+        elif fallback:
+            symbol = fallback
+        elif (seed, label) in rhythm:
+            symbol = rhythm[(seed, label)]
         else:
             symbol = ''
             problems.append(
@@ -611,44 +647,47 @@ def derivation_index(
     )
     return (df, problems) if with_report else df
 
-def resolve_symbol(symbol:str):
-    ("Import a dotted path such as 'deepforest_interp.core.Explanation.output' (the "
-     "longest importable module first).")
+
+def resolve_symbol(symbol: str):
+    "Import a dotted path such as 'deepforest_interp.core.Explanation.output' (the longest importable module first)."
     if not isinstance(symbol, str) or not symbol:
         raise TypeError(
-            "symbol must be a non-empty dotted path string, got"
-            f" {type(symbol).__name__} {symbol!r}"
+            'symbol must be a non-empty dotted path string, got'
+            f' {type(symbol).__name__} {symbol!r}'
         )
     parts = symbol.split('.')
     for i in range(len(parts), 0, -1):
-        try: obj = importlib.import_module('.'.join(parts[:i]))
-        except ImportError: continue
+        try:
+            obj = importlib.import_module('.'.join(parts[:i]))
+        except ImportError:
+            continue
         for p in parts[i:]:
             try:
                 obj = getattr(obj, p)
             except AttributeError:
                 raise ImportError(
-                    f"cannot import {symbol}: {'.'.join(parts[:i])} has no {p!r}"
+                    f'cannot import {symbol}: {".".join(parts[:i])} has no {p!r}'
                 ) from None
         return obj
     raise ImportError(f'cannot import {symbol}')
 
-def _equation_pages()->dict:
-    ("{(seed, 'Eq. N'): notebook stem} for the first notebook of a seed whose "
-     "markdown numbers Eq. N with `\\tag{N}`.")
+
+def _equation_pages() -> dict:
+    "{(seed, 'Eq. N'): notebook stem} for the first notebook of a seed whose markdown numbers Eq. N with `\\tag{N}`."
     out = {}
     for stem, (mod, cells) in _notebooks().items():
         seed = MODULE_SEED.get(mod)
-        if not seed: continue
+        if not seed:
+            continue
         for c in cells:
             if c['cell_type'] == 'markdown':
                 for n in re.findall(_TAG, ''.join(c['source'])):
                     out.setdefault((seed, f'Eq. {n}'), stem)
     return out
 
-def derivation_index_markdown(df:pd.DataFrame|None=None)->str:
-    ("The index as markdown tables, one per seed, linking labels to equations, "
-     "symbols to code and checks to cells.")
+
+def derivation_index_markdown(df: pd.DataFrame | None = None) -> str:
+    'The index as markdown tables, one per seed, linking labels to equations, symbols to code and checks to cells.'
     df = derivation_index() if df is None else df
     names = {
         '000': (
@@ -661,12 +700,16 @@ def derivation_index_markdown(df:pd.DataFrame|None=None)->str:
         '004': 'Gatto et al. (2019): single sample feature importance (SSFI)',
     }
     eqs = _equation_pages()
-    def a(href, text): return f'<a href="{href}">{text}</a>'
+
+    def a(href, text):
+        return f'<a href="{href}">{text}</a>'
+
     def place(p):
         if p.startswith('nbs/'):
             stem, cid = p[4:].split('.ipynb#')
             return a(f'{stem}.html#check-{cid}', stem)
         return f'<code>{p.split("/", 1)[1]}</code>'
+
     out = []
     for seed, g in df.groupby('seed', sort=True):
         out += [
@@ -694,7 +737,9 @@ def derivation_index_markdown(df:pd.DataFrame|None=None)->str:
         out.append('')
     return '\n'.join(out)
 
+
 def show_derivation_index():
     "Display the index as markdown (in a notebook, and as the page of the course site)."
     from IPython.display import Markdown, display
+
     display(Markdown(derivation_index_markdown()))

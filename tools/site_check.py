@@ -15,6 +15,7 @@ The site is served on 127.0.0.1 by a throw-away http.server (file:// would block
 Debian's /usr/bin/chromium (override with CHROMIUM=...), driven through Python playwright. Screenshots of four pages
 (home, equations, a figure, the derivation index) go to _site/_screens/.
 """
+
 import functools, http.server, os, re, socketserver, sys, tempfile, threading, time
 from pathlib import Path
 from urllib.parse import urlsplit, unquote
@@ -22,10 +23,23 @@ from urllib.parse import urlsplit, unquote
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else ROOT / '_site'
 CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
-FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-         '--disable-background-networking', '--disable-component-update', '--disable-sync']
-SCREENS = [('index.html', None), ('06_calibration.html', 'div.math'), ('08_forest_floor.html', '.cell_output img'),
-           ('derivations.html', 'table'), ('10_experiments_deep_forest.html', '.cell_output img')]
+FLAGS = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+]
+SCREENS = [
+    ('index.html', None),
+    ('06_calibration.html', 'div.math'),
+    ('08_forest_floor.html', '.cell_output img'),
+    ('derivations.html', 'table'),
+    ('10_experiments_deep_forest.html', '.cell_output img'),
+]
 
 PAGE_JS = r"""
 async () => {
@@ -92,14 +106,26 @@ def _check_tree_path(page, ex, D) -> list:
     before = ex.locator('[data-role=forest-output]').get_attribute('data-value')
     page.evaluate(_SET_RANGE_JS, [ex.element_handle(), 'row', r])
     ex.locator('select[data-control=tree]').select_option(str(t))
-    if ex.get_attribute('data-row') != str(r) or ex.get_attribute('data-tree') != str(t):
+    if ex.get_attribute('data-row') != str(r) or ex.get_attribute('data-tree') != str(
+        t
+    ):
         return [f'tree-path: the view did not move to row {r}, tree {t}']
     end = ex.locator('[data-role=path-end]').get_attribute('data-value')
     out = ex.locator('[data-role=forest-output]').get_attribute('data-value')
     want = D['rows'][r]['expected']
-    if not _close(end, want['tree'][t]): probs.append(f'tree-path: running sum ends at {end}, the tree predicts {want["tree"][t]}')
-    if not _close(out, want['output']): probs.append(f'tree-path: bias + contributions = {out}, the model outputs {want["output"]}')
-    if r and _close(before, out, 1e-15) and not _close(D['rows'][0]['expected']['output'], want['output'], 1e-15):
+    if not _close(end, want['tree'][t]):
+        probs.append(
+            f'tree-path: running sum ends at {end}, the tree predicts {want["tree"][t]}'
+        )
+    if not _close(out, want['output']):
+        probs.append(
+            f'tree-path: bias + contributions = {out}, the model outputs {want["output"]}'
+        )
+    if (
+        r
+        and _close(before, out, 1e-15)
+        and not _close(D['rows'][0]['expected']['output'], want['output'], 1e-15)
+    ):
         probs.append('tree-path: the forest output shown did not change with the row')
     return probs
 
@@ -107,52 +133,95 @@ def _check_tree_path(page, ex, D) -> list:
 def _check_deep_forest(page, ex, D) -> list:
     "Pick the last layer and a row, press 'to the leaf': the walked table must be Algorithm 1's, the layer's sum its output."
     import json
+
     probs, l, r = [], len(D['layers']) - 1, min(3, len(D['rows']) - 1)
     ex.locator('select[data-control=layer]').select_option(str(l))
     page.evaluate(_SET_RANGE_JS, [ex.element_handle(), 'row', r])
     ex.locator('button[data-control=next]').click()
-    if ex.get_attribute('data-step') != '1': probs.append('deep-forest: "next" did not advance to step 1')
+    if ex.get_attribute('data-step') != '1':
+        probs.append('deep-forest: "next" did not advance to step 1')
     ex.locator('button[data-control=end]').click()
     R = D['rows'][r]['layers'][l]
-    if ex.get_attribute('data-step') != str(len(R['paths'][0]) - 1): probs.append('deep-forest: "to the leaf" did not reach the leaf')
-    got = json.loads(ex.locator('[data-role=tree-table-end]').get_attribute('data-values'))
+    if ex.get_attribute('data-step') != str(len(R['paths'][0]) - 1):
+        probs.append('deep-forest: "to the leaf" did not reach the leaf')
+    got = json.loads(
+        ex.locator('[data-role=tree-table-end]').get_attribute('data-values')
+    )
     want = R['expected']['table'][0]
     if len(got) != len(want) or not all(_close(a, b) for a, b in zip(got, want)):
-        probs.append(f'deep-forest: the walked table {got} differs from Algorithm 1\'s {want}')
+        probs.append(
+            f"deep-forest: the walked table {got} differs from Algorithm 1's {want}"
+        )
     out = ex.locator('[data-role=layer-output]').get_attribute('data-value')
-    if not _close(out, R['expected']['output']): probs.append(f'deep-forest: layer sum {out} != layer output {R["expected"]["output"]}')
+    if not _close(out, R['expected']['output']):
+        probs.append(
+            f'deep-forest: layer sum {out} != layer output {R["expected"]["output"]}'
+        )
     return probs
 
 
 def _check_forest_floor(page, ex, D) -> list:
     "Brush a box in the second panel with the mouse: the rows inside must light up in every panel, with their mean contributions."
     import json
+
     probs, pi = [], min(1, len(D['panels']) - 1)
     svg = ex.locator('[data-role=panel-svg]').nth(pi)
-    svg.evaluate("el => el.scrollIntoView({block: 'center'})")        # mouse events need the panel on screen
+    svg.evaluate(
+        "el => el.scrollIntoView({block: 'center'})"
+    )  # mouse events need the panel on screen
     box = svg.bounding_box()
     page.mouse.move(box['x'] + 0.3 * box['width'], box['y'] + 0.05 * box['height'])
     page.mouse.down()
-    page.mouse.move(box['x'] + 0.7 * box['width'], box['y'] + 0.3 * box['height'], steps=4)
-    page.mouse.move(box['x'] + 0.97 * box['width'], box['y'] + 0.6 * box['height'], steps=4)
+    page.mouse.move(
+        box['x'] + 0.7 * box['width'], box['y'] + 0.3 * box['height'], steps=4
+    )
+    page.mouse.move(
+        box['x'] + 0.97 * box['width'], box['y'] + 0.6 * box['height'], steps=4
+    )
     page.mouse.up()
     brush = ex.get_attribute('data-brush')
-    if not brush: return ['forest-floor: brushing drew no selection']
-    p, x0, x1, y0, y1 = json.loads(brush); j = D['panels'][p]
-    want = [i for i, (x, y) in enumerate(zip(D['x'], D['y'])) if x0 <= x[j] <= x1 and y0 <= y[j] <= y1]
+    if not brush:
+        return ['forest-floor: brushing drew no selection']
+    p, x0, x1, y0, y1 = json.loads(brush)
+    j = D['panels'][p]
+    want = [
+        i
+        for i, (x, y) in enumerate(zip(D['x'], D['y']))
+        if x0 <= x[j] <= x1 and y0 <= y[j] <= y1
+    ]
     got = json.loads(ex.get_attribute('data-selection'))
-    if not want: probs.append('forest-floor: the brushed box holds no point (the check brushed an empty corner)')
-    if got != want: probs.append(f'forest-floor: {len(got)} rows selected, {len(want)} inside the brushed box')
+    if not want:
+        probs.append(
+            'forest-floor: the brushed box holds no point (the check brushed an empty corner)'
+        )
+    if got != want:
+        probs.append(
+            f'forest-floor: {len(got)} rows selected, {len(want)} inside the brushed box'
+        )
     for q, jj in enumerate(D['panels']):
         n_lit = ex.locator('[data-role=panel-svg]').nth(q).locator('circle.sel').count()
-        if n_lit != len(want): probs.append(f'forest-floor: panel {q} lights up {n_lit} points, not {len(want)}')
+        if n_lit != len(want):
+            probs.append(
+                f'forest-floor: panel {q} lights up {n_lit} points, not {len(want)}'
+            )
         m = ex.locator('[data-role=sel-mean]').nth(q).get_attribute('data-value')
-        if want and (m is None or not _close(m, sum(D['y'][i][jj] for i in want) / len(want))):
-            probs.append(f'forest-floor: panel {q} shows mean contribution {m} of the selection')
+        if want and (
+            m is None or not _close(m, sum(D['y'][i][jj] for i in want) / len(want))
+        ):
+            probs.append(
+                f'forest-floor: panel {q} shows mean contribution {m} of the selection'
+            )
     f = len(D['features']) - 1
     ex.locator('select[data-control=color]').select_option(str(f + 1))
-    fill = ex.locator('[data-role=panel-svg]').first.locator('circle[data-i="0"]').get_attribute('fill')
-    if fill != D['colors'][f][0]: probs.append(f'forest-floor: colour by {D["features"][f]} shows {fill}, not {D["colors"][f][0]}')
+    fill = (
+        ex.locator('[data-role=panel-svg]')
+        .first.locator('circle[data-i="0"]')
+        .get_attribute('fill')
+    )
+    if fill != D['colors'][f][0]:
+        probs.append(
+            f'forest-floor: colour by {D["features"][f]} shows {fill}, not {D["colors"][f][0]}'
+        )
     return probs
 
 
@@ -163,17 +232,36 @@ def check_explorers(page, page_name: str, seen: dict) -> list:
         ex = page.locator('div.dfx[data-explorer]').nth(k)
         kind = ex.get_attribute('data-explorer')
         try:
-            page.wait_for_function('el => el.getAttribute("data-ready") === "1"', arg=ex.element_handle(), timeout=10000)
+            page.wait_for_function(
+                'el => el.getAttribute("data-ready") === "1"',
+                arg=ex.element_handle(),
+                timeout=10000,
+            )
         except Exception:
-            probs.append(f'{page_name}: explorer {kind} never started (its script did not run)'); continue
+            probs.append(
+                f'{page_name}: explorer {kind} never started (its script did not run)'
+            )
+            continue
         D = ex.evaluate(_DATA_JS)
-        check = {'tree-path': _check_tree_path, 'deep-forest': _check_deep_forest, 'forest-floor': _check_forest_floor}.get(kind)
-        if check is None: probs.append(f'{page_name}: unknown explorer kind {kind!r}'); continue
+        check = {
+            'tree-path': _check_tree_path,
+            'deep-forest': _check_deep_forest,
+            'forest-floor': _check_forest_floor,
+        }.get(kind)
+        if check is None:
+            probs.append(f'{page_name}: unknown explorer kind {kind!r}')
+            continue
         probs += [f'{page_name}: {m}' for m in check(page, ex, D)]
-        if ex.locator('.bad').count(): probs.append(f'{page_name}: explorer {kind} shows a failed identity (.bad)')
-        if kind not in seen:                 # a viewport taller than the explorer: the theme's sticky header stays off it
-            vp = page.viewport_size; h = ex.bounding_box()['height']
-            page.set_viewport_size({'width': vp['width'], 'height': int(min(5000, h + 200))})
+        if ex.locator('.bad').count():
+            probs.append(f'{page_name}: explorer {kind} shows a failed identity (.bad)')
+        if (
+            kind not in seen
+        ):  # a viewport taller than the explorer: the theme's sticky header stays off it
+            vp = page.viewport_size
+            h = ex.bounding_box()['height']
+            page.set_viewport_size(
+                {'width': vp['width'], 'height': int(min(5000, h + 200))}
+            )
             page.evaluate('document.activeElement && document.activeElement.blur()')
             ex.evaluate("el => { el.scrollIntoView({block: 'center'}); }")
             ex.screenshot(path=str(SITE / '_screens' / f'explorer-{kind}.png'))
@@ -183,14 +271,18 @@ def check_explorers(page, page_name: str, seen: dict) -> list:
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
-    missing = []                     # paths a page asked for that the site lacks (fonts, scripts, images ...)
+    missing = []  # paths a page asked for that the site lacks (fonts, scripts, images ...)
 
-    def log_message(self, *a): pass
+    def log_message(self, *a):
+        pass
 
     def send_error(self, code, message=None, explain=None):
-        if code == 404 and 'favicon' not in self.path: _Quiet.missing.append(unquote(urlsplit(self.path).path))
-        try: super().send_error(code, message, explain)
-        except (BrokenPipeError, ConnectionResetError): pass    # the page was closed first: recorded above
+        if code == 404 and 'favicon' not in self.path:
+            _Quiet.missing.append(unquote(urlsplit(self.path).path))
+        try:
+            super().send_error(code, message, explain)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the page was closed first: recorded above
 
 
 def serve(root: Path):
@@ -207,60 +299,120 @@ def _ids(path: Path) -> frozenset:
 
 def _resolve(url: str, base: str):
     "Problem with an internal link, or None (external links and the site's own origin are told apart by `base`)."
-    if not url.startswith(base): return None
+    if not url.startswith(base):
+        return None
     parts = urlsplit(url)
     path = SITE / unquote(parts.path).lstrip('/')
-    if path.is_dir(): path = path / 'index.html'
-    if not path.exists(): return f'missing target {parts.path}'
-    if parts.fragment and path.suffix == '.html' and unquote(parts.fragment) not in _ids(path):
+    if path.is_dir():
+        path = path / 'index.html'
+    if not path.exists():
+        return f'missing target {parts.path}'
+    if (
+        parts.fragment
+        and path.suffix == '.html'
+        and unquote(parts.fragment) not in _ids(path)
+    ):
         return f'no id "{parts.fragment}" in {path.name}'
     return None
 
 
 def main() -> int:
     if not (SITE / 'index.html').exists():
-        print(f'site-check: {SITE}/index.html not found: run `make site` first'); return 1
+        print(f'site-check: {SITE}/index.html not found: run `make site` first')
+        return 1
     if not Path(CHROMIUM).exists():
-        print(f'site-check: {CHROMIUM} not found: `apt-get install -y chromium` (make site-check does it as root)')
+        print(
+            f'site-check: {CHROMIUM} not found: `apt-get install -y chromium` (make site-check does it as root)'
+        )
         return 1
     from playwright.sync_api import sync_playwright
+
     pages = sorted(p.relative_to(SITE).as_posix() for p in SITE.glob('*.html'))
     httpd, base = serve(SITE)
-    problems, stats, t0 = [], {'pages': 0, 'math': 0, 'imgs': 0, 'links': 0}, time.time()
-    explorers = {}                   # kind -> how many were driven
+    problems, stats, t0 = (
+        [],
+        {'pages': 0, 'math': 0, 'imgs': 0, 'links': 0},
+        time.time(),
+    )
+    explorers = {}  # kind -> how many were driven
     (SITE / '_screens').mkdir(exist_ok=True)
     try:
-        with tempfile.TemporaryDirectory(prefix='site_check_profile_') as prof, sync_playwright() as pw:
-            ctx = pw.chromium.launch_persistent_context(prof, executable_path=CHROMIUM, headless=True,
-                                                        args=FLAGS, viewport={'width': 1280, 'height': 900})
+        with (
+            tempfile.TemporaryDirectory(prefix='site_check_profile_') as prof,
+            sync_playwright() as pw,
+        ):
+            ctx = pw.chromium.launch_persistent_context(
+                prof,
+                executable_path=CHROMIUM,
+                headless=True,
+                args=FLAGS,
+                viewport={'width': 1280, 'height': 900},
+            )
             for page_name in pages:
                 page = ctx.new_page()
                 failed = []
-                page.route('**/*', lambda route: route.continue_() if route.request.url.startswith(base)
-                           or route.request.url.startswith('data:') else (failed.append('external request ' +
-                           route.request.url[:100]), route.abort()))
-                page.on('response', lambda r: r.status >= 400 and failed.append(f'HTTP {r.status} {r.url[len(base):]}'))
+                page.route(
+                    '**/*',
+                    lambda route: (
+                        route.continue_()
+                        if route.request.url.startswith(base)
+                        or route.request.url.startswith('data:')
+                        else (
+                            failed.append(
+                                'external request ' + route.request.url[:100]
+                            ),
+                            route.abort(),
+                        )
+                    ),
+                )
+                page.on(
+                    'response',
+                    lambda r: (
+                        r.status >= 400
+                        and failed.append(f'HTTP {r.status} {r.url[len(base) :]}')
+                    ),
+                )
                 page.goto(f'{base}/{page_name}', wait_until='load')
                 res = page.evaluate(PAGE_JS)
-                stats['pages'] += 1; stats['math'] += res['math']; stats['imgs'] += res['imgs']
+                stats['pages'] += 1
+                stats['math'] += res['math']
+                stats['imgs'] += res['imgs']
                 where = page_name
-                for m in res['mathBad']: problems.append(f'{where}: math not typeset: {m}')
+                for m in res['mathBad']:
+                    problems.append(f'{where}: math not typeset: {m}')
                 stats['solutions'] = stats.get('solutions', 0) + res['solutions']
-                if res['openSolutions']: problems.append(f'{where}: {res["openSolutions"]} exercise solution(s) not folded')
+                if res['openSolutions']:
+                    problems.append(
+                        f'{where}: {res["openSolutions"]} exercise solution(s) not folded'
+                    )
                 stats['folded'] = stats.get('folded', 0) + res['folded']
-                if res['openFolded']: problems.append(f'{where}: {res["openFolded"]} implementation toggle(s) open')
+                if res['openFolded']:
+                    problems.append(
+                        f'{where}: {res["openFolded"]} implementation toggle(s) open'
+                    )
                 if re.match(r'0[2-9]', page_name) and not res['folded']:
-                    problems.append(f'{where}: a concept page without folded implementation code')
-                if res['mjErrors']: problems.append(f'{where}: {res["mjErrors"]} MathJax error(s)')
-                for t in res['raw']: problems.append(f'{where}: raw TeX in the visible text: {t!r}')
-                for t in res['rawMd']: problems.append(f'{where}: markdown printed as text (a table or heading): {t!r}')
+                    problems.append(
+                        f'{where}: a concept page without folded implementation code'
+                    )
+                if res['mjErrors']:
+                    problems.append(f'{where}: {res["mjErrors"]} MathJax error(s)')
+                for t in res['raw']:
+                    problems.append(f'{where}: raw TeX in the visible text: {t!r}')
+                for t in res['rawMd']:
+                    problems.append(
+                        f'{where}: markdown printed as text (a table or heading): {t!r}'
+                    )
                 if re.match(r'1\d_experiments_', page_name) and not res['imgs']:
-                    problems.append(f'{where}: an experiment page without a figure (store the executed notebook: make reproduce)')
-                for s in res['imgBad']: problems.append(f'{where}: image does not load: {s}')
+                    problems.append(
+                        f'{where}: an experiment page without a figure (store the executed notebook: make reproduce)'
+                    )
+                for s in res['imgBad']:
+                    problems.append(f'{where}: image does not load: {s}')
                 for href in sorted(set(res['links'])):
                     stats['links'] += 1
                     err = _resolve(href, base)
-                    if err: problems.append(f'{where}: link {href[len(base):]}: {err}')
+                    if err:
+                        problems.append(f'{where}: link {href[len(base) :]}: {err}')
                 problems += check_explorers(page, page_name, explorers)
                 problems += [f'{where}: {f}' for f in failed if 'favicon' not in f]
                 for name, sel in SCREENS:
@@ -268,20 +420,32 @@ def main() -> int:
                         if sel and page.locator(sel).count():
                             page.locator(sel).first.scroll_into_view_if_needed()
                             page.evaluate('window.scrollBy(0, -250)')
-                        page.screenshot(path=str(SITE / '_screens' / name.replace('.html', '.png')))
+                        page.screenshot(
+                            path=str(SITE / '_screens' / name.replace('.html', '.png'))
+                        )
                 page.close()
             ctx.close()
     finally:
         httpd.shutdown()
-    problems += [f'a page requested a file the site lacks: {p}' for p in sorted(set(_Quiet.missing))]
-    problems += [f'no {k} explorer on the site (its notebook cell has no stored output?)' for k in EXPLORER_KINDS if k not in explorers]
-    print(f"site-check: {stats['pages']} pages, {stats['math']} math elements, {stats['imgs']} images, "
-          f"{stats.get('solutions', 0)} folded solutions, {stats.get('folded', 0)} folded implementation cells, "
-          f"{stats['links']} distinct links per page, {sum(explorers.values())} explorers driven, checked in {time.time() - t0:.0f} s; "
-          f"screenshots in {(SITE / '_screens').relative_to(ROOT) if SITE.is_relative_to(ROOT) else SITE / '_screens'}/")
+    problems += [
+        f'a page requested a file the site lacks: {p}'
+        for p in sorted(set(_Quiet.missing))
+    ]
+    problems += [
+        f'no {k} explorer on the site (its notebook cell has no stored output?)'
+        for k in EXPLORER_KINDS
+        if k not in explorers
+    ]
+    print(
+        f'site-check: {stats["pages"]} pages, {stats["math"]} math elements, {stats["imgs"]} images, '
+        f'{stats.get("solutions", 0)} folded solutions, {stats.get("folded", 0)} folded implementation cells, '
+        f'{stats["links"]} distinct links per page, {sum(explorers.values())} explorers driven, checked in {time.time() - t0:.0f} s; '
+        f'screenshots in {(SITE / "_screens").relative_to(ROOT) if SITE.is_relative_to(ROOT) else SITE / "_screens"}/'
+    )
     if problems:
         print(f'site-check FAILED ({len(problems)} problems):')
-        for p in problems[:200]: print('  -', p.encode('utf-8', 'replace').decode())
+        for p in problems[:200]:
+            print('  -', p.encode('utf-8', 'replace').decode())
         return 1
     print('site-check OK')
     return 0

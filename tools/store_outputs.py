@@ -14,20 +14,28 @@ What is stored must be the same on every run (so `make reproduce` leaves git cle
 
 Usage: python tools/store_outputs.py [NOTEBOOK ...]   (default: every _out/1*_experiments_*.ipynb)
 """
+
 import json, re, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDGET = 'application/vnd.jupyter.widget-view+json'
 ADDRESS = re.compile(r' at 0x[0-9a-fA-F]{6,}>')
-MACHINE = re.compile(r"PosixPath\(|(?<![\w.])/(?:tmp|work|root|home|Users|var/folders)/|" + re.escape(str(ROOT)))
+MACHINE = re.compile(
+    r'PosixPath\(|(?<![\w.])/(?:tmp|work|root|home|Users|var/folders)/|'
+    + re.escape(str(ROOT))
+)
 
 
 def _text(o) -> str:
-    if o.get('output_type') == 'stream': return ''.join(o.get('text', ''))
+    if o.get('output_type') == 'stream':
+        return ''.join(o.get('text', ''))
     data = o.get('data', {})
-    return ''.join(''.join(v) if isinstance(v, list) else str(v) for k, v in data.items()
-                   if k.startswith('text/') or k.endswith('json')) + ''.join(o.get('traceback', []))
+    return ''.join(
+        ''.join(v) if isinstance(v, list) else str(v)
+        for k, v in data.items()
+        if k.startswith('text/') or k.endswith('json')
+    ) + ''.join(o.get('traceback', []))
 
 
 def store(src: Path, dst: Path) -> list:
@@ -36,38 +44,60 @@ def store(src: Path, dst: Path) -> list:
     problems, cells = [], []
     for i, c in enumerate(nb['cells']):
         tags = c.get('metadata', {}).get('tags', [])
-        if 'injected-parameters' in tags: continue
-        c['metadata'] = {k: v for k, v in c.get('metadata', {}).items() if k not in ('papermill', 'execution')}
+        if 'injected-parameters' in tags:
+            continue
+        c['metadata'] = {
+            k: v
+            for k, v in c.get('metadata', {}).items()
+            if k not in ('papermill', 'execution')
+        }
         if c['cell_type'] == 'code':
             outs = []
             for o in c.get('outputs', []):
-                if o.get('output_type') == 'stream' and o.get('name') == 'stderr': continue
-                if WIDGET in o.get('data', {}): continue
+                if o.get('output_type') == 'stream' and o.get('name') == 'stderr':
+                    continue
+                if WIDGET in o.get('data', {}):
+                    continue
                 o.pop('transient', None)
                 if o.get('output_type') == 'error':
-                    problems.append(f'{src.name} cell {i}: raised {o.get("ename")}: {o.get("evalue", "")[:120]}')
+                    problems.append(
+                        f'{src.name} cell {i}: raised {o.get("ename")}: {o.get("evalue", "")[:120]}'
+                    )
                 t = _text(o)
                 m = MACHINE.search(t)
-                if m: problems.append(f'{src.name} cell {i}: machine path in an output: ...{t[max(m.start() - 40, 0):m.end() + 40]!r}')
+                if m:
+                    problems.append(
+                        f'{src.name} cell {i}: machine path in an output: ...{t[max(m.start() - 40, 0) : m.end() + 40]!r}'
+                    )
                 m = ADDRESS.search(t)
-                if m: problems.append(f'{src.name} cell {i}: memory address in an output (end the line with `;`): '
-                                      f'...{t[max(m.start() - 40, 0):m.end() + 10]!r}')
+                if m:
+                    problems.append(
+                        f'{src.name} cell {i}: memory address in an output (end the line with `;`): '
+                        f'...{t[max(m.start() - 40, 0) : m.end() + 10]!r}'
+                    )
                 outs.append(o)
             c['outputs'] = outs
         cells.append(c)
     nb['cells'] = cells
     nb['metadata'].pop('papermill', None)
     nb['metadata'].pop('widgets', None)
-    if not problems: dst.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n')
+    if not problems:
+        dst.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n')
     return problems
 
 
 def main(argv) -> int:
-    srcs = [Path(a) for a in argv] or sorted((ROOT / '_out').glob('1*_experiments_*.ipynb'))
+    srcs = [Path(a) for a in argv] or sorted(
+        (ROOT / '_out').glob('1*_experiments_*.ipynb')
+    )
     problems = []
-    for s in srcs: problems += store(s, ROOT / 'nbs' / s.name)
-    for p in problems: print('store-outputs:', p)
-    print(f'store-outputs: {len(srcs) - len({p.split()[0] for p in problems})} of {len(srcs)} notebooks stored in nbs/')
+    for s in srcs:
+        problems += store(s, ROOT / 'nbs' / s.name)
+    for p in problems:
+        print('store-outputs:', p)
+    print(
+        f'store-outputs: {len(srcs) - len({p.split()[0] for p in problems})} of {len(srcs)} notebooks stored in nbs/'
+    )
     return 1 if problems else 0
 
 
