@@ -445,7 +445,7 @@ def _root() -> Path:
 
 
 def _symbols() -> dict:
-    '{dotted symbol: (module short name, notebook stem, docstring)} for every public exported symbol.'
+    "{dotted symbol: (module short name, notebook stem, docstring)} for every public exported symbol."
     # the notebook comes from the generated module's header ("File to edit:
     # ../nbs/02_tree_contributions.ipynb")
     from deepforest_interp._modidx import d
@@ -488,7 +488,7 @@ _EXPORT = r'(?m)^\s*#\s*\|\s*export'
 
 
 def _notebooks() -> dict:
-    '{notebook stem: (module short name or None, cells)} for the notebooks in nbs/ (empty when not in a checkout).'
+    "{notebook stem: (module short name or None, cells)} for the notebooks in nbs/ (empty when not in a checkout)."
     out = {}
     for p in sorted((_root() / 'nbs').glob('*.ipynb')):
         if p.name.startswith(('_', '.')):
@@ -501,7 +501,7 @@ def _notebooks() -> dict:
 
 
 def rhythm_tags() -> list:
-    '[(seed, label, dotted symbol)] from `\\tag{N}` cells directly above an exported definition.'
+    "[(seed, label, dotted symbol)] from `\\tag{N}` cells directly above an exported definition."
     out = []
     for stem, (mod, cells) in _notebooks().items():
         seed = MODULE_SEED.get(mod)
@@ -524,7 +524,7 @@ _CHECK = r'(?m)^[ \t]*#[ \t]*check:[ \t]*(.+)$'
 
 
 def find_checks() -> dict:
-    '{(seed, label): [place, ...]} of every notebook cell and test function tagged `# check: seed NNN <label>`.'
+    "{(seed, label): [place, ...]} of every notebook cell and test function tagged `# check: seed NNN <label>`."
     out = {}
 
     def add(text, place):
@@ -687,7 +687,7 @@ def _equation_pages() -> dict:
 
 
 def derivation_index_markdown(df: pd.DataFrame | None = None) -> str:
-    'The index as markdown tables, one per seed, linking labels to equations, symbols to code and checks to cells.'
+    "The index as markdown tables, one per seed, linking labels to equations, symbols to code and checks to cells."
     df = derivation_index() if df is None else df
     names = {
         '000': (
