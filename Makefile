@@ -63,7 +63,7 @@ format: $(STAMP)
 	$(BIN)/python tools/unwrap_docstrings.py nbs/*.ipynb
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
-	. $(BIN)/activate && nbdev_export && nbdev_clean
+	. $(BIN)/activate && nbdev_export && ruff format -q deepforest_interp && nbdev_clean
 
 ## Fails only if nbdev_export + nbdev_clean would CHANGE a file (checked on a scratch copy: nothing here is modified),
 ## naming the file and the fix; also enforces <= 2 MB per notebook and <= 12 MB for nbs/.
@@ -93,7 +93,7 @@ site-check: site
 	  echo "*** at a Chrome/Chromium binary), then run: make site-check                                      ***"; echo ""; fi
 
 export: $(STAMP)
-	. $(BIN)/activate && nbdev_export && nbdev_clean
+	. $(BIN)/activate && nbdev_export && ruff format -q deepforest_interp && nbdev_clean
 
 bench: $(STAMP)
 	for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f; done

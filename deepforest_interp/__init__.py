@@ -5,50 +5,174 @@ The package root holds what users call: explainers, importances, estimators, plo
 ``deepforest_interp.tree_contributions.FlatForest`` or ``deepforest_interp.experiments.run_repetitions``.
 Each module is generated from one notebook in nbs/; no module is shadowed by a function of the same name.
 """
-__version__ = "0.1.0"
+
+__version__ = '0.1.0'
 
 from .core import Explanation
 from .pipelines import unwrap_pipeline
-from .datasets import (make_sin_cos, make_linear_sum, make_three_class, make_sim, make_forest_floor_toy,
-                       make_hidf_sphere, load_iris, load_wine, load_breast_cancer, load_digits,
-                       load_diabetes, load_keel, load_adult, load_bank_marketing, load_statlog_satellite,
-                       load_crowdsourced_mapping, load_phishing, load_bike_sharing, list_datasets)
-from .tree_contributions import contributions, contribution_summary, plot_contributions, explore_path
-from .importance import (mdi, mdi_covariance, mdi_oob, local_mdi, mda, oob_permutation_importance,
-                         plot_importances)
-from .cascade import CascadeForestClassifier, CascadeForestRegressor, plot_validation_curve
-from .calibration import (deep_forest_contributions, deep_forest_mdi, deep_forest_local_mdi, deep_forest_explain,
-                          explore_deep_forest, prepare_explanations)
-from .forest_floor import (oob_contributions, heldout_contributions, cv_contributions, goodness_of_visualization,
-                           feature_colors,
-                           contribution_importance, rank_interactions)
-from .forest_floor_plots import (plot_forest_floor, plot_two_way, plot_aligned, plot_simplex, plot_simplex_grid,
-                                 explore_forest_floor)
-from .single_sample import ssfi, loo_forest, LOOForest, ssfi_loo, plot_ssfi, plot_ssfi_image
-from .intersection_trees import (Interaction, RuleSet, leaf_rules, grit, grit_forest,
-                                 EnrichedRandomForestClassifier, stability_scores, plot_stability)
+from .datasets import (
+    make_sin_cos,
+    make_linear_sum,
+    make_three_class,
+    make_sim,
+    make_forest_floor_toy,
+    make_hidf_sphere,
+    load_iris,
+    load_wine,
+    load_breast_cancer,
+    load_digits,
+    load_diabetes,
+    load_keel,
+    load_adult,
+    load_bank_marketing,
+    load_statlog_satellite,
+    load_crowdsourced_mapping,
+    load_phishing,
+    load_bike_sharing,
+    list_datasets,
+)
+from .tree_contributions import (
+    contributions,
+    contribution_summary,
+    plot_contributions,
+    explore_path,
+)
+from .importance import (
+    mdi,
+    mdi_covariance,
+    mdi_oob,
+    local_mdi,
+    mda,
+    oob_permutation_importance,
+    plot_importances,
+)
+from .cascade import (
+    CascadeForestClassifier,
+    CascadeForestRegressor,
+    plot_validation_curve,
+)
+from .calibration import (
+    deep_forest_contributions,
+    deep_forest_mdi,
+    deep_forest_local_mdi,
+    deep_forest_explain,
+    explore_deep_forest,
+    prepare_explanations,
+)
+from .forest_floor import (
+    oob_contributions,
+    heldout_contributions,
+    cv_contributions,
+    goodness_of_visualization,
+    feature_colors,
+    contribution_importance,
+    rank_interactions,
+)
+from .forest_floor_plots import (
+    plot_forest_floor,
+    plot_two_way,
+    plot_aligned,
+    plot_simplex,
+    plot_simplex_grid,
+    explore_forest_floor,
+)
+from .single_sample import (
+    ssfi,
+    loo_forest,
+    LOOForest,
+    ssfi_loo,
+    plot_ssfi,
+    plot_ssfi_image,
+)
+from .intersection_trees import (
+    Interaction,
+    RuleSet,
+    leaf_rules,
+    grit,
+    grit_forest,
+    EnrichedRandomForestClassifier,
+    stability_scores,
+    plot_stability,
+)
 from .hidf import HiDFClassifier, alc_features, hidf_contributions, hidf_mdi
 
 __all__ = [
     # explanations and explainers
-    'Explanation', 'contributions', 'contribution_summary', 'deep_forest_contributions', 'deep_forest_explain', 'prepare_explanations',
-    'oob_contributions', 'heldout_contributions', 'cv_contributions', 'unwrap_pipeline', 'ssfi', 'ssfi_loo', 'loo_forest',
-    'LOOForest', 'hidf_contributions',
+    'Explanation',
+    'contributions',
+    'contribution_summary',
+    'deep_forest_contributions',
+    'deep_forest_explain',
+    'prepare_explanations',
+    'oob_contributions',
+    'heldout_contributions',
+    'cv_contributions',
+    'unwrap_pipeline',
+    'ssfi',
+    'ssfi_loo',
+    'loo_forest',
+    'LOOForest',
+    'hidf_contributions',
     # importances
-    'mdi', 'mdi_covariance', 'mdi_oob', 'local_mdi', 'mda', 'oob_permutation_importance', 'deep_forest_mdi',
-    'deep_forest_local_mdi', 'hidf_mdi', 'contribution_importance', 'rank_interactions', 'goodness_of_visualization',
+    'mdi',
+    'mdi_covariance',
+    'mdi_oob',
+    'local_mdi',
+    'mda',
+    'oob_permutation_importance',
+    'deep_forest_mdi',
+    'deep_forest_local_mdi',
+    'hidf_mdi',
+    'contribution_importance',
+    'rank_interactions',
+    'goodness_of_visualization',
     # estimators and rule mining
-    'CascadeForestClassifier', 'CascadeForestRegressor', 'HiDFClassifier', 'EnrichedRandomForestClassifier',
-    'Interaction', 'RuleSet', 'leaf_rules', 'grit', 'grit_forest', 'stability_scores', 'alc_features',
+    'CascadeForestClassifier',
+    'CascadeForestRegressor',
+    'HiDFClassifier',
+    'EnrichedRandomForestClassifier',
+    'Interaction',
+    'RuleSet',
+    'leaf_rules',
+    'grit',
+    'grit_forest',
+    'stability_scores',
+    'alc_features',
     # plots
-    'plot_contributions', 'plot_importances', 'plot_validation_curve', 'plot_forest_floor', 'plot_two_way',
-    'plot_aligned', 'plot_simplex', 'plot_simplex_grid', 'feature_colors', 'plot_ssfi', 'plot_ssfi_image',
+    'plot_contributions',
+    'plot_importances',
+    'plot_validation_curve',
+    'plot_forest_floor',
+    'plot_two_way',
+    'plot_aligned',
+    'plot_simplex',
+    'plot_simplex_grid',
+    'feature_colors',
+    'plot_ssfi',
+    'plot_ssfi_image',
     'plot_stability',
     # interactive explorers (HTML + JavaScript: JupyterLab and the offline course site)
-    'explore_path', 'explore_deep_forest', 'explore_forest_floor',
+    'explore_path',
+    'explore_deep_forest',
+    'explore_forest_floor',
     # data
-    'make_sin_cos', 'make_linear_sum', 'make_three_class', 'make_sim', 'make_forest_floor_toy', 'make_hidf_sphere',
-    'load_iris', 'load_wine', 'load_breast_cancer', 'load_digits', 'load_diabetes',
-    'load_keel', 'load_adult', 'load_bank_marketing', 'load_statlog_satellite', 'load_crowdsourced_mapping',
-    'load_phishing', 'load_bike_sharing', 'list_datasets',
+    'make_sin_cos',
+    'make_linear_sum',
+    'make_three_class',
+    'make_sim',
+    'make_forest_floor_toy',
+    'make_hidf_sphere',
+    'load_iris',
+    'load_wine',
+    'load_breast_cancer',
+    'load_digits',
+    'load_diabetes',
+    'load_keel',
+    'load_adult',
+    'load_bank_marketing',
+    'load_statlog_satellite',
+    'load_crowdsourced_mapping',
+    'load_phishing',
+    'load_bike_sharing',
+    'list_datasets',
 ]

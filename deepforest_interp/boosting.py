@@ -20,13 +20,23 @@ from deepforest_interp.core import (
 )
 
 # %% auto #0
-__all__ = ['BOOSTING_RTOL', 'BoostedTrees', 'hgb_trees', 'xgb_trees', 'lgbm_trees', 'walk_boosted', 'boosting_library',
-           'boosted_trees', 'boosted_contributions']
+__all__ = [
+    'BOOSTING_RTOL',
+    'BoostedTrees',
+    'hgb_trees',
+    'xgb_trees',
+    'lgbm_trees',
+    'walk_boosted',
+    'boosting_library',
+    'boosted_trees',
+    'boosted_contributions',
+]
 
 # %% ../nbs/01c_boosting.ipynb #b002k
 # numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
 prange = range
 _K = LazyKernels(globals())
+
 
 # %% ../nbs/01c_boosting.ipynb #b006
 @dataclass
@@ -67,6 +77,7 @@ class BoostedTrees:
         return np.bincount(
             self.column, weights=self.value[self.roots], minlength=self.n_outputs
         )
+
 
 # %% ../nbs/01c_boosting.ipynb #b008
 def _assemble(
@@ -136,6 +147,7 @@ def _assemble(
         source,
     )
 
+
 # %% ../nbs/01c_boosting.ipynb #b011
 # scikit-learn version note (checked on 1.6-1.9): fitted trees in `model._predictors`
 # (iterations x outputs of
@@ -182,6 +194,7 @@ def _hgb_raw(model, X) -> np.ndarray:
     "Raw score `(n, C)` of a fitted HGB model (the sum of Eq. B1 before the inverse link)."
     return np.asarray(model._raw_predict(X), dtype=float)
 
+
 # %% ../nbs/01c_boosting.ipynb #b012
 def hgb_trees(model) -> BoostedTrees:
     "Read a fitted `HistGradientBoostingClassifier`/`Regressor` into `BoostedTrees` (Eq. B1-B3, node weights = `count`)."
@@ -221,6 +234,7 @@ def hgb_trees(model) -> BoostedTrees:
         names = list(model.classes_)
         names = names[1:] if len(names) == 2 else names
     return _assemble(trees, baseline, model.n_features_in_, names, 'sklearn-hgb')
+
 
 # %% ../nbs/01c_boosting.ipynb #b016
 def _bases(model) -> set:
@@ -307,6 +321,7 @@ def _xgb_tree(node: dict, index: dict, column: int) -> dict:
         )
     return t
 
+
 # %% ../nbs/01c_boosting.ipynb #b017
 def xgb_trees(model) -> BoostedTrees:
     "Read a fitted XGBoost model (`XGBClassifier`/`XGBRegressor`/`Booster`) into `BoostedTrees` (Eq. B1-B3, weights = cover)."
@@ -352,6 +367,7 @@ def xgb_trees(model) -> BoostedTrees:
     elif n_groups > 1:
         names = [f'y{c}' for c in range(n_groups)]
     return _assemble(trees, offset, booster.num_features(), names, 'xgboost')
+
 
 # %% ../nbs/01c_boosting.ipynb #b018
 def _lgbm_booster(model):
@@ -428,6 +444,7 @@ def _lgbm_tree(root: dict, column: int, scale: float) -> dict:
             t['missing_left'][i] = 0.0 <= thr  # 'None': NaN is read as 0
     return t
 
+
 # %% ../nbs/01c_boosting.ipynb #b019
 def lgbm_trees(model) -> BoostedTrees:
     "Read a fitted LightGBM model (`LGBMClassifier`/`LGBMRegressor`/`Booster`) into `BoostedTrees` (Eq. B1-B3, weights = hessian sums)."
@@ -453,6 +470,7 @@ def lgbm_trees(model) -> BoostedTrees:
     )
     bt.raw_scale = scale
     return bt
+
 
 # %% ../nbs/01c_boosting.ipynb #b021
 BLOCK_ROWS = 256  # rows per parallel block, as in notebook 02
@@ -505,6 +523,7 @@ def _walk_boosted(
                     node = left[node] if go_left else right[node]
                     out[i, f, c] += delta[node]
 
+
 # %% ../nbs/01c_boosting.ipynb #b022
 def walk_boosted(
     bt: BoostedTrees,  # the model's trees (`boosted_trees(model)`)
@@ -539,6 +558,7 @@ def walk_boosted(
         )
     return out
 
+
 # %% ../nbs/01c_boosting.ipynb #b024
 def boosting_library(model) -> str | None:
     "'sklearn-hgb', 'xgboost' or 'lightgbm' for a model `boosted_trees` reads, else None (never imports a library)."
@@ -560,6 +580,7 @@ def boosting_library(model) -> str | None:
     if mod == 'lightgbm' and bases & {'LGBMModel', 'Booster'}:
         return 'lightgbm'
     return None
+
 
 # %% ../nbs/01c_boosting.ipynb #b025
 _CACHE = weakref.WeakKeyDictionary()  # model -> (fingerprint, BoostedTrees)
@@ -587,6 +608,7 @@ def _same(a: tuple, b: tuple) -> bool:
         x is y if not isinstance(x, (int, type(None))) else x == y
         for x, y in zip(deref(a), deref(b))
     )
+
 
 # %% ../nbs/01c_boosting.ipynb #b026
 def boosted_trees(model) -> BoostedTrees:
@@ -630,6 +652,7 @@ def boosted_trees(model) -> BoostedTrees:
     except TypeError:
         pass
     return bt
+
 
 # %% ../nbs/01c_boosting.ipynb #b027
 def _prepare_rows(model, lib: str, X) -> tuple:
@@ -691,6 +714,7 @@ def _raw_output(model, lib: str, Xm) -> np.ndarray:
         out = model.predict(Xm, raw_score=True)
     out = np.asarray(out, dtype=float) * boosted_trees(model).raw_scale
     return out.reshape(out.shape[0], -1)
+
 
 # %% ../nbs/01c_boosting.ipynb #b029
 # additivity tolerance (x output scale), see above

@@ -22,10 +22,26 @@ from .pipelines import is_pipeline, explain_pipeline, check_level
 from .pipelines import unwrap_pipeline, pipeline_rows, to_raw
 
 # %% auto #0
-__all__ = ['CAL_NONE', 'CAL_MULTIPLICATIVE', 'CAL_ADDITIVE', 'CAL_PARTIAL', 'CALIBRATIONS', 'MULT_TOL', 'TABLE_CACHE_BYTES',
-           'multiplicative_calibration', 'additive_calibration', 'partial_additive_calibration', 'cascade_pass',
-           'deep_forest_contributions', 'prepare_explanations', 'deep_forest_mdi', 'deep_forest_local_mdi',
-           'deep_forest_explain', 'deep_forest_steps_data', 'explore_deep_forest']
+__all__ = [
+    'CAL_NONE',
+    'CAL_MULTIPLICATIVE',
+    'CAL_ADDITIVE',
+    'CAL_PARTIAL',
+    'CALIBRATIONS',
+    'MULT_TOL',
+    'TABLE_CACHE_BYTES',
+    'multiplicative_calibration',
+    'additive_calibration',
+    'partial_additive_calibration',
+    'cascade_pass',
+    'deep_forest_contributions',
+    'prepare_explanations',
+    'deep_forest_mdi',
+    'deep_forest_local_mdi',
+    'deep_forest_explain',
+    'deep_forest_steps_data',
+    'explore_deep_forest',
+]
 
 # %% ../nbs/06_calibration.ipynb #c006
 # calibration codes of the compiled kernels
@@ -43,6 +59,7 @@ MULT_TOL = 1e-6
 
 # the numba kernels below, compiled on first use (core.LazyKernels)
 _K = LazyKernels(globals())
+
 
 # %% ../nbs/06_calibration.ipynb #c006b
 @_K.register
@@ -88,6 +105,7 @@ def _calibrate(est, dmu, method):
         out[:, c] = _calibrate_col(np.ascontiguousarray(est[:, c]), dmu[c], method)
     return out
 
+
 # %% ../nbs/06_calibration.ipynb #c007
 def _check_node(est, dmu) -> tuple[np.ndarray, np.ndarray, bool]:
     "Validate one node's estimate `est` (K,) or (K, C) and increment `dmu` (scalar or (C,)) before any kernel sees them."
@@ -118,20 +136,24 @@ def _calibrate_node(est, dmu, method) -> np.ndarray:
     out = _K._calibrate(e2, d, method)
     return out[:, 0] if flat else out
 
+
 # %% ../nbs/06_calibration.ipynb #c007m
 def multiplicative_calibration(est, dmu) -> np.ndarray:
     "Naive multiplicative calibration of one node's estimate (paper Eq. 23); est (K,) or (K, C), dmu scalar or (C,)."
     return _calibrate_node(est, dmu, CAL_MULTIPLICATIVE)
+
 
 # %% ../nbs/06_calibration.ipynb #c007a
 def additive_calibration(est, dmu) -> np.ndarray:
     "Naive additive calibration of one node's estimate (paper Eq. 24); est (K,) or (K, C), dmu scalar or (C,)."
     return _calibrate_node(est, dmu, CAL_ADDITIVE)
 
+
 # %% ../nbs/06_calibration.ipynb #c007p
 def partial_additive_calibration(est, dmu) -> np.ndarray:
     "Partial additive calibration of one node's estimate: rescale only the features agreeing in sign (paper Eq. 25-26)."
     return _calibrate_node(est, dmu, CAL_PARTIAL)
+
 
 # %% ../nbs/06_calibration.ipynb #c014
 @_K.register
@@ -164,6 +186,7 @@ def _table_nb(left, right, feature, value, weight, K, C, S, method):
                 for k in range(K):
                     table[ch, k, c] += cal[k]
     return table
+
 
 # %% ../nbs/06_calibration.ipynb #c015
 def _check_cascade(model):
@@ -300,6 +323,7 @@ def cascade_pass(
         tree_dot=tree_dot,
     )
 
+
 # %% ../nbs/06_calibration.ipynb #c019
 def _training_mean(model) -> np.ndarray:
     "mu_0 of the paper: the (sample-weighted) training mean of the one-hot label / target, (C,)."
@@ -378,6 +402,7 @@ def deep_forest_contributions(
     es = _explanations(model, res, 'train' if oof else 'new', X, names, oof)
     return es if all_layers else es[-1]
 
+
 # %% ../nbs/06_calibration.ipynb #c020q
 def prepare_explanations(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
@@ -410,6 +435,7 @@ def prepare_explanations(
         verbose=verbose,
     )
     return model
+
 
 # %% ../nbs/06_calibration.ipynb #c025
 def _mdi_from(values, Y):
@@ -502,6 +528,7 @@ def deep_forest_mdi(
     )
     return b
 
+
 # %% ../nbs/06_calibration.ipynb #c025l
 def deep_forest_local_mdi(
     model,  # fitted CascadeForestClassifier
@@ -553,6 +580,7 @@ def deep_forest_local_mdi(
         columns=pd.Index(list(model.classes_), name='class'),
     )
 
+
 # %% ../nbs/06_calibration.ipynb #c027
 def deep_forest_explain(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
@@ -603,6 +631,7 @@ def deep_forest_explain(
             for e in train
         ],
     )
+
 
 # %% ../nbs/06_calibration.ipynb #gx01
 def deep_forest_steps_data(
@@ -766,6 +795,7 @@ def deep_forest_steps_data(
         'layers': layers,
         'rows': rows_out,
     }
+
 
 # %% ../nbs/06_calibration.ipynb #gx03
 def explore_deep_forest(

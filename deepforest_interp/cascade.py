@@ -5,6 +5,7 @@
 # %% ../nbs/04_cascade_forest.ipynb #c002
 from __future__ import annotations
 import hashlib, numbers
+from typing import TYPE_CHECKING
 import numpy as np
 from joblib import Parallel, delayed
 
@@ -29,8 +30,17 @@ from sklearn.utils.validation import (
 )
 from .core import MAX_SEED, check_n_jobs, numeric_frame
 
+if TYPE_CHECKING:  # annotations only: importing the package must not load matplotlib
+    import matplotlib.axes
+
 # %% auto #0
-__all__ = ['CascadeForestClassifier', 'CascadeForestRegressor', 'plot_validation_curve', 'new_feature_split_share']
+__all__ = [
+    'CascadeForestClassifier',
+    'CascadeForestRegressor',
+    'plot_validation_curve',
+    'new_feature_split_share',
+]
+
 
 # %% ../nbs/04_cascade_forest.ipynb #c005
 def _layer_matrix(
@@ -43,6 +53,7 @@ def _layer_matrix(
     if outputs is None:
         return X
     return np.hstack([X, outputs.reshape(len(X), -1)])
+
 
 # %% ../nbs/04_cascade_forest.ipynb #c008
 def _cross_fit_forest(
@@ -65,6 +76,7 @@ def _cross_fit_forest(
         oof[va] = predict(m, Z[va])
         models.append(m)
     return models, oof
+
 
 # %% ../nbs/04_cascade_forest.ipynb #c012
 def _fingerprint(X: np.ndarray) -> dict:
@@ -404,6 +416,7 @@ class _BaseCascadeForest(BaseEstimator):
         X = self._train.X
         return X.copy() if l == 0 else self._layer_input(X, l, self.oof_outputs_[l - 1])
 
+
 # %% ../nbs/04_cascade_forest.ipynb #c014
 _PARAMS_DOC = """
     Parameters
@@ -569,6 +582,7 @@ CascadeForestClassifier.__doc__ = (
     + '    classes_, n_classes_ : the class labels and their number.\n'
 )
 
+
 # %% ../nbs/04_cascade_forest.ipynb #c015
 class CascadeForestRegressor(RegressorMixin, _BaseCascadeForest):
     def __init__(
@@ -637,6 +651,7 @@ CascadeForestRegressor.__doc__ = (
     )
 )
 
+
 # %% ../nbs/04_cascade_forest.ipynb #c019
 def plot_validation_curve(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
@@ -671,6 +686,7 @@ def plot_validation_curve(
     ax.set_ylabel('out-of-fold accuracy' if is_classifier(model) else 'out-of-fold MSE')
     ax.legend()
     return ax
+
 
 # %% ../nbs/04_cascade_forest.ipynb #c032b
 def new_feature_split_share(

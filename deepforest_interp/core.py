@@ -4,14 +4,13 @@
 
 # %% ../nbs/00_core.ipynb #c002
 from __future__ import annotations
-import numbers, threading, warnings
+import numbers, threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
 from joblib import effective_n_jobs
-from sklearn.exceptions import NotFittedError
 from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 from sklearn.pipeline import Pipeline
@@ -26,12 +25,44 @@ from sklearn.ensemble import (
 )
 
 # %% auto #0
-__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'MAX_DENSE_BYTES', 'MAX_SEED', 'TRAINING_RTOL', 'Explanation',
-           'label_codes', 'check_model', 'pipeline_message', 'routes_missing', 'categorical_message', 'numeric_frame',
-           'accepts_categories', 'align_columns', 'row_frame', 'check_X', 'check_y', 'check_int', 'check_n_jobs',
-           'check_real', 'check_index', 'check_array', 'LazyKernels', 'TreeArrays', 'tree_arrays', 'Ensemble',
-           'ensemble_trees', 'model_output', 'model_trees', 'feature_names', 'encode_target', 'inbag_counts',
-           'oob_mask', 'check_training_rows']
+__all__ = [
+    'TREE_TYPES',
+    'FOREST_TYPES',
+    'BOOSTING_TYPES',
+    'MAX_DENSE_BYTES',
+    'MAX_SEED',
+    'TRAINING_RTOL',
+    'Explanation',
+    'label_codes',
+    'check_model',
+    'pipeline_message',
+    'routes_missing',
+    'categorical_message',
+    'numeric_frame',
+    'accepts_categories',
+    'align_columns',
+    'row_frame',
+    'check_X',
+    'check_y',
+    'check_int',
+    'check_n_jobs',
+    'check_real',
+    'check_index',
+    'check_array',
+    'LazyKernels',
+    'TreeArrays',
+    'tree_arrays',
+    'Ensemble',
+    'ensemble_trees',
+    'model_output',
+    'model_trees',
+    'feature_names',
+    'encode_target',
+    'inbag_counts',
+    'oob_mask',
+    'check_training_rows',
+]
+
 
 # %% ../nbs/00_core.ipynb #c004i
 def _frozen(a) -> np.ndarray | None:
@@ -55,6 +86,7 @@ def _has_labels(X) -> bool:
         not (pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s))
         for s in cols
     )
+
 
 # %% ../nbs/00_core.ipynb #c004j
 def _position(key, n: int, what: str) -> np.ndarray:
@@ -100,6 +132,7 @@ def _abbrev(items, k: int = 3) -> str:
         + ', '.join(items if len(items) <= 2 * k else items[:k] + ['...'] + items[-1:])
         + ']'
     )
+
 
 # %% ../nbs/00_core.ipynb #c005
 def _float_values(a):
@@ -479,6 +512,7 @@ class Explanation:
             e.values, base_values=base, data=e.data, feature_names=e.feature_names
         )
 
+
 # %% ../nbs/00_core.ipynb #c008q
 def label_codes(data) -> tuple[np.ndarray, dict]:
     "`data` as floats: label columns become the position of their sorted labels; also `{column: labels}` for the axes."
@@ -503,6 +537,7 @@ def label_codes(data) -> tuple[np.ndarray, dict]:
         labels[j] = labs
     return out, labels
 
+
 # %% ../nbs/00_core.ipynb #c010
 TREE_TYPES = (DecisionTreeClassifier, DecisionTreeRegressor)
 FOREST_TYPES = (
@@ -526,6 +561,7 @@ def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
     check_is_fitted(model)
     return model
 
+
 # %% ../nbs/00_core.ipynb #c010pm
 def pipeline_message(who: str) -> str:
     "The error text for a Pipeline given to a function that needs the fitted model."
@@ -536,6 +572,7 @@ def pipeline_message(who: str) -> str:
         ' the forest-floor functions take the Pipeline itself'
     )
 
+
 # %% ../nbs/00_core.ipynb #c010n
 def routes_missing(model) -> bool:
     "True if the fitted `model` routes NaN inputs itself (its scikit-learn tag `input_tags.allow_nan`)."
@@ -543,6 +580,7 @@ def routes_missing(model) -> bool:
         return bool(get_tags(model).input_tags.allow_nan)
     except (AttributeError, TypeError, ValueError):
         return False
+
 
 # %% ../nbs/00_core.ipynb #c010q
 def categorical_message(columns, name: str = 'X') -> str:
@@ -555,6 +593,7 @@ def categorical_message(columns, name: str = 'X') -> str:
         "(OneHotEncoder(handle_unknown='ignore'),"
         f" {cols}), remainder='passthrough'), model)"
     )
+
 
 # %% ../nbs/00_core.ipynb #c010s
 def numeric_frame(X, name: str = 'X'):
@@ -571,6 +610,7 @@ def numeric_frame(X, name: str = 'X'):
             raise TypeError(categorical_message(bad, name))
     return X
 
+
 # %% ../nbs/00_core.ipynb #c010r
 def accepts_categories(model) -> bool:
     "True if the fitted `model` takes pandas 'category' columns itself (scikit-learn's `is_categorical_` from `categorical_features='from_dtype'`)."
@@ -580,6 +620,7 @@ def accepts_categories(model) -> bool:
         and bool(np.asarray(is_cat).any())
         and getattr(model, 'categorical_features', None) == 'from_dtype'
     )
+
 
 # %% ../nbs/00_core.ipynb #c010al
 def align_columns(
@@ -608,12 +649,14 @@ def align_columns(
     where = {c: j for j, c in enumerate(have)}
     return X.iloc[:, [where[c] for c in want]]
 
+
 # %% ../nbs/00_core.ipynb #c010rf
 def row_frame(X):
     "A row given as a `Series` as a one-row frame with each column's own dtype."
     if not isinstance(X, pd.Series):
         return X
     return pd.DataFrame([X.to_numpy()], columns=X.index).infer_objects()
+
 
 # %% ../nbs/00_core.ipynb #c011
 MAX_DENSE_BYTES = 2**31  # largest scipy sparse X densified (float64 bytes)
@@ -747,6 +790,7 @@ def check_X(
     # our own copy: never aliases the caller's X
     return np.array(arr, dtype=float, order='C', copy=True), names
 
+
 # %% ../nbs/00_core.ipynb #c012
 def check_y(y, n_samples: int, *, name='y') -> np.ndarray:
     "Validate a label/target vector (or 2-D multi-output target) of length `n_samples`."
@@ -766,6 +810,7 @@ def check_y(y, n_samples: int, *, name='y') -> np.ndarray:
         raise ValueError(f'{name} contains NaN or infinite values')
     return y
 
+
 # %% ../nbs/00_core.ipynb #c012a
 MAX_SEED = np.iinfo(np.int32).max  # sub-estimator seeds are drawn from [0, MAX_SEED)
 
@@ -782,6 +827,7 @@ def check_int(
         raise ValueError(f'{name} must be <= {maximum}, got {value}')
     return int(value)
 
+
 # %% ../nbs/00_core.ipynb #c012b
 def check_n_jobs(n_jobs, name: str = 'n_jobs') -> int | None:
     "Validate a joblib-style `n_jobs` (None, or a non-zero int; negative counts back from the number of cores)."
@@ -793,6 +839,7 @@ def check_n_jobs(n_jobs, name: str = 'n_jobs') -> int | None:
             f'{name} must be a non-zero int or None (joblib convention: -1 = all cores), got 0'
         )
     return n_jobs
+
 
 # %% ../nbs/00_core.ipynb #c012f
 def check_real(
@@ -819,6 +866,7 @@ def check_real(
         )
     return v
 
+
 # %% ../nbs/00_core.ipynb #c012g
 def check_index(value, n: int, name: str) -> int:
     "Return position `value` of a sequence of length `n` as an int in `[0, n)` (negative counts from the end, as in Python)."
@@ -828,6 +876,7 @@ def check_index(value, n: int, name: str) -> int:
             f'{name} {value} is out of range for {n} item(s) (valid: {-n}..{n - 1})'
         )
     return value + n if value < 0 else value
+
 
 # %% ../nbs/00_core.ipynb #c012i
 def check_array(
@@ -847,6 +896,7 @@ def check_array(
     if finite and not np.isfinite(a).all():
         raise ValueError(f'{name} contains NaN or infinite values')
     return a
+
 
 # %% ../nbs/00_core.ipynb #c012l
 class LazyKernels:
@@ -919,6 +969,7 @@ class LazyKernels:
         finally:
             numba.set_num_threads(old)
 
+
 # %% ../nbs/00_core.ipynb #c015
 @dataclass
 class TreeArrays:
@@ -942,6 +993,7 @@ class TreeArrays:
     @property
     def is_leaf(self):
         return self.left < 0
+
 
 # %% ../nbs/00_core.ipynb #c015c
 def tree_arrays(tree) -> TreeArrays:
@@ -994,6 +1046,7 @@ def tree_arrays(tree) -> TreeArrays:
         t.impurity.astype(float),
     )
 
+
 # %% ../nbs/00_core.ipynb #c018
 @dataclass
 class Ensemble:
@@ -1019,6 +1072,7 @@ class Ensemble:
             v[:, self.columns[m]] = ta.value[:, 0]
             ta.value = v
         return ta
+
 
 # %% ../nbs/00_core.ipynb #c018s
 def ensemble_trees(model) -> Ensemble:
@@ -1059,6 +1113,7 @@ def _boosting_offset(model, n_out):
     raw = np.asarray(model._raw_predict_init(probe), dtype=float).reshape(-1)
     return raw[:n_out]
 
+
 # %% ../nbs/00_core.ipynb #c019
 def model_output(model, X) -> np.ndarray:
     "The model output explanations reproduce: `predict_proba` (classifiers), `decision_function` (boosting), `predict`."
@@ -1070,11 +1125,13 @@ def model_output(model, X) -> np.ndarray:
         return model.decision_function(X)
     return model.predict_proba(X) if is_classifier(model) else model.predict(X)
 
+
 # %% ../nbs/00_core.ipynb #c020t
 def model_trees(model) -> list:
     "The fitted scikit-learn trees of a decision tree or a random forest / extra-trees model (checked: supported and fitted)."
     check_model(model, TREE_TYPES + FOREST_TYPES)
     return list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
+
 
 # %% ../nbs/00_core.ipynb #c020f
 def feature_names(model, n_features: int | None = None) -> list:
@@ -1088,6 +1145,7 @@ def feature_names(model, n_features: int | None = None) -> list:
             f'{type(model).__name__} records no number of input features: pass n_features'
         )
     return [f'x{j}' for j in range(check_int(p, 'n_features', 0))]
+
 
 # %% ../nbs/00_core.ipynb #c020e
 def encode_target(model, y) -> np.ndarray:
@@ -1144,6 +1202,7 @@ def encode_target(model, y) -> np.ndarray:
         )
     return y
 
+
 # %% ../nbs/00_core.ipynb #c022
 def inbag_counts(forest, n_samples: int | None = None) -> np.ndarray:
     "Bootstrap multiplicity of every training row in every tree, shape `(n_trees, n_samples)`."
@@ -1160,6 +1219,7 @@ def inbag_counts(forest, n_samples: int | None = None) -> np.ndarray:
         counts[m] = np.bincount(idx, minlength=n) if forest.bootstrap else 1
     return counts
 
+
 # %% ../nbs/00_core.ipynb #c022c
 def oob_mask(forest, n_samples: int | None = None) -> np.ndarray:
     "`True` where row i is out of bag for tree m, shape `(n_trees, n_samples)`; needs `bootstrap=True`."
@@ -1170,6 +1230,7 @@ def oob_mask(forest, n_samples: int | None = None) -> np.ndarray:
             ' tree, none is out of bag'
         )
     return inbag_counts(forest, n_samples) == 0
+
 
 # %% ../nbs/00_core.ipynb #c024a
 # relative tolerance of check_training_rows (to the tree's total weight / the target's
@@ -1296,6 +1357,7 @@ def _leaves_match(model, X32, Y, W, weights: bool) -> bool:
             ).any():
                 return False
     return True
+
 
 # %% ../nbs/00_core.ipynb #c024b
 def check_training_rows(

@@ -11,14 +11,21 @@ import numpy as np
 from joblib import effective_n_jobs
 from sklearn.utils import Bunch
 from tqdm.std import tqdm  # plain text bars, as notebook 04's fit
-from .core import tree_arrays, inbag_counts, TreeArrays, check_model
+from .core import inbag_counts, TreeArrays, check_model
 from .core import check_int, FOREST_TYPES, LazyKernels
 from .cascade import _BaseCascadeForest
 from .tree_contributions import FlatForest, walk_contributions
 
 # %% auto #0
-__all__ = ['inbag_rows', 'node_sums', 'estimated_increments', 'Algorithm1Layer', 'algorithm1_pass',
-           'cascade_contributions_reference']
+__all__ = [
+    'inbag_rows',
+    'node_sums',
+    'estimated_increments',
+    'Algorithm1Layer',
+    'algorithm1_pass',
+    'cascade_contributions_reference',
+]
+
 
 # %% ../nbs/05_cascade_estimation.ipynb #c005
 def inbag_rows(
@@ -66,6 +73,7 @@ def inbag_rows(
     root = fold_forest.estimators_[m].tree_.weighted_n_node_samples[0]
     return rows, (w if abs(w.sum() - root) <= 1e-9 * root else w * sample_weight[rows])
 
+
 # %% ../nbs/05_cascade_estimation.ipynb #c005n
 def node_sums(
     ta: TreeArrays, leaf: np.ndarray, w: np.ndarray, P: np.ndarray
@@ -92,6 +100,7 @@ def node_sums(
         nodes = np.flatnonzero(ta.depth == d)
         np.add.at(S, ta.parent[nodes], S[nodes])
     return S
+
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009
 def estimated_increments(
@@ -123,6 +132,7 @@ def estimated_increments(
             F = (k_new - K) // C
             est[child] = mean[child, F] - mean[p, F]  # Eq. (16)
     return est
+
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009k
 # the engine's numba kernels, compiled on first use (core.LazyKernels)
@@ -190,6 +200,7 @@ def _leaf_dot(out, leafpos, W, table2, C):
         lf = leafpos[r]
         for d in range(table2.shape[1]):
             out[d // C] += table2[lf, d] * W[r, d % C]
+
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009n
 @dataclass
@@ -259,6 +270,7 @@ def _read_only(*arrays):
         if a is not None:
             a.setflags(write=False)
 
+
 # %% ../nbs/05_cascade_estimation.ipynb #c009l
 @dataclass
 class Algorithm1Layer:
@@ -285,6 +297,7 @@ class Algorithm1Layer:
             model.n_features_in_,
             model.training_data().sample_weight,
         )
+
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009f
 def _keep_table(cache, key, hit, budget):
@@ -533,6 +546,7 @@ def _forest_pass(
         dots,
     )
 
+
 # %% ../nbs/05_cascade_estimation.ipynb #c009p
 def algorithm1_pass(
     layers: list,  # Algorithm1Layer of layers 0..L
@@ -674,6 +688,7 @@ def algorithm1_pass(
             prev = res.train
             out.append(res)
     return out
+
 
 # %% ../nbs/05_cascade_estimation.ipynb #c011
 def _node_table(ta, K, C, S, node_map):

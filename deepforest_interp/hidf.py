@@ -4,14 +4,13 @@
 
 # %% ../nbs/07b_alc_hidf.ipynb #c002
 from __future__ import annotations
-import numbers, warnings
+import numbers
 from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 from tqdm.std import tqdm
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
@@ -28,9 +27,23 @@ from .tree_contributions import contributions
 from .importance import encode_target
 from .pipelines import is_pipeline, explain_pipeline, check_level
 
+# Algorithm 1's engine (notebook 05) and its compiled, calibrated tables (notebook 06)
+from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
+from .calibration import CALIBRATIONS, _compiled_table
+
 # %% auto #0
-__all__ = ['ALC_SHARE_TOL', 'PAPER_SETTINGS', 'alc_features', 'alc_shares', 'credit_alc', 'HiDFLayer', 'HiDFClassifier',
-           'hidf_contributions', 'hidf_mdi']
+__all__ = [
+    'ALC_SHARE_TOL',
+    'PAPER_SETTINGS',
+    'alc_features',
+    'alc_shares',
+    'credit_alc',
+    'HiDFLayer',
+    'HiDFClassifier',
+    'hidf_contributions',
+    'hidf_mdi',
+]
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c040
 def alc_features(
@@ -68,6 +81,7 @@ def alc_features(
     if not (np.isfinite(R).all() and np.isfinite(c).all()):
         raise ValueError('ALC features overflowed: rescale X')
     return R
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c041b
 ALC_SHARE_TOL = 1e-9  # the ReLU counts as "on" when sum(u) > ALC_SHARE_TOL * sum(|u|)
@@ -109,6 +123,7 @@ def alc_shares(
     P[on] = U[on] / tot[on, None]
     return P, cols
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c041e
 def credit_alc(
     values: np.ndarray,  # (n, G[, C]) contributions over the G columns of a representation [X, ALC features]
@@ -136,6 +151,7 @@ def credit_alc(
     V = V[:, :K]
     return V[..., 0] if flat else V
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c044
 @dataclass
 class HiDFLayer:
@@ -158,6 +174,7 @@ class HiDFLayer:
     def transform(self, Z: np.ndarray) -> np.ndarray:
         "Append the layer's ALC features (seed 001 Eq. 3) to its input Z."
         return np.hstack([Z, alc_features(Z, self.interactions, self.weights)])
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c044p
 PAPER_SETTINGS = dict(
@@ -184,6 +201,7 @@ patience 2, B = 10, 20 intersection trees of depth 5 with 2 children (depth-D no
 collected, Algorithm 1),
 stability > 0.5."""
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c045a
 def _forests_proba(forests: list, Z: np.ndarray, C: int, n_jobs=None) -> np.ndarray:
     "Mean class probabilities (n, C) of the trees of fitted forests (equal sizes), summed in tree order for every `n_jobs`."
@@ -207,6 +225,7 @@ def _forests_proba(forests: list, Z: np.ndarray, C: int, n_jobs=None) -> np.ndar
     for p in parts:
         out += p
     return out / len(trees)
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045b
 def _hidf_search(model, Z, y, w, sw, seed: int, used: set) -> tuple[list, list]:
@@ -246,6 +265,7 @@ def _hidf_search(model, Z, y, w, sw, seed: int, used: set) -> tuple[list, list]:
         chosen.append(I)
     return stab, chosen
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c045c
 def _hidf_new_layer(k: int, chosen: list, w, Z, orders: list, stab: list) -> HiDFLayer:
     "The HiDFLayer of search `k`: ALC names `alc{k+1}_i`, orders counted in original features."
@@ -254,6 +274,7 @@ def _hidf_new_layer(k: int, chosen: list, w, Z, orders: list, stab: list) -> HiD
     return HiDFLayer(
         chosen, np.asarray(w, dtype=float), Z.shape[1], names, new_orders, np.nan, stab
     )
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045d
 class _ALCCascade(CascadeForestClassifier):
@@ -268,6 +289,7 @@ class _ALCCascade(CascadeForestClassifier):
 
     def _layer_grown(self, l: int, Z, y, sample_weight) -> bool:
         return self.grow(l, Z, y, sample_weight)
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045e
 def _hidf_fit_paper(model, X, y, sw):
@@ -348,6 +370,7 @@ def _hidf_fit_paper(model, X, y, sw):
     model.validation_scores_, model.best_layer_, model.n_layers_ = scores, best, best
     model.stability_, model.layers_, model.stop_reason_ = stab_all, layers, stop[0]
     model._finish_names(X.shape[1], sum(len(L.interactions) for L in layers[:best]))
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045f
 def _hidf_fit_cascade(model, X, y, sw):
@@ -442,6 +465,7 @@ def _hidf_fit_cascade(model, X, y, sw):
     # the training rows: for out-of-fold explanations
     model._grown_layers, model._fit_X = layers, X
     model._finish_names(X.shape[1], sum(len(L.interactions) for L in model.layers_))
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045
 class HiDFClassifier(ClassifierMixin, BaseEstimator):
@@ -703,6 +727,7 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         ]
         return pd.DataFrame(rows, columns=cols)
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c070
 _HIDF_CALIBRATIONS = ('partial', 'additive', 'multiplicative')
 
@@ -724,12 +749,6 @@ def _hidf_layers(model) -> list:
         )
     return out
 
-# %% ../nbs/07b_alc_hidf.ipynb #c069i
-# notebook 05's Algorithm 1 engine
-from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
-
-# its compiled, calibrated tables
-from .calibration import CALIBRATIONS, _compiled_table
 
 # %% ../nbs/07b_alc_hidf.ipynb #c071
 def _check_hidf(model):
@@ -811,6 +830,7 @@ def hidf_contributions(
                 Explanation(V, r.new_bias.mean(1), names, Xv, list(model.classes_))
             )
     return out if all_layers else out[-1]
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c075
 def hidf_mdi(

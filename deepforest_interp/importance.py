@@ -26,8 +26,20 @@ from sklearn.utils.validation import check_is_fitted
 from joblib import effective_n_jobs
 
 # %% auto #0
-__all__ = ['mdi_tree', 'mdi', 'impurity_reductions', 'fit_weights', 'mdi_covariance', 'mdi_oob', 'local_mdi_from_contributions',
-           'local_mdi', 'mda', 'oob_permutation_importance', 'plot_importances']
+__all__ = [
+    'mdi_tree',
+    'mdi',
+    'impurity_reductions',
+    'fit_weights',
+    'mdi_covariance',
+    'mdi_oob',
+    'local_mdi_from_contributions',
+    'local_mdi',
+    'mda',
+    'oob_permutation_importance',
+    'plot_importances',
+]
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005
 def mdi_tree(tree) -> np.ndarray:
@@ -45,6 +57,7 @@ def mdi_tree(tree) -> np.ndarray:
     np.add.at(out, ta.feature[inner], dec / ta.weight[0])
     return out
 
+
 # %% ../nbs/03_mdi_covariance.ipynb #c005e
 def _spread(per_tree: np.ndarray, names, name: str, mean=None) -> Bunch:
     "scikit-learn's importance shape from per-tree values (n_trees, K): mean, sd over the trees (ddof=0), per tree (K x trees)."
@@ -58,6 +71,7 @@ def _spread(per_tree: np.ndarray, names, name: str, mean=None) -> Bunch:
         ),
     )
 
+
 # %% ../nbs/03_mdi_covariance.ipynb #c005r
 def _renamed(out, names: list):
     "An importance (Series or spread Bunch, features first) indexed by `names`."
@@ -67,6 +81,7 @@ def _renamed(out, names: list):
     return Bunch(
         **{k: v.set_axis(idx) if hasattr(v, 'set_axis') else v for k, v in out.items()}
     )
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005b
 def _check_bool(value, name: str) -> bool:
@@ -105,6 +120,7 @@ def mdi(
         return _spread(per_tree, model_feature_names(model), 'MDI', mean=m)
     return pd.Series(m, index=model_feature_names(model), name='MDI')
 
+
 # %% ../nbs/03_mdi_covariance.ipynb #c009
 def impurity_reductions(tree, feature_names=None) -> pd.DataFrame:
     "Per-node weighted impurity reduction of a fitted tree (seed 002's `RI`), one row per internal node."
@@ -133,6 +149,7 @@ def impurity_reductions(tree, feature_names=None) -> pd.DataFrame:
         }
     )
 
+
 # %% ../nbs/03_mdi_covariance.ipynb #c015a
 def fit_weights(
     model,  # fitted DecisionTree* / RandomForest* / ExtraTrees*
@@ -143,6 +160,7 @@ def fit_weights(
     "Weight of every training row in every tree as `fit` used it (bootstrap count, sample and class weights), checked against the trees."
     check_model(model, TREE_TYPES + FOREST_TYPES)
     return check_training_rows(model, X, y, sample_weight)
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c015c
 def _per_tree_covariance(model, X, Y, W) -> np.ndarray:
@@ -181,6 +199,7 @@ def _covariance(per_tree, model, names, name: str, return_std: bool):
         if return_std
         else pd.Series(mean, index=names, name=name)
     )
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c016
 def mdi_covariance(
@@ -254,6 +273,7 @@ def mdi_covariance(
     return _covariance(
         _per_tree_covariance(model, X, Y, W), model, names, 'MDI', return_std
     )
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c016d
 def _sum_parts(parts):
@@ -337,6 +357,7 @@ def _dask_mdi_covariance(model, X, y, sample_weight, return_std: bool):
         return_std,
     )
 
+
 # %% ../nbs/03_mdi_covariance.ipynb #c022
 def mdi_oob(
     forest,  # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True), gini / squared_error
@@ -379,6 +400,7 @@ def mdi_oob(
         return_std,
     )
 
+
 # %% ../nbs/03_mdi_covariance.ipynb #c027
 def local_mdi_from_contributions(values: np.ndarray, Y: np.ndarray) -> np.ndarray:
     "Per-class local MDI (C, K) from contributions (n, K, C) and a one-hot label matrix (n, C) (seed 000 Sec. 7.2)."
@@ -386,6 +408,7 @@ def local_mdi_from_contributions(values: np.ndarray, Y: np.ndarray) -> np.ndarra
     if (counts == 0).any():
         raise ValueError('every class needs at least one row to compute its local MDI')
     return np.einsum('ikc,ic->ck', values, Y) / counts[:, None]
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027s
 def _local_mdi_spread(model, X, y) -> Bunch:
@@ -415,6 +438,7 @@ def _local_mdi_spread(model, X, y) -> Bunch:
         importances_std=pd.DataFrame(per_tree.std(0), index=idx, columns=cols),
         importances=np.moveaxis(per_tree, 0, -1),
     )  # (K, C, n_trees)
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027c
 def local_mdi(
@@ -455,6 +479,7 @@ def local_mdi(
         columns=list(model.classes_),
     )
 
+
 # %% ../nbs/03_mdi_covariance.ipynb #c030
 def mda(
     model,
@@ -481,10 +506,9 @@ def mda(
             random_state=random_state,
             n_jobs=n_jobs,
         )
-    X = pipeline_rows(model, X) if is_pipeline(model) else X
-    X = align_columns(X, getattr(model, 'feature_names_in_', None))
     if is_pipeline(model):  # the pipeline takes its raw columns: permute those
         check_is_fitted(model)
+        X = pipeline_rows(model, X)
         names, shape = model_feature_names(model), np.shape(X)
         if len(shape) != 2 or shape[0] == 0:
             raise ValueError(f'X must be 2-D with at least one row, got shape {shape}')
@@ -493,8 +517,8 @@ def mda(
         own = model if hasattr(model, 'n_features_in_') else None
         Xc, names = check_X(X, own, allow_nan=True)
         shape = Xc.shape
-        if not isinstance(X, pd.DataFrame):
-            X = Xc
+        # a frame goes to the model as it is, in the fitted column order
+        X = align_columns(X, names) if isinstance(X, pd.DataFrame) else Xc
     n_in = getattr(model, 'n_features_in_', None)
     if n_in is not None and shape[1] != n_in:
         raise ValueError(
@@ -518,6 +542,7 @@ def mda(
     out.attrs['std'] = pd.Series(r.importances_std, index=names, name='MDA sd')
     out.attrs['importances'] = r.importances
     return out
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c032
 def oob_permutation_importance(
@@ -594,6 +619,7 @@ def oob_permutation_importance(
         z_scores=S(z, 'z'),
         feature_names=names,
     )
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c036
 def plot_importances(importances: dict, feature_names, ax=None, top: int | None = None):

@@ -5,9 +5,9 @@
 # %% ../nbs/07_grit.ipynb #c002
 from __future__ import annotations
 import math, numbers
+from typing import TYPE_CHECKING
 from dataclasses import dataclass
 import numpy as np
-import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import RandomForestClassifier
@@ -21,10 +21,26 @@ from .core import tree_arrays, model_trees, TREE_TYPES, FOREST_TYPES
 from .core import MAX_SEED, align_columns, pipeline_message
 from sklearn.pipeline import Pipeline
 
+if TYPE_CHECKING:  # annotations only: importing the package must not load matplotlib
+    import matplotlib.axes
+
 # %% auto #0
-__all__ = ['MAX_INTERSECTION_DEPTH', 'MAX_N_CHILD', 'MAX_RIT_NODES', 'Interaction', 'RuleSet', 'leaf_rules',
-           'sample_forest_rules', 'intersect', 'grit', 'grit_forest', 'EnrichedRandomForestClassifier',
-           'stability_scores', 'plot_stability']
+__all__ = [
+    'MAX_INTERSECTION_DEPTH',
+    'MAX_N_CHILD',
+    'MAX_RIT_NODES',
+    'Interaction',
+    'RuleSet',
+    'leaf_rules',
+    'sample_forest_rules',
+    'intersect',
+    'grit',
+    'grit_forest',
+    'EnrichedRandomForestClassifier',
+    'stability_scores',
+    'plot_stability',
+]
+
 
 # %% ../nbs/07_grit.ipynb #c006
 @dataclass(frozen=True)
@@ -132,6 +148,7 @@ class Interaction:
         ]
         return ' & '.join(parts) or '(empty)'
 
+
 # %% ../nbs/07_grit.ipynb #c010
 def _slot_to_signed(slot) -> np.ndarray:
     "Slot 2j + [x_j > t] (j from 0) to the paper's signed index ±(j + 1)."
@@ -211,6 +228,7 @@ class RuleSet:
         np.cumsum(~ok, axis=1, out=fails[:, 1:])
         return fails[:, self.indptr[1:]] == fails[:, self.indptr[:-1]]
 
+
 # %% ../nbs/07_grit.ipynb #c011
 def _path_conditions(ta, nodes) -> tuple:
     "Every split on the root-to-node paths: (rule, feature, sign, threshold, depth) arrays, all nodes walked up at once."
@@ -264,6 +282,7 @@ def _build_rules(
         np.asarray(threshold, float)[keep],
         int(n_features),
     )
+
 
 # %% ../nbs/07_grit.ipynb #c012
 def _tree_views(model) -> tuple[list, int]:
@@ -329,6 +348,7 @@ def leaf_rules(
     rules.tree, rules.node = np.concatenate(trees), np.concatenate(node_ids)
     return rules
 
+
 # %% ../nbs/07_grit.ipynb #c017
 def sample_forest_rules(
     model,  # fitted forest / tree / EnrichedRandomForestClassifier
@@ -362,6 +382,7 @@ def sample_forest_rules(
     rules.tree, rules.node = trees, nodes
     return rules
 
+
 # %% ../nbs/07_grit.ipynb #c021
 def intersect(
     a: Interaction,  # a rule / interaction
@@ -382,12 +403,13 @@ def intersect(
         tuple(max(t, tb[s]) if s < 0 else min(t, tb[s]) for s, t in common),
     )
 
+
 # %% ../nbs/07_grit.ipynb #c025
 def _check_int(v, name: str, low: int = 1, high: int | None = None) -> int:
     return check_int(v, name, minimum=low, maximum=high)
 
 
-# bounds on gRIT sizes (issue 11 Sec. 3)
+# bounds on gRIT sizes
 MAX_INTERSECTION_DEPTH, MAX_N_CHILD, MAX_RIT_NODES = 12, 16, 1_000_000
 
 
@@ -465,6 +487,7 @@ def _sorted(inters: list) -> list:
     key = lambda I: (-(I.stability or 0), -(I.prevalence or 0), -I.order, I.signed)
     return sorted(inters, key=key)
 
+
 # %% ../nbs/07_grit.ipynb #c026
 def _check_grit_args(n_trees, depth, n_child, threshold_agg, collect):
     _check_int(n_trees, 'n_trees')
@@ -515,6 +538,7 @@ def grit(
     )
     return _grit_core(rules.take(idx), n_trees, depth, n_child, threshold_agg, collect)
 
+
 # %% ../nbs/07_grit.ipynb #c026b
 def grit_forest(
     model,  # fitted forest / EnrichedRandomForestClassifier
@@ -532,6 +556,7 @@ def grit_forest(
     J, _ = _rit_layout(depth, n_child)
     rules = sample_forest_rules(model, X, n_trees * J, conditions, random_state)
     return _grit_core(rules, n_trees, depth, n_child, threshold_agg, collect)
+
 
 # %% ../nbs/07_grit.ipynb #c031
 def _allocate_columns(w: np.ndarray, N: int, rng) -> np.ndarray:
@@ -714,6 +739,7 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
             axis=1,
         )
 
+
 # %% ../nbs/07_grit.ipynb #c035
 def _combine_runs(runs: list, threshold_agg: str) -> list:
     "Eq. (2) over B gRIT outputs: stability, mean prevalence, thresholds merged across bootstraps."
@@ -823,6 +849,7 @@ def stability_scores(
     out = _combine_runs(runs, threshold_agg)
     return (out, runs) if return_runs else out
 
+
 # %% ../nbs/07_grit.ipynb #c057
 def plot_stability(
     interactions,  # list of Interaction with `stability` (or `prevalence`)
@@ -830,7 +857,7 @@ def plot_stability(
     top: int = 15,  # show the `top` first
     threshold: float | None = 0.5,  # draw the selection threshold (None: no line)
     ax=None,
-) -> plt.Axes:
+) -> matplotlib.axes.Axes:
     "Horizontal bar chart of interaction stability (paper Eq. 2)."
     # lazily: importing the package must not load pyplot
     import matplotlib.pyplot as plt

@@ -19,8 +19,17 @@ from sklearn.utils import Bunch
 from .core import Explanation, align_columns, row_frame
 
 # %% auto #0
-__all__ = ['COLUMNWISE', 'PipelineParts', 'is_pipeline', 'check_level', 'unwrap_pipeline', 'raw_rows', 'pipeline_rows', 'to_raw',
-           'explain_pipeline']
+__all__ = [
+    'COLUMNWISE',
+    'PipelineParts',
+    'is_pipeline',
+    'check_level',
+    'unwrap_pipeline',
+    'raw_rows',
+    'pipeline_rows',
+    'to_raw',
+    'explain_pipeline',
+]
 
 # %% ../nbs/01b_pipelines.ipynb #p_columnwise
 COLUMNWISE = (
@@ -41,6 +50,7 @@ COLUMNWISE = (
     MissingIndicator,
     SelectorMixin,
 )
+
 
 # %% ../nbs/01b_pipelines.ipynb #p__sources
 def _sentinel(j: int) -> str:
@@ -77,6 +87,7 @@ def _sources(trans, n_in: int) -> np.ndarray:
         src[o] = hits[0]
     return src
 
+
 # %% ../nbs/01b_pipelines.ipynb #p__positions
 def _column_positions(key, names_in, n_in: int) -> np.ndarray:
     "Positions of the columns a ColumnTransformer gave one transformer (names, ints, slice or mask, as fitted)."
@@ -99,6 +110,7 @@ def _column_positions(key, names_in, n_in: int) -> np.ndarray:
     if arr.dtype.kind in 'iu':
         return arr.astype(np.intp) % n_in
     return np.array([names_in.index(str(k)) for k in arr], dtype=np.intp)
+
 
 # %% ../nbs/01b_pipelines.ipynb #p__trace
 def _trace(step, src: np.ndarray) -> np.ndarray:
@@ -135,6 +147,7 @@ def _trace(step, src: np.ndarray) -> np.ndarray:
         return out
     return src[_sources(step, len(src))]
 
+
 # %% ../nbs/01b_pipelines.ipynb #p_pipelineparts
 @dataclass
 class PipelineParts:
@@ -167,10 +180,12 @@ class PipelineParts:
             return Xt
         return pd.DataFrame(np.asarray(Xt), columns=self.transformed_names)
 
+
 # %% ../nbs/01b_pipelines.ipynb #p_is_pipeline
 def is_pipeline(model) -> bool:
     "True for a scikit-learn `Pipeline`."
     return isinstance(model, Pipeline)
+
 
 # %% ../nbs/01b_pipelines.ipynb #p_check_level
 def check_level(level) -> str:
@@ -181,6 +196,7 @@ def check_level(level) -> str:
             f" model's columns), got {level!r}"
         )
     return level
+
 
 # %% ../nbs/01b_pipelines.ipynb #p_unwrap
 def unwrap_pipeline(pipe, level: str = 'raw') -> PipelineParts:
@@ -229,6 +245,7 @@ def unwrap_pipeline(pipe, level: str = 'raw') -> PipelineParts:
         )
     return PipelineParts(transform, model, input_names, names, source)
 
+
 # %% ../nbs/01b_pipelines.ipynb #p_raw_rows
 def raw_rows(X) -> np.ndarray:
     "The raw rows as an array: floats for numeric data, objects (category labels as they are) otherwise."
@@ -242,10 +259,12 @@ def raw_rows(X) -> np.ndarray:
     X = np.asarray(X)
     return X if X.ndim == 2 else X.reshape(1, -1)
 
+
 # %% ../nbs/01b_pipelines.ipynb #p_pipeline_rows
 def pipeline_rows(pipe, X):
     "`X` as the pipeline's `fit` saw it: columns in the fitted order, a row as a frame."
     return align_columns(row_frame(X), getattr(pipe, 'feature_names_in_', None))
+
 
 # %% ../nbs/01b_pipelines.ipynb #p__bunch_to_raw
 def _grouped(a, groups: dict) -> np.ndarray:
@@ -273,6 +292,7 @@ def _bunch_to_raw(b: Bunch, groups: dict, names: list) -> Bunch:
     out.importances = like(b.importances, per_tree)
     return out
 
+
 # %% ../nbs/01b_pipelines.ipynb #p_to_raw
 def to_raw(parts: PipelineParts, result, X=None):
     "Map an explainer's result on the transformed columns back to the raw columns (sum over each column's group)."
@@ -297,6 +317,7 @@ def to_raw(parts: PipelineParts, result, X=None):
     if isinstance(result, Bunch) and 'importances' in result:
         return _bunch_to_raw(result, groups, parts.input_names)
     raise TypeError(f'cannot map a {type(result).__name__} back to the raw columns')
+
 
 # %% ../nbs/01b_pipelines.ipynb #p_explain_pipeline
 def explain_pipeline(explainer, pipe, X, *args, level: str = 'raw', **kwargs):

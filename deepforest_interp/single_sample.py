@@ -26,13 +26,24 @@ from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
 from .pipelines import check_level
 
 # %% auto #0
-__all__ = ['depth_weight', 'ssfi_reference', 'ssfi', 'feature_ranges', 'LOOForest', 'loo_forest', 'LOOSSFI', 'ssfi_loo',
-           'plot_ssfi', 'plot_ssfi_image']
+__all__ = [
+    'depth_weight',
+    'ssfi_reference',
+    'ssfi',
+    'feature_ranges',
+    'LOOForest',
+    'loo_forest',
+    'LOOSSFI',
+    'ssfi_loo',
+    'plot_ssfi',
+    'plot_ssfi_image',
+]
 
 # %% ../nbs/09_ssfi.ipynb #c002k
 # numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
 prange = range
 _K = LazyKernels(globals())
+
 
 # %% ../nbs/09_ssfi.ipynb #c005
 def _check_alpha(alpha) -> float:
@@ -47,6 +58,7 @@ def depth_weight(
     "Depth factor of the SSFI node importance, 1/(1 + alpha^-d) (paper Eq. 6), computed as alpha^d/(1 + alpha^d)."
     ad = _check_alpha(alpha) ** check_array(depth, 'depth')
     return ad / (1 + ad)
+
 
 # %% ../nbs/09_ssfi.ipynb #c009
 def _inv_scale(scale, n_features: int) -> np.ndarray:
@@ -118,6 +130,7 @@ def ssfi_reference(
                     # Eq. (6), summed as in Eq. (7)
                     out[i, k] += 1 / (1 + a ** -float(d)) * abs(s - f) * inv[k]
     return _check_finite(out / len(trees) if average else out)
+
 
 # %% ../nbs/09_ssfi.ipynb #c017
 @_K.register(parallel=True)
@@ -194,6 +207,7 @@ def _walk_ssfi(
         )
     return _check_finite(out)
 
+
 # %% ../nbs/09_ssfi.ipynb #c018
 def ssfi(
     model,  # fitted DecisionTree*/RandomForest*/ExtraTrees* classifier or regressor
@@ -230,6 +244,7 @@ def ssfi(
     inv = _inv_scale(scale, X.shape[1])
     return _walk_ssfi(FlatForest.of(model), X, inv, a, average, n_jobs=n_jobs)
 
+
 # %% ../nbs/09_ssfi.ipynb #c023
 def feature_ranges(
     X,  # (n_samples, n_features) training data (array or DataFrame)
@@ -238,6 +253,7 @@ def feature_ranges(
     X, _ = check_X(X)
     r = X.max(0) - X.min(0)
     return np.where(r > 0, r, 1.0)
+
 
 # %% ../nbs/09_ssfi.ipynb #c029
 @dataclass
@@ -314,6 +330,7 @@ class LOOForest:
                 out = out + (W[m][:, None] if p.ndim == 2 else W[m]) * p
         return out
 
+
 # %% ../nbs/09_ssfi.ipynb #c030
 def _check_rows(rows, n: int) -> np.ndarray:
     "Validate `rows` (None = all) as distinct integer row indices below `n`."
@@ -389,6 +406,7 @@ def loo_forest(
     members = np.stack([np.flatnonzero(oob[:, j])[:T] for j in range(len(rows))])
     return LOOForest(f, rows, members)
 
+
 # %% ../nbs/09_ssfi.ipynb #c034
 @dataclass
 class LOOSSFI:
@@ -413,6 +431,7 @@ def _loo_one(estimator, X, y, i, alpha, inv, average):
         )[0],
         m.predict(X[i : i + 1])[0],
     )  # one use: no cache
+
 
 # %% ../nbs/09_ssfi.ipynb #c034s
 def ssfi_loo(
@@ -464,6 +483,7 @@ def ssfi_loo(
         raise ValueError(f"method must be 'refit' or 'oob', got {method!r}")
     return LOOSSFI(values, pred, rows, names)
 
+
 # %% ../nbs/09_ssfi.ipynb #c039
 def plot_ssfi(
     values,  # (n_features,) SSFI of one row (e.g. `ssfi(model, X)[i]`)
@@ -493,6 +513,7 @@ def plot_ssfi(
     ax.barh([str(names[k]) for k in order], v[order], color=color)
     ax.set_xlabel(xlabel)
     return ax
+
 
 # %% ../nbs/09_ssfi.ipynb #c044
 def plot_ssfi_image(

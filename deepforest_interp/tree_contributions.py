@@ -10,21 +10,35 @@ import pandas as pd
 from sklearn.utils import Bunch
 from sklearn.tree import DecisionTreeClassifier
 from .core import Explanation, Ensemble, ensemble_trees, check_X
-from .core import check_model, model_output, tree_arrays, TreeArrays
-from .core import check_int, check_n_jobs, check_index, LazyKernels
+from .core import model_output, check_int, check_n_jobs, LazyKernels
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .pipelines import unwrap_pipeline, pipeline_rows
 from .boosting import boosting_library, boosted_contributions
 
 # %% auto #0
-__all__ = ['ADDITIVITY_RTOL', 'SUMMARY_BATCH_BYTES', 'MAX_EXPLORER_ROWS', 'MAX_EXPLORER_TREES', 'contributions_reference',
-           'FlatForest', 'walk_contributions', 'contributions', 'walk_contributions_std', 'contribution_summary',
-           'walk_tree_sums', 'plot_contributions', 'Explorer', 'tree_path_data', 'explore_path']
+__all__ = [
+    'ADDITIVITY_RTOL',
+    'SUMMARY_BATCH_BYTES',
+    'MAX_EXPLORER_ROWS',
+    'MAX_EXPLORER_TREES',
+    'contributions_reference',
+    'FlatForest',
+    'walk_contributions',
+    'contributions',
+    'walk_contributions_std',
+    'contribution_summary',
+    'walk_tree_sums',
+    'plot_contributions',
+    'Explorer',
+    'tree_path_data',
+    'explore_path',
+]
 
 # %% ../nbs/02_tree_contributions.ipynb #c002k
 # numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
 prange = range
 _K = LazyKernels(globals())
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c008
 def _row_offsets(model, ens, X) -> np.ndarray:
@@ -44,6 +58,7 @@ def _finish(values, bias, ens, names, X) -> Explanation:
     if out_names is None and ens.n_outputs > 1:
         out_names = [f'y{c}' for c in range(ens.n_outputs)]
     return Explanation(values, bias, names, X, out_names)
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c008r
 def contributions_reference(model, X) -> Explanation:
@@ -65,6 +80,7 @@ def contributions_reference(model, X) -> Explanation:
                     ta.value[child] - ta.value[parent]
                 )  # Eq. (4)
     return _finish(values, bias, ens, names, X)
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c011
 class FlatForest:
@@ -181,6 +197,7 @@ class FlatForest:
         "Drop every cached flattened forest (they are also dropped with their model)."
         FlatForest._cache.clear()
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c012
 # rows per parallel block of the other kernels: each tree is walked by this many rows
 # while it sits in cache
@@ -258,6 +275,7 @@ def _walk_kernel(
                         out[i, f, c] += w * delta[child, c]
                     node[g] = child
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c012s
 @_K.register(parallel=True)
 def _walk_std_kernel(
@@ -316,6 +334,7 @@ def _walk_std_kernel(
                         mean[i, f, c] += d * (w / W)
                         m2[i, f, c] += w * d * (v - mean[i, f, c])
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c012t
 @_K.register(parallel=True)
 def _tree_sums_kernel(
@@ -340,6 +359,7 @@ def _tree_sums_kernel(
                 for c in range(C):
                     out[m, f, c] += w * Y[i, c] * delta[node, c]
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c013f
 def _flat_rows(flat, X32) -> np.ndarray:
     "Check the arguments every walk kernel receives; X32 as C-contiguous float32 rows."
@@ -354,6 +374,7 @@ def _flat_rows(flat, X32) -> np.ndarray:
             f'X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}'
         )
     return X32
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c013
 def walk_contributions(
@@ -415,6 +436,7 @@ def walk_contributions(
         )
     return out
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c013d
 def _is_dask(X) -> bool:
     "True for a dask array (duck-typed: never imports dask)."
@@ -429,6 +451,7 @@ def _feature_names(model, K: int, X=None) -> list:
     if isinstance(X, pd.DataFrame):
         return [str(c) for c in X.columns]
     return [f'x{j}' for j in range(K)]
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c014
 # additivity tolerance, relative to the largest |output| (at least 1)
@@ -536,6 +559,7 @@ def contributions(
             )
     return e
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c020t
 def walk_contributions_std(
     flat: FlatForest,  # the model's flattened trees (`FlatForest.of(model)`)
@@ -576,6 +600,7 @@ def walk_contributions_std(
     m2 += mean * mean * (wsum[..., None] * wz / total)
     np.maximum(m2, 0, out=m2)
     return out, np.sqrt(m2 / total, out=m2)
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c020w
 # default batch of contribution_summary: rows whose (K, C) float64 block fills 64 MiB
@@ -651,6 +676,7 @@ def contribution_summary(
         n=n,
     )
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c020wp
 def _pipeline_summary(pipe, X, batch_size: int, n_jobs, level: str, ens) -> Bunch:
     "`contribution_summary` of a Pipeline: each batch explained by `contributions`."
@@ -678,6 +704,7 @@ def _pipeline_summary(pipe, X, batch_size: int, n_jobs, level: str, ens) -> Bunc
         mean_abs=_summary_frame(sa / n, e.feature_names, ens),
         n=n,
     )
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c020x2
 def walk_tree_sums(
@@ -719,6 +746,7 @@ def walk_tree_sums(
             out,
         )
     return out
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c020z
 def _dask_rows(model, X):
@@ -832,6 +860,7 @@ def _dask_summary_sums(model, X):
     ]  # one thread per block: dask runs the blocks in parallel
     return dask.compute(_tree_reduce(parts, _add_parts))[0]
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c025
 def plot_contributions(
     e: Explanation, row: int = 0, output=None, max_features: int = 10, ax=None
@@ -879,6 +908,7 @@ def plot_contributions(
     )
     return ax
 
+
 # %% ../nbs/02_tree_contributions.ipynb #gx01
 @functools.cache
 def _explorer_asset(name: str) -> str:
@@ -886,6 +916,7 @@ def _explorer_asset(name: str) -> str:
     from importlib.resources import files
 
     return (files('deepforest_interp') / 'data' / 'explorers' / name).read_text('utf-8')
+
 
 # %% ../nbs/02_tree_contributions.ipynb #gx01b
 class Explorer:
@@ -944,6 +975,7 @@ class Explorer:
     def __repr__(self):
         return f'Explorer({self.kind!r}, {len(self._json()) / 1024:.0f} kB of data)'
 
+
 # %% ../nbs/02_tree_contributions.ipynb #gx01c
 def _num(a, digits: int = 12) -> list:
     "An array as nested lists of floats rounded to `digits` significant digits (smaller pages; sums move by < 1e-11 relative)."
@@ -953,6 +985,7 @@ def _num(a, digits: int = 12) -> list:
         .reshape(a.shape)
         .tolist()
     )
+
 
 # %% ../nbs/02_tree_contributions.ipynb #gx02
 # explorer pages precompute every row's numbers: keep them modest
@@ -1008,6 +1041,7 @@ def _checkpoints(T: int, n: int = 30) -> np.ndarray:
     return np.unique(
         np.r_[np.arange(1, 11), np.round(np.geomspace(10, T, n - 10)).astype(int), T]
     )
+
 
 # %% ../nbs/02_tree_contributions.ipynb #gx03
 def tree_path_data(
@@ -1142,6 +1176,7 @@ def tree_path_data(
             for i in range(len(idx))
         ],
     }
+
 
 # %% ../nbs/02_tree_contributions.ipynb #gx06
 def explore_path(

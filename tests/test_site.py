@@ -13,6 +13,9 @@ def project(tmp_path_factory):
     "A scratch copy of the files sync-check looks at."
     dst = tmp_path_factory.mktemp('proj')
     shutil.copy2(ROOT / 'settings.ini', dst / 'settings.ini')
+    shutil.copy2(
+        ROOT / 'ruff.toml', dst / 'ruff.toml'
+    )  # how `make export` formats the library
     ign = shutil.ignore_patterns('__pycache__', '.ipynb_checkpoints', '_proc')
     shutil.copytree(ROOT / 'nbs', dst / 'nbs', ignore=ign)
     shutil.copytree(ROOT / 'deepforest_interp', dst / 'deepforest_interp', ignore=ign)

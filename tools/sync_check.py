@@ -1,6 +1,6 @@
 """`make sync-check`: are the notebooks and the generated library in sync, and are the notebooks within budget?
 
-Runs `nbdev_export` + `nbdev_clean` on a scratch copy of the project and compares file hashes before and after
+Runs `nbdev_export`, `ruff format` of the library and `nbdev_clean` (= `make export`) on a scratch copy of the project and compares file hashes before and after
 (not `git status`): a student's uncommitted, in-sync edit passes; a hand edit of a generated module, an exported cell
 that was never exported, or a notebook that was never cleaned fails, naming the file and the fix. Nothing in the
 work tree is modified. Also enforces the output budget of issue 10: <= 2 MB per notebook, <= 12 MB for nbs/.
@@ -88,13 +88,19 @@ def sync_check(root='.') -> list:
         shutil.copytree(root / lib, tmp / lib, ignore=ign)
         before = _hashes(tmp, [nbs, lib])
         env = {**os.environ, 'PYTHONDONTWRITEBYTECODE': '1'}
-        for cmd in ('nbdev_export', 'nbdev_clean'):
+        shutil.copy2(root / 'ruff.toml', tmp / 'ruff.toml')
+        # `make export`: the generated modules are formatted as the notebooks' cells are
+        for cmd in (['nbdev_export'], ['ruff', 'format', '-q', lib], ['nbdev_clean']):
             r = subprocess.run(
-                [_tool(cmd)], cwd=tmp, env=env, capture_output=True, text=True
+                [_tool(cmd[0])] + cmd[1:],
+                cwd=tmp,
+                env=env,
+                capture_output=True,
+                text=True,
             )
             if r.returncode:
                 return errs + [
-                    f'`{cmd}` failed on a scratch copy of the project (exit {r.returncode}):\n'
+                    f'`{" ".join(cmd)}` failed on a scratch copy of the project (exit {r.returncode}):\n'
                     f'{(r.stdout + r.stderr)[-3000:]}'
                 ]
         after = _hashes(tmp, [nbs, lib])
@@ -131,5 +137,5 @@ if __name__ == '__main__':
             print('  -', p)
         sys.exit(1)
     print(
-        'sync-check OK: nbdev_export + nbdev_clean change nothing; notebooks within the 2 MB / 12 MB budget'
+        'sync-check OK: nbdev_export + ruff format + nbdev_clean change nothing; notebooks within the 2 MB / 12 MB budget'
     )
