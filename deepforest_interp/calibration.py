@@ -13,7 +13,7 @@ from sklearn.utils import Bunch
 from sklearn.tree._tree import NODE_DTYPE
 from sklearn.utils.validation import check_is_fitted
 from .core import Explanation, check_X, check_y, check_n_jobs
-from .core import LazyKernels, pipeline_message
+from .core import LazyKernels, pipeline_message, feature_names
 from .importance import encode_target, local_mdi_from_contributions
 from .importance import _spread
 from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
@@ -284,6 +284,7 @@ def cascade_pass(
     tree_dot=None,  # (rows, C) weights: the last layer's per-tree sums of contributions . weights
     # (`estimation.algorithm1_pass`), e.g. the centred
     # label for MDI(DF)'s per-tree terms
+    check_input: bool = True,  # False: X is already `check_X(X, model)[0]`
 ) -> list:  # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays
     """Algorithm 1 over layers 0..layer (paper Algorithm 1, Eq. 27-30); training rows
     out of fold, new rows by all fold models.
@@ -298,15 +299,9 @@ def cascade_pass(
         raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
     new = None
     if X is not None:
-        X, _ = check_X(X, model)
-        if getattr(model, 'feature_names_in_', None) is not None and not isinstance(
-            X, pd.DataFrame
-        ):
-            X = pd.DataFrame(
-                np.asarray(X, dtype=float), columns=model.feature_names_in_
-            )  # keep sklearn's name check quiet
-        # one forward pass (tqdm over the layers)
-        new = model.layer_inputs(X, L, verbose=verbose)
+        X = check_X(X, model)[0] if check_input else X
+        # one forward pass (tqdm over the layers) of the rows checked here
+        new = model.layer_inputs(X, L, verbose=verbose, check_input=False)
     cache = _model_cache(model, model.layers_)
     layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
     return algorithm1_pass(
@@ -398,6 +393,7 @@ def deep_forest_contributions(
         n_jobs=n_jobs,
         new_layers='all' if all_layers else 'last',
         verbose=verbose,
+        check_input=False,
     )
     es = _explanations(model, res, 'train' if oof else 'new', X, names, oof)
     return es if all_layers else es[-1]
@@ -615,11 +611,17 @@ def deep_forest_explain(
     check_level(level)
     _check_cascade(model)
     t = model.training_data()
-    names = check_X(t.X[:1], model)[1]
+    names = feature_names(model)
     if X is not None:
         X, _ = check_X(X, model)
     res = cascade_pass(
-        model, X, calibration=calibration, layer=layer, n_jobs=n_jobs, verbose=verbose
+        model,
+        X,
+        calibration=calibration,
+        layer=layer,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        check_input=False,
     )
     train = _explanations(model, res, 'train', t.X, names, True)
     Y = encode_target(model, t.y)

@@ -342,9 +342,11 @@ class _BaseCascadeForest(BaseEstimator):
             X, l, self.oof_outputs_[l - 1] if oof else self._forward(X, l - 1)
         )
 
-    def layer_inputs(self, X, layer: int | None = None, *, verbose: int = 0) -> list:
-        "Input matrices of layers 0..`layer` for new rows X in one forward pass (each equals `layer_input(X, l)`); tqdm over the layers when verbose > 0."
-        X = self._validate_X(X)
+    def layer_inputs(
+        self, X, layer: int | None = None, *, verbose: int = 0, check_input: bool = True
+    ) -> list:
+        "Input matrices of layers 0..`layer` for new rows X in one forward pass (each equals `layer_input(X, l)`); tqdm over the layers when verbose > 0; `check_input=False`: X is already a checked C-contiguous float64 array (as scikit-learn's trees)."
+        X = self._validate_X(X) if check_input else X
         l = self._check_layer(layer)
         inputs, out = [], None
         with tqdm(

@@ -50,9 +50,12 @@ def alc_features(
     X,  # (n, p) the current features
     interactions,  # list of Interaction (signed indices refer to the columns of X)
     weights,  # (p,) non-negative weights w, e.g. the Gini importances of the layer's forest
+    # False: X is already a checked float array (hiDF's own layers), as scikit-learn's
+    # `check_input`
+    check_input: bool = True,
 ) -> np.ndarray:  # (n, len(interactions)), sigma(sum of ±w_j (x_j - t_j)) >= 0
     "Activated Linear Combination features of interactions (seed 001 Eq. 3)."
-    X, _ = check_X(X)
+    X = check_X(X)[0] if check_input else X
     w = np.asarray(weights, dtype=float).reshape(-1)
     if w.shape != (X.shape[1],):
         raise ValueError(
@@ -91,10 +94,11 @@ def alc_shares(
     X,  # (n, p) the columns the interaction refers to
     interaction: Interaction,  # one interaction I (an ALC feature)
     weights,  # (p,) the ALC weights w
+    check_input: bool = True,  # False: X is already a checked float array
     # shares (n, m) summing to 1 per row, and the m distinct columns of I
 ) -> tuple[np.ndarray, list]:
     "Credit shares of an ALC feature's components: u_j / sum(u) when the ReLU is on, 1/m otherwise (extends seed 001 Eq. 3)."
-    X, _ = check_X(X)
+    X = check_X(X)[0] if check_input else X
     if not isinstance(interaction, Interaction):
         raise TypeError(
             f'interaction must be an Interaction, got {type(interaction).__name__}'
@@ -130,9 +134,11 @@ def credit_alc(
     Z: np.ndarray,  # (n, G) the representation (original columns first, ALC columns in creation order)
     specs: list,  # one (Interaction, weights) per ALC column, in column order
     n_features: int,  # K: the first K columns are the original features
+    check_input: bool = True,  # False: Z is already a checked float array
 ) -> np.ndarray:  # (n, K[, C]) contributions of the original features
     "Hand every ALC column's contribution to its components by `alc_shares`, last column first (extends seed 001 Eq. 3)."
     V = np.array(values, dtype=float, copy=True)
+    Z = check_X(Z, name='Z')[0] if check_input else Z
     flat = V.ndim == 2
     if flat:
         V = V[..., None]
@@ -146,7 +152,7 @@ def credit_alc(
         I, w = specs[q - K]
         w = np.asarray(w, dtype=float)
         # w spans the columns the layer that built it saw
-        P, cols = alc_shares(Z[:, : len(w)], I, w)
+        P, cols = alc_shares(Z[:, : len(w)], I, w, check_input=False)
         V[:, cols, :] += P[:, :, None] * V[:, q, None, :]
     V = V[:, :K]
     return V[..., 0] if flat else V
@@ -173,7 +179,8 @@ class HiDFLayer:
 
     def transform(self, Z: np.ndarray) -> np.ndarray:
         "Append the layer's ALC features (seed 001 Eq. 3) to its input Z."
-        return np.hstack([Z, alc_features(Z, self.interactions, self.weights)])
+        alc = alc_features(Z, self.interactions, self.weights, check_input=False)
+        return np.hstack([Z, alc])
 
 
 # %% ../nbs/07b_alc_hidf.ipynb #c044p
@@ -257,7 +264,7 @@ def _hidf_search(model, Z, y, w, sw, seed: int, used: set) -> tuple[list, list]:
             break
         if I.order < model.min_order or I.signed in used:
             continue
-        col = alc_features(Z, [I], w)[:, 0]
+        col = alc_features(Z, [I], w, check_input=False)[:, 0]
         # constant or duplicate column
         if np.ptp(col) == 0 or col.tobytes() in seen:
             continue
@@ -807,7 +814,7 @@ def hidf_contributions(
             sum(e.values for e in es) / len(es),
             sum(e.bias for e in es) / len(es),
         )
-        V = credit_alc(vals, Z, _specs(model), K)
+        V = credit_alc(vals, Z, _specs(model), K, check_input=False)
         out = [Explanation(V, bias, names, Xv, list(model.classes_))]
     else:  # notebook 05's engine on the hiDF layers
         res = algorithm1_pass(
@@ -825,7 +832,9 @@ def hidf_contributions(
             if r.get('new') is None:
                 continue
             Kp = lay.n_features_in  # X and the ALC columns this layer sees
-            V = credit_alc(r.new.mean(1), A_new[:, :Kp], specs[: Kp - K], K)
+            V = credit_alc(
+                r.new.mean(1), A_new[:, :Kp], specs[: Kp - K], K, check_input=False
+            )
             out.append(
                 Explanation(V, r.new_bias.mean(1), names, Xv, list(model.classes_))
             )

@@ -365,3 +365,39 @@ def test_a_numeric_row_as_a_series():
         dfi.contributions(m, Xi.iloc[3]).values,
         dfi.contributions(m, Xi.iloc[[3]]).values,
     )
+
+
+def _count_checks(monkeypatch, call):
+    "How many times `core.check_X` runs during `call()` (patched in every module that imported it)."
+    import importlib, pkgutil
+    from deepforest_interp import core
+
+    calls, orig = [], core.check_X
+
+    def counted(*a, **k):
+        calls.append(1)
+        return orig(*a, **k)
+
+    for m in pkgutil.iter_modules(dfi.__path__):
+        mod = importlib.import_module(f'deepforest_interp.{m.name}')
+        if getattr(mod, 'check_X', None) is orig:
+            monkeypatch.setattr(mod, 'check_X', counted)
+    call()
+    return len(calls)
+
+
+def test_inputs_are_checked_once_per_call(monkeypatch):
+    Xn = NUM
+    casc = dfi.CascadeForestClassifier(
+        n_estimators=6, max_layers=3, n_folds=3, random_state=0
+    ).fit(Xn, y)
+    hidf = dfi.HiDFClassifier(n_estimators=8, max_layers=3, random_state=0).fit(Xn, y)
+    assert _count_checks(monkeypatch, lambda: dfi.contributions(PIPE, X)) == 1
+    assert (
+        _count_checks(monkeypatch, lambda: dfi.deep_forest_contributions(casc, Xn)) == 1
+    )
+    assert _count_checks(monkeypatch, lambda: dfi.deep_forest_explain(casc, Xn)) == 1
+    # hiDF's rows once, and the final forest's representation once (explained by `contributions`)
+    assert _count_checks(
+        monkeypatch, lambda: dfi.hidf_contributions(hidf, Xn)
+    ) <= 1 + len(hidf.forests_)
