@@ -28,7 +28,8 @@ from sklearn.ensemble import (
 )
 from deepforest_interp.tree_contributions import contributions
 from threadpoolctl import threadpool_limits
-from deepforest_interp.boosting import boosted_trees, _CACHE
+from deepforest_interp.boosting import boosted_trees
+from deepforest_interp.core import clear_node_tables
 
 quick = '--quick' in sys.argv
 reps = (
@@ -71,7 +72,7 @@ def _compare(label, model, X, raw_fn, with_shap, n_jobs):
             model.set_params(n_jobs=1)
     elif hasattr(model, 'set_params') and 'n_jobs' in model.get_params():
         model.set_params(n_jobs=None)
-    _CACHE.clear()
+    clear_node_tables()
     t = time.perf_counter()
     boosted_trees(model)
     t_read = time.perf_counter() - t

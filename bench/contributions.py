@@ -24,7 +24,8 @@ import sys, time, statistics, tracemalloc
 import numpy as np
 from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
-from deepforest_interp.tree_contributions import contributions, FlatForest
+from deepforest_interp.tree_contributions import contributions
+from deepforest_interp.core import clear_node_tables
 
 quick = '--quick' in sys.argv
 reps = (
@@ -62,7 +63,7 @@ def compare(label, model, X, n_jobs=-1):
         for k in ['ours one-shot', 'shap one-shot', 'ours repeated', 'shap repeated']
     }
     for _ in range(reps):
-        t['ours one-shot'].append(timed(ours_one, before=FlatForest.clear_cache)[0])
+        t['ours one-shot'].append(timed(ours_one, before=clear_node_tables)[0])
         t['shap one-shot'].append(timed(shap_one)[0])
         contributions(
             model, X[:1], check_additivity=False
@@ -146,7 +147,7 @@ if '--memory' in sys.argv or '--only-memory' in sys.argv:
         X, y
     )  # fully grown
     contributions(big, X[:10])
-    FlatForest.clear_cache()
+    clear_node_tables()
     tracemalloc.start()
     t = time.perf_counter()
     e = contributions(big, X, check_additivity=False)

@@ -10,18 +10,6 @@ d = {
     },
     'syms': {
         'deepforest_interp.boosting': {
-            'deepforest_interp.boosting.BoostedTrees': (
-                'boosting.html#boostedtrees',
-                'deepforest_interp/boosting.py',
-            ),
-            'deepforest_interp.boosting.BoostedTrees.n_outputs': (
-                'boosting.html#boostedtrees.n_outputs',
-                'deepforest_interp/boosting.py',
-            ),
-            'deepforest_interp.boosting.BoostedTrees.root_value': (
-                'boosting.html#boostedtrees.root_value',
-                'deepforest_interp/boosting.py',
-            ),
             'deepforest_interp.boosting._assemble': (
                 'boosting.html#_assemble',
                 'deepforest_interp/boosting.py',
@@ -74,12 +62,8 @@ d = {
                 'boosting.html#_raw_output',
                 'deepforest_interp/boosting.py',
             ),
-            'deepforest_interp.boosting._same': (
-                'boosting.html#_same',
-                'deepforest_interp/boosting.py',
-            ),
-            'deepforest_interp.boosting._walk_boosted': (
-                'boosting.html#_walk_boosted',
+            'deepforest_interp.boosting._reader': (
+                'boosting.html#_reader',
                 'deepforest_interp/boosting.py',
             ),
             'deepforest_interp.boosting._xgb_booster': (
@@ -112,10 +96,6 @@ d = {
             ),
             'deepforest_interp.boosting.lgbm_trees': (
                 'boosting.html#lgbm_trees',
-                'deepforest_interp/boosting.py',
-            ),
-            'deepforest_interp.boosting.walk_boosted': (
-                'boosting.html#walk_boosted',
                 'deepforest_interp/boosting.py',
             ),
             'deepforest_interp.boosting.xgb_trees': (
@@ -186,6 +166,10 @@ d = {
             ),
             'deepforest_interp.calibration.additive_calibration': (
                 'calibration.html#additive_calibration',
+                'deepforest_interp/calibration.py',
+            ),
+            'deepforest_interp.calibration.calibrated_table': (
+                'calibration.html#calibrated_table',
                 'deepforest_interp/calibration.py',
             ),
             'deepforest_interp.calibration.cascade_pass': (
@@ -416,10 +400,6 @@ d = {
                 'core.html#ensemble.__len__',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core.Ensemble.arrays': (
-                'core.html#ensemble.arrays',
-                'deepforest_interp/core.py',
-            ),
             'deepforest_interp.core.Explanation': (
                 'core.html#explanation',
                 'deepforest_interp/core.py',
@@ -508,16 +488,52 @@ d = {
                 'core.html#lazykernels.threads',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core.TreeArrays': (
-                'core.html#treearrays',
+            'deepforest_interp.core.NodeTable': (
+                'core.html#nodetable',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core.TreeArrays.is_leaf': (
-                'core.html#treearrays.is_leaf',
+            'deepforest_interp.core.NodeTable.__post_init__': (
+                'core.html#nodetable.__post_init__',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core.TreeArrays.n_nodes': (
-                'core.html#treearrays.n_nodes',
+            'deepforest_interp.core.NodeTable.__repr__': (
+                'core.html#nodetable.__repr__',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.NodeTable._derived': (
+                'core.html#nodetable._derived',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.NodeTable.bias': (
+                'core.html#nodetable.bias',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.NodeTable.delta': (
+                'core.html#nodetable.delta',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.NodeTable.depth': (
+                'core.html#nodetable.depth',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.NodeTable.freeze': (
+                'core.html#nodetable.freeze',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.NodeTable.parent': (
+                'core.html#nodetable.parent',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.NodeTable.root_value': (
+                'core.html#nodetable.root_value',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.NodeTable.threshold32': (
+                'core.html#nodetable.threshold32',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.NodeTable.tree': (
+                'core.html#nodetable.tree',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._abbrev': (
@@ -526,6 +542,10 @@ d = {
             ),
             'deepforest_interp.core._boosting_offset': (
                 'core.html#_boosting_offset',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._child': (
+                'core.html#_child',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._float_values': (
@@ -544,16 +564,48 @@ d = {
                 'core.html#_leaves_match',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core._node_values': (
+                'core.html#_node_values',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._position': (
                 'core.html#_position',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._read_sklearn': (
+                'core.html#_read_sklearn',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._same': (
+                'core.html#_same',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._up': (
                 'core.html#_up',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core._walk_args': (
+                'core.html#_walk_args',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._walk_dot': (
+                'core.html#_walk_dot',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._walk_spread': (
+                'core.html#_walk_spread',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._walk_sum': (
+                'core.html#_walk_sum',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._weight_candidates': (
                 'core.html#_weight_candidates',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._weights': (
+                'core.html#_weights',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.accepts_categories': (
@@ -604,6 +656,10 @@ d = {
                 'core.html#check_y',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.clear_node_tables': (
+                'core.html#clear_node_tables',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.encode_target': (
                 'core.html#encode_target',
                 'deepforest_interp/core.py',
@@ -632,6 +688,10 @@ d = {
                 'core.html#model_trees',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.node_table': (
+                'core.html#node_table',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.numeric_frame': (
                 'core.html#numeric_frame',
                 'deepforest_interp/core.py',
@@ -644,6 +704,14 @@ d = {
                 'core.html#pipeline_message',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.read_trees': (
+                'core.html#read_trees',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.register_reader': (
+                'core.html#register_reader',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.routes_missing': (
                 'core.html#routes_missing',
                 'deepforest_interp/core.py',
@@ -654,6 +722,18 @@ d = {
             ),
             'deepforest_interp.core.tree_arrays': (
                 'core.html#tree_arrays',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.walk': (
+                'core.html#walk',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.walk_dot': (
+                'core.html#walk_dot',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.walk_spread': (
+                'core.html#walk_spread',
                 'deepforest_interp/core.py',
             ),
         },
@@ -784,24 +864,16 @@ d = {
                 'cascade_estimation.html#algorithm1layer.from_cascade',
                 'deepforest_interp/estimation.py',
             ),
-            'deepforest_interp.estimation._Nodes': (
-                'cascade_estimation.html#_nodes',
-                'deepforest_interp/estimation.py',
-            ),
-            'deepforest_interp.estimation._Nodes.is_leaf': (
-                'cascade_estimation.html#_nodes.is_leaf',
-                'deepforest_interp/estimation.py',
-            ),
-            'deepforest_interp.estimation._Nodes.n_nodes': (
-                'cascade_estimation.html#_nodes.n_nodes',
-                'deepforest_interp/estimation.py',
-            ),
             'deepforest_interp.estimation._bootstrap_counts': (
                 'cascade_estimation.html#_bootstrap_counts',
                 'deepforest_interp/estimation.py',
             ),
             'deepforest_interp.estimation._counts_fit': (
                 'cascade_estimation.html#_counts_fit',
+                'deepforest_interp/estimation.py',
+            ),
+            'deepforest_interp.estimation._fold_tree': (
+                'cascade_estimation.html#_fold_tree',
                 'deepforest_interp/estimation.py',
             ),
             'deepforest_interp.estimation._forest_pass': (
@@ -838,18 +910,6 @@ d = {
             ),
             'deepforest_interp.estimation._read_only': (
                 'cascade_estimation.html#_read_only',
-                'deepforest_interp/estimation.py',
-            ),
-            'deepforest_interp.estimation._tree_nodes': (
-                'cascade_estimation.html#_tree_nodes',
-                'deepforest_interp/estimation.py',
-            ),
-            'deepforest_interp.estimation._walk_add': (
-                'cascade_estimation.html#_walk_add',
-                'deepforest_interp/estimation.py',
-            ),
-            'deepforest_interp.estimation._walk_dot': (
-                'cascade_estimation.html#_walk_dot',
                 'deepforest_interp/estimation.py',
             ),
             'deepforest_interp.estimation.algorithm1_pass': (
@@ -1732,10 +1792,6 @@ d = {
                 'ssfi.html#_loo_one',
                 'deepforest_interp/single_sample.py',
             ),
-            'deepforest_interp.single_sample._ssfi_kernel': (
-                'ssfi.html#_ssfi_kernel',
-                'deepforest_interp/single_sample.py',
-            ),
             'deepforest_interp.single_sample._walk_ssfi': (
                 'ssfi.html#_walk_ssfi',
                 'deepforest_interp/single_sample.py',
@@ -1802,30 +1858,6 @@ d = {
                 'tree_contributions.html#explorer.to_html',
                 'deepforest_interp/tree_contributions.py',
             ),
-            'deepforest_interp.tree_contributions.FlatForest': (
-                'tree_contributions.html#flatforest',
-                'deepforest_interp/tree_contributions.py',
-            ),
-            'deepforest_interp.tree_contributions.FlatForest.__init__': (
-                'tree_contributions.html#flatforest.__init__',
-                'deepforest_interp/tree_contributions.py',
-            ),
-            'deepforest_interp.tree_contributions.FlatForest.clear_cache': (
-                'tree_contributions.html#flatforest.clear_cache',
-                'deepforest_interp/tree_contributions.py',
-            ),
-            'deepforest_interp.tree_contributions.FlatForest.depth': (
-                'tree_contributions.html#flatforest.depth',
-                'deepforest_interp/tree_contributions.py',
-            ),
-            'deepforest_interp.tree_contributions.FlatForest.of': (
-                'tree_contributions.html#flatforest.of',
-                'deepforest_interp/tree_contributions.py',
-            ),
-            'deepforest_interp.tree_contributions.FlatForest.threshold32': (
-                'tree_contributions.html#flatforest.threshold32',
-                'deepforest_interp/tree_contributions.py',
-            ),
             'deepforest_interp.tree_contributions._add_parts': (
                 'tree_contributions.html#_add_parts',
                 'deepforest_interp/tree_contributions.py',
@@ -1878,10 +1910,6 @@ d = {
                 'tree_contributions.html#_finish',
                 'deepforest_interp/tree_contributions.py',
             ),
-            'deepforest_interp.tree_contributions._flat_rows': (
-                'tree_contributions.html#_flat_rows',
-                'deepforest_interp/tree_contributions.py',
-            ),
             'deepforest_interp.tree_contributions._is_dask': (
                 'tree_contributions.html#_is_dask',
                 'deepforest_interp/tree_contributions.py',
@@ -1910,18 +1938,6 @@ d = {
                 'tree_contributions.html#_tree_reduce',
                 'deepforest_interp/tree_contributions.py',
             ),
-            'deepforest_interp.tree_contributions._tree_sums_kernel': (
-                'tree_contributions.html#_tree_sums_kernel',
-                'deepforest_interp/tree_contributions.py',
-            ),
-            'deepforest_interp.tree_contributions._walk_kernel': (
-                'tree_contributions.html#_walk_kernel',
-                'deepforest_interp/tree_contributions.py',
-            ),
-            'deepforest_interp.tree_contributions._walk_std_kernel': (
-                'tree_contributions.html#_walk_std_kernel',
-                'deepforest_interp/tree_contributions.py',
-            ),
             'deepforest_interp.tree_contributions.contribution_summary': (
                 'tree_contributions.html#contribution_summary',
                 'deepforest_interp/tree_contributions.py',
@@ -1944,18 +1960,6 @@ d = {
             ),
             'deepforest_interp.tree_contributions.tree_path_data': (
                 'tree_contributions.html#tree_path_data',
-                'deepforest_interp/tree_contributions.py',
-            ),
-            'deepforest_interp.tree_contributions.walk_contributions': (
-                'tree_contributions.html#walk_contributions',
-                'deepforest_interp/tree_contributions.py',
-            ),
-            'deepforest_interp.tree_contributions.walk_contributions_std': (
-                'tree_contributions.html#walk_contributions_std',
-                'deepforest_interp/tree_contributions.py',
-            ),
-            'deepforest_interp.tree_contributions.walk_tree_sums': (
-                'tree_contributions.html#walk_tree_sums',
                 'deepforest_interp/tree_contributions.py',
             ),
         },

@@ -5,7 +5,6 @@
 # %% ../nbs/01c_boosting.ipynb #b002
 from __future__ import annotations
 import json, weakref
-from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
@@ -14,75 +13,29 @@ from sklearn.utils.validation import check_is_fitted
 from deepforest_interp.core import (
     Explanation,
     check_X,
-    check_n_jobs,
-    LazyKernels,
     align_columns,
+    NodeTable,
+    node_table,
+    register_reader,
+    walk,
 )
 
 # %% auto #0
 __all__ = [
     'BOOSTING_RTOL',
-    'BoostedTrees',
     'hgb_trees',
     'xgb_trees',
     'lgbm_trees',
-    'walk_boosted',
     'boosting_library',
     'boosted_trees',
     'boosted_contributions',
 ]
 
-# %% ../nbs/01c_boosting.ipynb #b002k
-# numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
-prange = range
-_K = LazyKernels(globals())
-
-
-# %% ../nbs/01c_boosting.ipynb #b006
-@dataclass
-class BoostedTrees:
-    "All trees of a boosting model in global node arrays with every node's increment (Eq. B2-B3), as `walk_boosted` reads them."
-
-    roots: np.ndarray  # (M,) first node of every tree
-    column: np.ndarray  # (M,) output column (class) every tree adds to
-    left: np.ndarray  # (N,) global id of the left child, -1 at leaves
-    right: np.ndarray  # (N,) global id of the right child, -1 at leaves
-    # (N,) input column the node splits on (in the caller's column order), -1 at leaves
-    feature: np.ndarray
-    threshold: np.ndarray  # (N,) x <= threshold goes left (numeric splits)
-    # (N,) 1: a missing value (or an unknown category) goes left
-    missing_left: np.ndarray
-    # (N,) 1: |x| <= 1e-35 counts as missing too (LightGBM missing_type 'Zero')
-    zero_missing: np.ndarray
-    # (N,) row of `cat_bits` for a categorical split, -1 for a numeric one
-    cat_row: np.ndarray
-    cat_bits: np.ndarray  # (R, W) uint32 bitsets: bit c set = category c goes left
-    value: np.ndarray  # (N,) node value mu(t) (leaves: the model's; internal: Eq. B3)
-    delta: np.ndarray  # (N,) mu(t) - mu(parent(t)), 0 at roots
-    offset: np.ndarray  # (C,) intercept b of Eq. (B1)
-    n_features: int  # K input columns
-    output_names: list | None  # class labels (classifiers), None for a regressor
-    source: str  # 'sklearn-hgb' | 'xgboost' | 'lightgbm'
-    # the library's raw score times this is Eq. (B1) (LightGBM boosting='rf': 1 /
-    # n_iterations)
-    raw_scale: float = 1.0
-
-    @property
-    def n_outputs(self) -> int:
-        return len(self.offset)
-
-    @property
-    def root_value(self) -> np.ndarray:
-        "Bias of Eq. (B2) without the intercept: the sum of the root values per output column, (C,)."
-        return np.bincount(
-            self.column, weights=self.value[self.roots], minlength=self.n_outputs
-        )
-
 
 # %% ../nbs/01c_boosting.ipynb #b008
 def _assemble(
     trees: list, offset, n_features: int, output_names, source: str, cat_width: int = 8
-) -> BoostedTrees:
+) -> NodeTable:
     "Concatenate per-tree dicts (left, right, feature, threshold, missing_left, zero_missing, cats, leaf_value, weight, column)."
     sizes = np.array([len(t['left']) for t in trees], dtype=np.int64)
     roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
@@ -115,10 +68,6 @@ def _assemble(
             (wl * value[left[p]] + wr * value[right[p]]) / np.where(safe, tot, 1),
             0.5 * (value[left[p]] + value[right[p]]),
         )
-    parent = np.arange(N)
-    parent[left[inner]] = np.flatnonzero(inner)
-    parent[right[inner]] = np.flatnonzero(inner)
-    delta = value - value[parent]  # 0 at the roots (their own parent here)
     cat_row, bits = np.full(N, -1, np.int32), []
     for o, t in zip(roots, trees):
         for j, b in (t.get('cats') or {}).items():
@@ -128,23 +77,24 @@ def _assemble(
     cat_bits = np.zeros((len(bits), W), np.uint32)
     for r, b in enumerate(bits):
         cat_bits[r, : len(b)] = b
-    return BoostedTrees(
-        roots,
-        np.array([t['column'] for t in trees], np.int64),
-        left.astype(np.int32),
-        right.astype(np.int32),
-        np.where(inner, cat('feature', np.int64), -1).astype(np.int32),
+    return NodeTable(
+        left,
+        right,
+        cat('feature', np.int64),
         cat('threshold', float),
+        value,
+        weight,
+        roots,
         cat('missing_left', np.uint8),
         cat('zero_missing', np.uint8),
         cat_row,
         cat_bits,
-        value,
-        delta,
-        np.asarray(offset, float).reshape(-1),
-        int(n_features),
-        None if output_names is None else list(output_names),
-        source,
+        column=np.array([t['column'] for t in trees], np.int64),
+        offset=offset,
+        n_features=int(n_features),
+        output_names=None if output_names is None else list(output_names),
+        kind='raw',
+        source=source,
     )
 
 
@@ -196,8 +146,8 @@ def _hgb_raw(model, X) -> np.ndarray:
 
 
 # %% ../nbs/01c_boosting.ipynb #b012
-def hgb_trees(model) -> BoostedTrees:
-    "Read a fitted `HistGradientBoostingClassifier`/`Regressor` into `BoostedTrees` (Eq. B1-B3, node weights = `count`)."
+def hgb_trees(model) -> NodeTable:
+    "Read a fitted `HistGradientBoostingClassifier`/`Regressor` into a `NodeTable` (Eq. B1-B3, node weights = `count`)."
     check_is_fitted(model)
     predictors, baseline, known, f_idx_map, perm = _hgb_read(model)
     trees = []
@@ -323,8 +273,8 @@ def _xgb_tree(node: dict, index: dict, column: int) -> dict:
 
 
 # %% ../nbs/01c_boosting.ipynb #b017
-def xgb_trees(model) -> BoostedTrees:
-    "Read a fitted XGBoost model (`XGBClassifier`/`XGBRegressor`/`Booster`) into `BoostedTrees` (Eq. B1-B3, weights = cover)."
+def xgb_trees(model) -> NodeTable:
+    "Read a fitted XGBoost model (`XGBClassifier`/`XGBRegressor`/`Booster`) into a `NodeTable` (Eq. B1-B3, weights = cover)."
     booster = _xgb_booster(model)
     cfg = json.loads(booster.save_config())['learner']
     gb = cfg['gradient_booster']
@@ -446,8 +396,8 @@ def _lgbm_tree(root: dict, column: int, scale: float) -> dict:
 
 
 # %% ../nbs/01c_boosting.ipynb #b019
-def lgbm_trees(model) -> BoostedTrees:
-    "Read a fitted LightGBM model (`LGBMClassifier`/`LGBMRegressor`/`Booster`) into `BoostedTrees` (Eq. B1-B3, weights = hessian sums)."
+def lgbm_trees(model) -> NodeTable:
+    "Read a fitted LightGBM model (`LGBMClassifier`/`LGBMRegressor`/`Booster`) into a `NodeTable` (Eq. B1-B3, weights = hessian sums)."
     booster = _lgbm_booster(model)
     # the best iteration if early stopping set one, as predict
     dm = booster.dump_model()
@@ -470,93 +420,6 @@ def lgbm_trees(model) -> BoostedTrees:
     )
     bt.raw_scale = scale
     return bt
-
-
-# %% ../nbs/01c_boosting.ipynb #b021
-BLOCK_ROWS = 256  # rows per parallel block, as in notebook 02
-
-
-@_K.register(parallel=True)
-def _walk_boosted(
-    X,
-    roots,
-    column,
-    left,
-    right,
-    feature,
-    threshold,
-    missing_left,
-    zero_missing,
-    cat_row,
-    cat_bits,
-    delta,
-    out,
-    block,
-):
-    "out[i, s(t), column[m]] += delta[child] along every path of every tree (Eq. B2)."
-    n, M, nbits = X.shape[0], roots.shape[0], 32 * cat_bits.shape[1]
-    for b in prange((n + block - 1) // block):
-        lo, hi = b * block, min(n, (b + 1) * block)
-        for m in range(M):
-            c = column[m]
-            for i in range(lo, hi):
-                node = roots[m]
-                while left[node] >= 0:
-                    f = feature[node]
-                    x = X[i, f]
-                    r = cat_row[node]
-                    if x != x:
-                        go_left = missing_left[node] != 0
-                    elif r >= 0:
-                        if x < 0 or x >= nbits:
-                            go_left = missing_left[node] != 0
-                        else:
-                            k = np.int64(x)
-                            go_left = (
-                                (cat_bits[r, k >> 5] >> np.uint32(k & 31))
-                                & np.uint32(1)
-                            ) != 0
-                    elif zero_missing[node] != 0 and -1e-35 <= x <= 1e-35:
-                        go_left = missing_left[node] != 0
-                    else:
-                        go_left = x <= threshold[node]
-                    node = left[node] if go_left else right[node]
-                    out[i, f, c] += delta[node]
-
-
-# %% ../nbs/01c_boosting.ipynb #b022
-def walk_boosted(
-    bt: BoostedTrees,  # the model's trees (`boosted_trees(model)`)
-    X: np.ndarray,  # (n, K) model-space rows in the caller's column order (float64; NaN = missing)
-    n_jobs: int | None = None,  # threads (joblib convention)
-) -> np.ndarray:  # (n, K, C) contributions, Eq. (B2)
-    "Sum the increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
-    if not isinstance(bt, BoostedTrees):
-        raise TypeError(
-            f'bt must be a BoostedTrees (boosted_trees(model)), got {type(bt).__name__}'
-        )
-    X = np.ascontiguousarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[1] != bt.n_features:
-        raise ValueError(f'X must have shape (n_rows, {bt.n_features}), got {X.shape}')
-    out = np.zeros((X.shape[0], X.shape[1], bt.n_outputs))
-    with _K.threads(check_n_jobs(n_jobs)):
-        _K._walk_boosted(
-            X,
-            bt.roots,
-            bt.column,
-            bt.left,
-            bt.right,
-            bt.feature,
-            bt.threshold,
-            bt.missing_left,
-            bt.zero_missing,
-            bt.cat_row,
-            bt.cat_bits,
-            bt.delta,
-            out,
-            BLOCK_ROWS,
-        )
-    return out
 
 
 # %% ../nbs/01c_boosting.ipynb #b024
@@ -583,9 +446,6 @@ def boosting_library(model) -> str | None:
 
 
 # %% ../nbs/01c_boosting.ipynb #b025
-_CACHE = weakref.WeakKeyDictionary()  # model -> (fingerprint, BoostedTrees)
-
-
 def _fingerprint(model, lib: str) -> tuple:
     "What identifies the trees a model holds now (weak references to its tree objects, and their number)."
     ref = lambda o: weakref.ref(o) if o is not model else None
@@ -602,56 +462,36 @@ def _fingerprint(model, lib: str) -> tuple:
     return (ref(b), b.current_iteration(), b.best_iteration)
 
 
-def _same(a: tuple, b: tuple) -> bool:
-    deref = lambda t: tuple(x() if isinstance(x, weakref.ref) else x for x in t)
-    return all(
-        x is y if not isinstance(x, (int, type(None))) else x == y
-        for x, y in zip(deref(a), deref(b))
+def _reader(lib: str, read):
+    "Register the reader of one library with the core's `node_table`."
+
+    def fingerprint(model):
+        if lib == 'sklearn-hgb':
+            check_is_fitted(model)
+        return _fingerprint(model, lib)
+
+    register_reader(
+        lib, lambda model: boosting_library(model) == lib, read, fingerprint
     )
 
 
+for _lib, _read in (
+    ('sklearn-hgb', hgb_trees),
+    ('xgboost', xgb_trees),
+    ('lightgbm', lgbm_trees),
+):
+    _reader(_lib, _read)
+
+
 # %% ../nbs/01c_boosting.ipynb #b026
-def boosted_trees(model) -> BoostedTrees:
-    "The `BoostedTrees` of a fitted HGB / XGBoost / LightGBM model, cached while the model holds the same trees."
-    lib = boosting_library(model)
-    if lib is None:
+def boosted_trees(model) -> NodeTable:
+    "The `NodeTable` of a fitted HGB / XGBoost / LightGBM model (`node_table`: read once, cached while the model holds the same trees)."
+    if boosting_library(model) is None:
         raise TypeError(
             f'unsupported model type {type(model).__name__}; expected'
             ' HistGradientBoostingClassifier/Regressor, an XGBoost or a LightGBM model'
         )
-    if lib == 'sklearn-hgb':
-        check_is_fitted(model)
-    fp = _fingerprint(model, lib)
-    try:
-        hit = _CACHE.get(model)
-    except TypeError:
-        hit = None
-    if hit is not None and _same(hit[0], fp):
-        return hit[1]
-    bt = {'sklearn-hgb': hgb_trees, 'xgboost': xgb_trees, 'lightgbm': lgbm_trees}[lib](
-        model
-    )
-    for a in (
-        bt.roots,
-        bt.column,
-        bt.left,
-        bt.right,
-        bt.feature,
-        bt.threshold,
-        bt.missing_left,
-        bt.zero_missing,
-        bt.cat_row,
-        bt.cat_bits,
-        bt.value,
-        bt.delta,
-        bt.offset,
-    ):
-        a.flags.writeable = False
-    try:
-        _CACHE[model] = (fp, bt)
-    except TypeError:
-        pass
-    return bt
+    return node_table(model)
 
 
 # %% ../nbs/01c_boosting.ipynb #b027
@@ -732,9 +572,9 @@ def boosted_contributions(
     "Saabas path contributions of a boosting model in raw-score space: `bias + values.sum(1) == raw score` (Eq. B1-B2)."
     lib = boosting_library(model)
     bt = boosted_trees(model)
-    walk, Xm, names = _prepare_rows(model, lib, X)
-    values = walk_boosted(bt, walk, n_jobs=n_jobs)
-    bias = np.tile(bt.offset + bt.root_value, (len(walk), 1))
+    rows, Xm, names = _prepare_rows(model, lib, X)
+    values = walk(bt, rows, n_jobs=n_jobs)  # Eq. (B2)
+    bias = np.tile(bt.bias, (len(rows), 1))
     names_out = bt.output_names
     if names_out is None and bt.n_outputs == 1:
         values, bias = values[..., 0], bias[:, 0]  # a single-output regressor
@@ -742,7 +582,7 @@ def boosted_contributions(
         values,
         bias,
         names,
-        walk,
+        rows,
         names_out,
         info={'output': 'raw score', 'library': lib},
     )
@@ -750,7 +590,7 @@ def boosted_contributions(
         out = _raw_output(model, lib, Xm).reshape(e.output.shape)
         err, scale = np.abs(e.output - out).max(), max(1.0, float(np.abs(out).max()))
         tol = BOOSTING_RTOL[lib] * scale + (
-            1e-7 * len(bt.roots) * scale if lib == 'xgboost' else 0.0
+            1e-7 * bt.n_trees * scale if lib == 'xgboost' else 0.0
         )
         if not err <= tol:
             raise ValueError(
@@ -759,5 +599,5 @@ def boosted_contributions(
                 ' inspect them'
             )
     if np.dtype(dtype) != values.dtype:
-        e = Explanation(values.astype(dtype), bias, names, walk, names_out, info=e.info)
+        e = Explanation(values.astype(dtype), bias, names, rows, names_out, info=e.info)
     return e

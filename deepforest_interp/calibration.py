@@ -14,9 +14,11 @@ from sklearn.tree._tree import NODE_DTYPE
 from sklearn.utils.validation import check_is_fitted
 from .core import Explanation, check_X, check_y, check_n_jobs
 from .core import LazyKernels, pipeline_message, feature_names
+from .core import NodeTable
 from .importance import encode_target, local_mdi_from_contributions
 from .importance import _spread
 from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
+from .estimation import estimated_increments
 from .cascade import CascadeForestClassifier, CascadeForestRegressor
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .pipelines import unwrap_pipeline, pipeline_rows, to_raw
@@ -33,6 +35,7 @@ __all__ = [
     'multiplicative_calibration',
     'additive_calibration',
     'partial_additive_calibration',
+    'calibrated_table',
     'cascade_pass',
     'deep_forest_contributions',
     'prepare_explanations',
@@ -157,11 +160,11 @@ def partial_additive_calibration(est, dmu) -> np.ndarray:
 
 # %% ../nbs/06_calibration.ipynb #c014
 @_K.register
-def _table_nb(left, right, feature, value, weight, K, C, S, method):
-    "Algorithm 1: cumulative calibrated contributions of every node, (n_nodes, K, C)."
+def _table_nb(left, right, feature, value, K, C, est, method):
+    "Algorithm 1: cumulative calibrated contributions of every node, (n_nodes, K, C), from the estimated increments `est` of Eq. (16)."
     n = left.shape[0]
     table = np.zeros((n, K, C))
-    est = np.empty(K)
+    buf = np.empty(K)
     for p in range(n):
         if left[p] < 0:
             continue
@@ -173,19 +176,30 @@ def _table_nb(left, right, feature, value, weight, K, C, S, method):
                 for c in range(C):
                     table[ch, f, c] += value[ch, c] - value[p, c]
                 continue
-            g = (f - K) // C  # lines 9-10: new feature of forest g
-            # a node of zero weight has zero sums
-            wc = weight[ch] if weight[ch] > 0.0 else 1.0
-            wp = weight[p] if weight[p] > 0.0 else 1.0
-            for c in range(C):
-                # Eq. (16)
+            for c in range(C):  # lines 9-10: new feature, Eq. (19)
                 for k in range(K):
-                    est[k] = S[ch, g, k, c] / wc - S[p, g, k, c] / wp
-                # Eq. (19)
-                cal = _calibrate_col(est, value[ch, c] - value[p, c], method)
+                    buf[k] = est[ch, k, c]
+                cal = _calibrate_col(buf, value[ch, c] - value[p, c], method)
                 for k in range(K):
                     table[ch, k, c] += cal[k]
     return table
+
+
+def calibrated_table(
+    nodes: NodeTable,  # one tree (`tree_arrays(tree)`)
+    S: np.ndarray
+    | None,  # (n_nodes, n_forests, K, C) node sums (notebook 05), None at layer 0
+    K: int,  # original features
+    C: int,  # outputs
+    method: int,  # CAL_MULTIPLICATIVE, CAL_ADDITIVE or CAL_PARTIAL
+) -> np.ndarray:  # (n_nodes, K, C)
+    "Algorithm 1 on one tree: Eq. (16) by notebook 05's `estimated_increments`, then Eq. (19) and the running sums compiled."
+    new = S is not None and nodes.feature.max(initial=-1) >= K
+    est = estimated_increments(nodes, S, K, C) if new else np.zeros((1, K, C))
+    value = np.ascontiguousarray(nodes.value, dtype=float)
+    return _K._table_nb(
+        nodes.left, nodes.right, nodes.feature, value, K, C, est, method
+    )
 
 
 # %% ../nbs/06_calibration.ipynb #c015
@@ -231,23 +245,7 @@ def _layer_index(model, layer) -> int:
 def _compiled_table(method: int):
     "Algorithm 1's node table for the engine (`estimation.algorithm1_pass`): the compiled `_table_nb` with calibration `method`."
 
-    def table(nodes, S, K, C):
-        # no split on a previous output: S is never read
-        if S is None:
-            S = np.zeros((1, 1, K, C))
-        return _K._table_nb(
-            nodes.left,
-            nodes.right,
-            nodes.feature,
-            nodes.value,
-            nodes.weight,
-            K,
-            C,
-            S,
-            method,
-        )
-
-    return table
+    return lambda nodes, S, K, C: calibrated_table(nodes, S, K, C, method)
 
 
 # per model: bytes of leaf tables kept for repeated calls; None = the model's own tree
@@ -730,6 +728,7 @@ def deep_forest_steps_data(
                     rws, w = inbag_rows(fm, m, tr0, None, sw)
                     # (n_nodes, F, K, C)
                     S = node_sums(ta, tree.apply(Ztr[rws]), w, prev[rws])
+                    est_all = estimated_increments(ta, S, K, C)  # notebook 05
                 P = tree.decision_path(Z32)
                 ps = [P.indices[P.indptr[i] : P.indptr[i + 1]] for i in range(len(idx))]
                 used = sorted({int(t) for p in ps for t in p})
@@ -748,10 +747,7 @@ def deep_forest_steps_data(
                         dmu = float(value[t, o] - value[p_, o])
                         rec['dmu'] = dmu
                         if sf >= K:  # a split on a class-vector column
-                            wc = ta.weight[t] if ta.weight[t] > 0 else 1.0
-                            wp = ta.weight[p_] if ta.weight[p_] > 0 else 1.0
-                            g = (sf - K) // C
-                            est = S[t, g, :, o] / wc - S[p_, g, :, o] / wp  # Eq. (16)
+                            est = est_all[t, :, o]  # Eq. (16)
                             rec['est'] = _num(est)
                             # Eq. (23), (24), (26)
                             rec['maps'] = [

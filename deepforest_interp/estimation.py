@@ -11,10 +11,16 @@ import numpy as np
 from joblib import effective_n_jobs
 from sklearn.utils import Bunch
 from tqdm.std import tqdm  # plain text bars, as notebook 04's fit
-from .core import inbag_counts, TreeArrays, check_model
+from .core import inbag_counts, NodeTable, check_model
 from .core import check_int, FOREST_TYPES, LazyKernels
 from .cascade import _BaseCascadeForest
-from .tree_contributions import FlatForest, walk_contributions
+
+# as model_nodes: `node_table` below names the per-tree map of Eq. (19) passed to the engine
+from deepforest_interp.core import (
+    node_table as model_nodes,
+    walk as walk_paths,
+    walk_dot,
+)
 
 # %% auto #0
 __all__ = [
@@ -76,7 +82,7 @@ def inbag_rows(
 
 # %% ../nbs/05_cascade_estimation.ipynb #c005n
 def node_sums(
-    ta: TreeArrays, leaf: np.ndarray, w: np.ndarray, P: np.ndarray
+    ta: NodeTable, leaf: np.ndarray, w: np.ndarray, P: np.ndarray
 ) -> np.ndarray:
     "Weighted sums of the rows' arrays `P` (n_rows, ...) over every node, from leaf sums pushed up level by level."
     leaf, w, P = (
@@ -104,7 +110,7 @@ def node_sums(
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009
 def estimated_increments(
-    ta: TreeArrays,  # tree of a layer l > 0 (input: K original + K' new features)
+    ta: NodeTable,  # tree of a layer l > 0 (input: K original + K' new features)
     S: np.ndarray,  # (n_nodes, n_forests, K, C) node sums of the rows' previous-layer contributions
     n_features: int,  # K, the number of original features
     n_outputs: int,  # C (1 for regression)
@@ -123,14 +129,14 @@ def estimated_increments(
             f' holds {S.shape[1]} forests'
         )
     est = np.zeros((ta.n_nodes, K, C))
-    # node means of f_{F,k}; n(t) > 0 always
-    mean = S / np.maximum(ta.weight, 1e-300)[:, None, None, None]
-    for child in np.flatnonzero(ta.parent >= 0):
-        p = ta.parent[child]
-        k_new = ta.feature[p]
-        if k_new >= K:
-            F = (k_new - K) // C
-            est[child] = mean[child, F] - mean[p, F]  # Eq. (16)
+    child = np.flatnonzero(ta.parent >= 0)
+    p = ta.parent[child]
+    new = ta.feature[p] >= K  # children of a split on a new feature
+    child, p = child[new], p[new]
+    F = (ta.feature[p] - K) // C  # the forest whose output node p splits on
+    w = np.where(ta.weight > 0, ta.weight, 1.0)[:, None, None]  # n(t) = 0: S(t) = 0
+    # node means of f_{F,k}: the child's minus the parent's
+    est[child] = S[child, F] / w[child] - S[p, F] / w[p]  # Eq. (16)
     return est
 
 
@@ -167,33 +173,6 @@ def _gather_add(out2, leafpos, table2):
 
 
 @_K.register
-def _walk_add(out2, Z, left, right, feature, threshold, value, colmap, C):
-    "out2[r] += the increments along row Z[r]'s path in a tree that splits on own columns only (Algorithm 1 line 7, as `apply` routes)."
-    for r in range(Z.shape[0]):
-        node = 0
-        while left[node] >= 0:
-            f = feature[node]
-            # float32 row vs float64 threshold, as sklearn
-            ch = left[node] if Z[r, f] <= threshold[node] else right[node]
-            for c in range(value.shape[1]):
-                out2[r, f * C + colmap[c]] += value[ch, c] - value[node, c]
-            node = ch
-
-
-@_K.register
-def _walk_dot(out, Z, W, left, right, feature, threshold, value, colmap):
-    "out[k] += sum over rows r of the increments on feature k along Z[r]'s path, dotted with W[r] (one tree's share of Eq. 31)."
-    for r in range(Z.shape[0]):
-        node = 0
-        while left[node] >= 0:
-            f = feature[node]
-            ch = left[node] if Z[r, f] <= threshold[node] else right[node]
-            for c in range(value.shape[1]):
-                out[f] += (value[ch, c] - value[node, c]) * W[r, colmap[c]]
-            node = ch
-
-
-@_K.register
 def _leaf_dot(out, leafpos, W, table2, C):
     "out[k] += sum over rows r of table2[leafpos[r], k*C + c] * W[r, c]: one tree's contributions dotted with the rows' W."
     for r in range(leafpos.shape[0]):
@@ -203,51 +182,14 @@ def _leaf_dot(out, leafpos, W, table2, C):
 
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009n
-@dataclass
-class _Nodes:
-    "The node arrays Algorithm 1 reads from one fitted tree (the fields of `core.TreeArrays` it needs)."
-
-    # child ids, -1 at leaves (a child's id is always larger than its parent's)
-    left: np.ndarray
-    right: np.ndarray
-    parent: np.ndarray  # -1 at the root
-    feature: np.ndarray  # split column, -1 at leaves
-    value: np.ndarray  # (n_nodes, C) node means, class columns spread to all C outputs
-    weight: np.ndarray  # weighted_n_node_samples
-
-    @property
-    def n_nodes(self):
-        return len(self.left)
-
-    @property
-    def is_leaf(self):
-        return self.left < 0
-
-
-def _tree_nodes(tree, C: int) -> _Nodes:
-    "Node arrays of a fitted tree of a fold forest (public `tree_` and `classes_` only); the values as `tree_arrays`."
-    t = tree.tree_
-    left, right = t.children_left.astype(np.intp), t.children_right.astype(np.intp)
-    inner = np.flatnonzero(left >= 0)
-    parent = np.full(len(left), -1, np.intp)
-    parent[left[inner]] = inner
-    parent[right[inner]] = inner
-    v = np.asarray(t.value, dtype=float)[:, 0, :]
-    if hasattr(tree, 'classes_'):  # class fractions; a fold that missed a class: spread
-        s = v.sum(1, keepdims=True)
-        v = v / np.where(s > 0, s, 1)
-        if v.shape[1] != C:
-            full = np.zeros((len(v), C))
-            full[:, np.asarray(tree.classes_).astype(int)] = v
-            v = full
-    return _Nodes(
-        left,
-        right,
-        parent,
-        np.where(left >= 0, t.feature, -1).astype(np.intp),
-        np.ascontiguousarray(v),
-        t.weighted_n_node_samples.astype(float),
-    )
+def _fold_tree(nt: NodeTable, m: int, colmap: np.ndarray, C: int) -> NodeTable:
+    "Tree m of a fold forest's NodeTable alone, its class columns spread to all C outputs (a fold that missed a class)."
+    nodes = nt.tree(m)
+    if nodes.value.shape[1] != C:
+        full = np.zeros((nodes.n_nodes, C))
+        full[:, colmap] = nodes.value
+        nodes.value = full
+    return nodes
 
 
 # model -> (token, {key: value}); a refit (a new token) drops the entry
@@ -419,60 +361,38 @@ def _forest_pass(
             if Znew is not None
             else (Zva, np.ascontiguousarray(W[va]))
         )
-        if (
-            walk
-            and Pb is None
-            and W is None
-            and all(
-                getattr(t, 'n_outputs_', 1) == 1 and getattr(t, 'n_classes_', C) == C
-                for t in trees
-            )
-        ):
-            # layer 0 (no previous outputs): the fold model is one forest, walked by
-            # notebook 02's compiled walk: the same sums in the same order
-            flat, ones = FlatForest.of(fm), np.ones(M)
+        # the fold forest's NodeTable (kept for layer 0, which every call walks whole; a
+        # later layer's is read per call, as its trees are), and the outputs its class
+        # columns are (a fold that missed a class writes fewer)
+        nt = model_nodes(fm, cache=l == 0)
+        colmap = slice(None) if nt.value.shape[1] == C else fm.classes_.astype(np.intp)
+        # trees that never split on a previous output: their contributions are the
+        # increments along each row's path (Algorithm 1 line 7), one walk for all of them
+        own = np.array(
+            [walk and (Pb is None or t.tree_.feature.max() < K) for t in trees], bool
+        )
+        if own.any():
+            tw = own.astype(float)
             if want_train:
-                fold_v += walk_contributions(
-                    flat, Zva, tree_weights=ones, n_jobs=1
-                ).reshape(len(va), K * C)
+                v = walk_paths(nt, Zva, tree_weights=tw, n_jobs=1)[:, :K]
+                fold_v.reshape(len(va), K, C)[..., colmap] += v
             if Znew is not None:
-                fold_n += walk_contributions(
-                    flat, Znew, tree_weights=ones, n_jobs=1
-                ).reshape(len(Znew), K * C)
-            roots += flat.root_value.sum(0)
-            trees = ()
+                v = walk_paths(nt, Znew, tree_weights=tw, n_jobs=1)[:, :K]
+                fold_n.reshape(len(Znew), K, C)[..., colmap] += v
+            if W is not None:
+                rw = np.repeat(tw[:, None], len(Zd), axis=1)
+                d = walk_dot(nt, Zd, Wd[:, colmap], rw, n_jobs=1)  # (M, K', D)
+                dots[j, :M] += d[:, :K].sum(-1)
+            roots[colmap] += tw @ nt.root_value
         for m, tree in enumerate(trees):
-            t = tree.tree_
-            # no split on a previous output: walk the paths, keep nothing
-            if walk and (Pb is None or t.feature.max() < K):
-                v = t.value[:, 0, :]
-                colmap = (
-                    np.arange(v.shape[1])
-                    if v.shape[1] == C
-                    else np.asarray(tree.classes_).astype(np.intp)
-                )
-                args = (
-                    t.children_left,
-                    t.children_right,
-                    t.feature,
-                    t.threshold,
-                    v,
-                    colmap,
-                    C,
-                )
-                if want_train:
-                    _K._walk_add(fold_v, Zva, *args)
-                if Znew is not None:
-                    _K._walk_add(fold_n, Znew, *args)
-                if W is not None:
-                    _K._walk_dot(dots[j, m], Zd, Wd, *args[:-1])
-                roots[colmap] += v[0]
+            if own[m]:
                 continue
+            t = tree.tree_
             key = ('table', tag, l, f, j, m)
             leaf_tr = None
             hit = None if cache is None else cache.get(key)
             if hit is None:
-                nodes = _tree_nodes(tree, C)
+                nodes = _fold_tree(nt, m, colmap, C)
                 S = None
                 g = (
                     np.flatnonzero(

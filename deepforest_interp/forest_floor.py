@@ -14,7 +14,7 @@ from .core import Explanation, FOREST_TYPES, check_model, check_X
 from .core import check_y, check_int, check_n_jobs, ensemble_trees
 from .core import inbag_counts, label_codes, encode_target
 from .core import check_training_rows, check_real
-from .tree_contributions import FlatForest, walk_contributions
+from .core import node_table, walk
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .pipelines import raw_rows
 from .core import align_columns
@@ -87,8 +87,8 @@ def oob_contributions(
     counts = inbag_counts(forest, n)
     X32 = np.ascontiguousarray(X, dtype=np.float32)
     ens = ensemble_trees(forest)
-    flat = FlatForest.of(forest)
-    mu0 = _base_value(forest, flat.root_value, y, n)  # (C,); validates y
+    nt = node_table(forest)
+    mu0 = _base_value(forest, nt.root_value, y, n)  # (C,); validates y
     check_training_rows(forest, X, y, name='X_train')  # core's one training-rows test
     oob = counts == 0
     n_oob = oob.sum(0)
@@ -103,11 +103,11 @@ def oob_contributions(
             )
         warnings.warn(msg + ': explained with all trees (in-bag, not cross-validated)')
         W[:, never] = 1 / len(ens)
-    values = walk_contributions(
-        flat, X32, row_weights=W, tree_weights=np.ones(len(ens)), n_jobs=n_jobs
+    values = walk(
+        nt, X32, row_weights=W, tree_weights=np.ones(len(ens)), n_jobs=n_jobs
     )  # Eq. (14), l >= 1; 1/|J_i| in W
     bias = np.tile(mu0, (n, 1))
-    bootstrap = W.T @ flat.root_value - mu0  # Eq. (14), l = 0
+    bootstrap = W.T @ nt.root_value - mu0  # Eq. (14), l = 0
     clf = is_classifier(forest)
     out_names = list(forest.classes_) if clf else None
     if not clf and values.shape[2] == 1:
@@ -138,16 +138,14 @@ def heldout_contributions(
     n_jobs = check_n_jobs(n_jobs)
     X, names = check_X(X_new, forest, name='X_new')
     n = X.shape[0]
-    flat = FlatForest.of(forest)
+    nt = node_table(forest)
     n_train = getattr(forest, '_n_samples', None)
     if y is not None and n_train is None:
         raise ValueError('this forest does not record its number of training rows')
-    mu0 = _base_value(forest, flat.root_value, y, n_train)  # (C,)
-    values = walk_contributions(
-        flat, np.ascontiguousarray(X, dtype=np.float32), n_jobs=n_jobs
-    )  # Eq. (13), weights 1/M
+    mu0 = _base_value(forest, nt.root_value, y, n_train)  # (C,)
+    values = walk(nt, X, n_jobs=n_jobs)  # Eq. (13), weights 1/M
     bias = np.tile(mu0, (n, 1))
-    bootstrap = np.tile(flat.weights @ flat.root_value - mu0, (n, 1))  # Eq. (13), l = 0
+    bootstrap = np.tile(nt.tree_weight @ nt.root_value - mu0, (n, 1))  # Eq. (13), l = 0
     clf = is_classifier(forest)
     out_names = list(forest.classes_) if clf else None
     if not clf and values.shape[2] == 1:

@@ -16,7 +16,7 @@ from .core import check_array, TREE_TYPES, FOREST_TYPES
 
 # `feature_names` is also an argument name here
 from .core import feature_names as model_feature_names
-from .tree_contributions import FlatForest, walk_tree_sums
+from .core import node_table, walk_dot
 from .tree_contributions import contributions, _is_dask, _dask_rows
 from .tree_contributions import _tree_reduce
 from .pipelines import is_pipeline, explain_pipeline, check_level
@@ -165,7 +165,7 @@ def fit_weights(
 # %% ../nbs/03_mdi_covariance.ipynb #c015c
 def _per_tree_covariance(model, X, Y, W) -> np.ndarray:
     "(n_trees, K): each tree's own sum_i W[T,i] f_{T,k}(x_i) . Y_i with the compiled per-tree kernel, scaled as sklearn's impurity."
-    S = walk_tree_sums(FlatForest.of(model), X.astype(np.float32), Y, W)
+    S = walk_dot(node_table(model), X, Y, W)
     return S.sum(2) * _mdi_scale(model)
 
 
@@ -193,7 +193,7 @@ def _check_criterion(model, who: str):
 def _covariance(per_tree, model, names, name: str, return_std: bool):
     "The model's importance `tree_weights @ per_tree` as a Series by feature, or with its spread over the trees as a Bunch."
     # 1/M each for a forest: the mean over the trees
-    mean = FlatForest.of(model).weights @ per_tree
+    mean = node_table(model).tree_weight @ per_tree
     return (
         _spread(per_tree, names, name, mean=mean)
         if return_std
@@ -297,15 +297,7 @@ def _cov_tree_block(model, xb, yb, wb, ybar, wtot):
     xb = check_X(xb, model, keep_float32=True)[0]
     Y = encode_target(model, check_y(yb, xb.shape[0])) - ybar
     w = np.ones(xb.shape[0]) if wb is None else np.asarray(wb, dtype=float)
-    return (
-        walk_tree_sums(
-            FlatForest.of(model),
-            xb.astype(np.float32, copy=False),
-            Y,
-            w / wtot,
-            n_jobs=1,
-        ),
-    )
+    return (walk_dot(node_table(model), xb, Y, w / wtot, n_jobs=1),)
 
 
 def _dask_mdi_covariance(model, X, y, sample_weight, return_std: bool):
@@ -423,17 +415,15 @@ def _local_mdi_spread(model, X, y) -> Bunch:
     counts = Y.sum(0)
     if (counts == 0).any():
         raise ValueError('every class needs at least one row to compute its local MDI')
-    flat = FlatForest.of(model)
-    per_tree = walk_tree_sums(
-        flat, X.astype(np.float32), Y / counts, np.ones(X.shape[0])
-    )  # (M, K, C)
+    nt = node_table(model)
+    per_tree = walk_dot(nt, X, Y / counts, np.ones(X.shape[0]))  # (M, K, C)
     idx, cols = (
         pd.Index(names, name='feature'),
         pd.Index(list(model.classes_), name='class'),
     )
     return Bunch(
         importances_mean=pd.DataFrame(
-            np.tensordot(flat.weights, per_tree, 1), index=idx, columns=cols
+            np.tensordot(nt.tree_weight, per_tree, 1), index=idx, columns=cols
         ),
         importances_std=pd.DataFrame(per_tree.std(0), index=idx, columns=cols),
         importances=np.moveaxis(per_tree, 0, -1),

@@ -18,10 +18,9 @@ with warnings.catch_warnings():
     from tqdm.auto import tqdm
 from .core import check_X, check_y, check_model, check_int, check_real
 from .core import check_array, check_n_jobs, check_index
-from .core import check_training_rows, ensemble_trees, tree_arrays
+from .core import check_training_rows, tree_arrays
 from .core import oob_mask, model_trees, TREE_TYPES, FOREST_TYPES
-from .core import LazyKernels
-from .tree_contributions import FlatForest, BLOCK_ROWS
+from .core import NodeTable, node_table, walk
 from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
 from .pipelines import check_level
 
@@ -38,11 +37,6 @@ __all__ = [
     'plot_ssfi',
     'plot_ssfi_image',
 ]
-
-# %% ../nbs/09_ssfi.ipynb #c002k
-# numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
-prange = range
-_K = LazyKernels(globals())
 
 
 # %% ../nbs/09_ssfi.ipynb #c005
@@ -133,79 +127,24 @@ def ssfi_reference(
 
 
 # %% ../nbs/09_ssfi.ipynb #c017
-@_K.register(parallel=True)
-def _ssfi_kernel(
-    X32,
-    X,
-    roots,
-    left,
-    right,
-    feature,
-    threshold,
-    missing_left,
-    node_w,
-    tree_w,
-    row_w,
-    inv_scale,
-    out,
-    block,
-):
-    "out[i, f] += w_tree * node_w[t] * |threshold[t] - X[i, f]| * inv_scale[f] over the internal nodes t of every path."
-    n, M = X.shape[0], roots.shape[0]
-    use_rw = row_w.shape[0] > 0
-    for b in prange((n + block - 1) // block):  # parallel over blocks of rows ...
-        lo, hi = b * block, min(n, (b + 1) * block)
-        for m in range(M):  # ... tree-major inside a block
-            for i in range(lo, hi):
-                w = tree_w[m] * row_w[m, i] if use_rw else tree_w[m]
-                if w == 0.0:
-                    continue
-                node = roots[m]
-                while left[node] >= 0:
-                    f = feature[node]
-                    x = X32[i, f]
-                    xf = X[i, f]
-                    t = threshold[node]
-                    if xf == xf and abs(t) < np.inf:
-                        out[i, f] += w * node_w[node] * abs(t - xf) * inv_scale[f]
-                    if x <= t or (x != x and missing_left[node] != 0):
-                        node = left[node]
-                    else:
-                        node = right[node]
-
-
 def _walk_ssfi(
-    flat: FlatForest, X, inv_scale, alpha: float, average: bool, row_w=None, n_jobs=None
+    nt: NodeTable, X, inv_scale, alpha: float, average: bool, row_w=None, n_jobs=None
 ) -> np.ndarray:
-    "Run the kernel on float64 rows X (n, K); `row_w` (M, n) optionally weights each tree per row (then no averaging)."
-    # the kernel indexes X by feature: never read past a row
-    if X.ndim != 2 or X.shape[1] != flat.n_features:
-        raise ValueError(
-            f'X must have shape (n_rows, {flat.n_features}), got {X.shape}'
-        )
-    out = np.zeros(X.shape)
-    M = len(flat.roots)
+    "SSFI of float64 rows X (n, K) by the core's walker (Eq. 6-7); `row_w` (M, n) optionally weights each tree per row (then no averaging)."
+    # a step into node t pays the depth factor of its parent's split (roots: never entered)
+    table = depth_weight(nt.depth, alpha)[np.maximum(nt.parent, 0)]
+    M = nt.n_trees
     tree_w = np.full(M, 1 / M if average and row_w is None else 1.0)
-    rw = np.zeros((0, 0)) if row_w is None else np.ascontiguousarray(row_w, dtype=float)
-    kernel = _K._ssfi_kernel
-    with _K.threads(n_jobs), np.errstate(over='ignore'):
-        kernel(
-            np.ascontiguousarray(X, dtype=np.float32),
-            np.ascontiguousarray(X, dtype=float),
-            flat.roots,
-            flat.left,
-            flat.right,
-            flat.feature,
-            flat.threshold,
-            flat.missing_left,
-            depth_weight(flat.depth, alpha),
-            tree_w,
-            rw,
-            inv_scale,
-            out,
-            BLOCK_ROWS,
-        )
-    return _check_finite(out)
+    out = walk(
+        nt,
+        X,
+        table,
+        row_weights=row_w,
+        tree_weights=tree_w,
+        distance=inv_scale,
+        n_jobs=n_jobs,
+    )
+    return _check_finite(out[..., 0])
 
 
 # %% ../nbs/09_ssfi.ipynb #c018
@@ -242,7 +181,7 @@ def ssfi(
     n_jobs = check_n_jobs(n_jobs)
     X, _ = check_X(X, model)
     inv = _inv_scale(scale, X.shape[1])
-    return _walk_ssfi(FlatForest.of(model), X, inv, a, average, n_jobs=n_jobs)
+    return _walk_ssfi(node_table(model), X, inv, a, average, n_jobs=n_jobs)
 
 
 # %% ../nbs/09_ssfi.ipynb #c023
@@ -303,7 +242,7 @@ class LOOForest:
         n_jobs = check_n_jobs(n_jobs)
         X = self._training_X(X)
         return _walk_ssfi(
-            FlatForest.of(self.forest),
+            node_table(self.forest),
             X[self.rows],
             _inv_scale(scale, X.shape[1]),
             a,
@@ -426,9 +365,7 @@ def _loo_one(estimator, X, y, i, alpha, inv, average):
     keep[i] = False
     m = clone(estimator).fit(X[keep], y[keep])
     return (
-        _walk_ssfi(
-            FlatForest(ensemble_trees(m)), X[i : i + 1], inv, alpha, average, n_jobs=1
-        )[0],
+        _walk_ssfi(node_table(m), X[i : i + 1], inv, alpha, average, n_jobs=1)[0],
         m.predict(X[i : i + 1])[0],
     )  # one use: no cache
 

@@ -4,13 +4,14 @@
 
 # %% ../nbs/02_tree_contributions.ipynb #c002
 from __future__ import annotations
-import functools, weakref
+import functools
 import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
-from sklearn.tree import DecisionTreeClassifier
 from .core import Explanation, Ensemble, ensemble_trees, check_X
-from .core import model_output, check_int, check_n_jobs, LazyKernels
+from .core import model_output, check_int, check_n_jobs
+from sklearn.tree import DecisionTreeClassifier
+from .core import node_table, walk, walk_spread
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .pipelines import unwrap_pipeline, pipeline_rows
 from .boosting import boosting_library, boosted_contributions
@@ -22,22 +23,13 @@ __all__ = [
     'MAX_EXPLORER_ROWS',
     'MAX_EXPLORER_TREES',
     'contributions_reference',
-    'FlatForest',
-    'walk_contributions',
     'contributions',
-    'walk_contributions_std',
     'contribution_summary',
-    'walk_tree_sums',
     'plot_contributions',
     'Explorer',
     'tree_path_data',
     'explore_path',
 ]
-
-# %% ../nbs/02_tree_contributions.ipynb #c002k
-# numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
-prange = range
-_K = LazyKernels(globals())
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c008
@@ -67,8 +59,9 @@ def contributions_reference(model, X) -> Explanation:
     X, names = check_X(X, model)
     n, K, C = X.shape[0], X.shape[1], ens.n_outputs
     values, bias = np.zeros((n, K, C)), _row_offsets(model, ens, X)
+    nt = node_table(model)
     for m, (tree, w) in enumerate(zip(ens.trees, ens.weights)):
-        ta = ens.arrays(m)
+        ta = nt.tree(m, spread=True)  # tree m alone, its values in all C columns
         paths = tree.decision_path(X.astype(np.float32))
         for i in range(n):
             nodes = paths.indices[
@@ -80,361 +73,6 @@ def contributions_reference(model, X) -> Explanation:
                     ta.value[child] - ta.value[parent]
                 )  # Eq. (4)
     return _finish(values, bias, ens, names, X)
-
-
-# %% ../nbs/02_tree_contributions.ipynb #c011
-class FlatForest:
-    "All trees of a fitted model in global node arrays with every node's increment, as the kernels walk them; `FlatForest.of` caches one per model."
-
-    # model -> (the trees it was built from, FlatForest)
-    _cache = weakref.WeakKeyDictionary()
-
-    def __init__(self, ens: Ensemble):
-        ts = [t.tree_ for t in ens.trees]
-        sizes = np.array([t.node_count for t in ts], dtype=np.int64)
-        self.roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-        N, C = int(sizes.sum()), ens.n_outputs
-        # int32: fewer cache lines
-        self.left, self.right = np.empty(N, np.int32), np.empty(N, np.int32)
-        self.feature, self.threshold = np.empty(N, np.int32), np.empty(N)
-        self.missing_left = np.zeros(N, np.uint8)  # 1: NaN goes to the left child
-        self.delta, self.root_value = np.zeros((N, C)), np.zeros((len(ts), C))
-        for m, (est, t, o, s) in enumerate(zip(ens.trees, ts, self.roots, sizes)):
-            left, right = t.children_left, t.children_right
-            inner = left >= 0
-            self.left[o : o + s] = np.where(inner, left + o, -1)
-            self.right[o : o + s] = np.where(inner, right + o, -1)
-            self.feature[o : o + s] = np.where(inner, t.feature, -1)
-            self.threshold[o : o + s] = t.threshold
-            mgl = getattr(t, 'missing_go_to_left', None)
-            if mgl is not None:
-                self.missing_left[o : o + s] = mgl
-            if isinstance(est, DecisionTreeClassifier):
-                v = t.value[:, 0, :]
-                tot = v.sum(1, keepdims=True)
-                v = v / np.where(tot > 0, tot, 1)  # class fractions
-            else:
-                v = t.value[:, :, 0]
-            parent = np.zeros(s, np.int64)
-            parent[left[inner]] = np.flatnonzero(inner)
-            parent[right[inner]] = np.flatnonzero(inner)
-            # a boosting tree writes one column
-            cols = [ens.columns[m]] if v.shape[1] != C else slice(None)
-            # 0 at the root (its own parent here)
-            self.delta[o : o + s, cols] = v - v[parent]
-            self.root_value[m, cols] = v[0]
-        self.weights = np.asarray(ens.weights, dtype=float)
-        self.n_outputs, self.n_nodes = C, N
-        self.n_features = int(
-            getattr(ens.trees[0], 'n_features_in_', max(int(self.feature.max()) + 1, 1))
-        )
-        # shared through the cache
-        for a in (
-            self.roots,
-            self.left,
-            self.right,
-            self.feature,
-            self.threshold,
-            self.missing_left,
-            self.delta,
-            self.root_value,
-            self.weights,
-        ):
-            a.flags.writeable = False
-
-    @property
-    def threshold32(self) -> np.ndarray:
-        "Thresholds as float32 rounded down: for a float32 x, `x <= threshold32` exactly when `x <= threshold` (sklearn's test), in half the memory."
-        if getattr(self, '_threshold32', None) is None:
-            t = self.threshold.astype(np.float32)
-            t = np.where(
-                t > self.threshold, np.nextafter(t, np.float32(-np.inf)), t
-            ).astype(np.float32)
-            t.flags.writeable = False
-            self._threshold32 = t
-        return self._threshold32
-
-    @property
-    def depth(self) -> np.ndarray:
-        "Depth of every node (roots 0), computed level by level over all trees at once."
-        if getattr(self, '_depth', None) is None:
-            depth, frontier, d = np.zeros(self.n_nodes, np.int64), self.roots, 0
-            while frontier.size:
-                depth[frontier] = d
-                frontier = frontier[self.left[frontier] >= 0]
-                frontier, d = (
-                    np.concatenate([self.left[frontier], self.right[frontier]]),
-                    d + 1,
-                )
-            depth.flags.writeable = False
-            self._depth = depth
-        return self._depth
-
-    @classmethod
-    def of(cls, model) -> FlatForest:
-        "The flattened forest of a fitted supported `model`, cached until the model is refitted or deleted."
-        ens = ensemble_trees(model)
-        trees = tuple(t.tree_ for t in ens.trees)
-        # a model that cannot be weakly referenced: no cache
-        try:
-            hit = cls._cache.get(model)
-        except TypeError:
-            return cls(ens)
-        if (
-            hit is not None
-            and len(hit[0]) == len(trees)
-            and all(a is b for a, b in zip(hit[0], trees))
-            and np.array_equal(hit[1].weights, ens.weights)
-            and hit[1].n_outputs == ens.n_outputs
-        ):
-            return hit[1]
-        flat = cls(ens)
-        cls._cache[model] = (trees, flat)
-        return flat
-
-    @staticmethod
-    def clear_cache():
-        "Drop every cached flattened forest (they are also dropped with their model)."
-        FlatForest._cache.clear()
-
-
-# %% ../nbs/02_tree_contributions.ipynb #c012
-# rows per parallel block of the other kernels: each tree is walked by this many rows
-# while it sits in cache
-BLOCK_ROWS = 256
-# the same bound for the contribution walk (measured: ~10 % faster than 256, slower
-# again from ~1600)
-WALK_BLOCK_ROWS = 512
-# rows one thread walks in alternation: the loads of one row's path overlap the other's
-WALK_LANES = 2
-
-
-@_K.register(parallel=True)
-def _walk_kernel(
-    X,
-    roots,
-    left,
-    right,
-    feature,
-    threshold,
-    missing_left,
-    delta,
-    tree_w,
-    row_w,
-    out,
-    block,
-):
-    "out[i, s(t), :] += w * delta[child] along every path, WALK_LANES rows at a time (row_w (M, n) optional: shape (0, 0) = unused)."
-    n, M, C = X.shape[0], roots.shape[0], delta.shape[1]
-    use_rw = row_w.shape[0] > 0
-    for b in prange((n + block - 1) // block):  # parallel over blocks of rows ...
-        lo, hi = b * block, min(n, (b + 1) * block)
-        row, node, wl = (
-            np.empty(WALK_LANES, np.int64),
-            np.empty(WALK_LANES, np.int64),
-            np.empty(WALK_LANES),
-        )
-        for m in range(M):  # ... tree-major inside a block: the tree stays in cache
-            wt = tree_w[m]
-            if wt == 0.0:
-                continue
-            nxt, live = lo, WALK_LANES
-            # -1: take the next row; -2: no rows left
-            for g in range(WALK_LANES):
-                row[g], node[g] = -1, roots[m]
-            while live > 0:
-                for g in range(WALK_LANES):  # one step of each lane's path in turn
-                    i = row[g]
-                    if i == -2:
-                        continue
-                    nd = node[g]
-                    # at a leaf (or not started): the next row with a weight
-                    if i == -1 or left[nd] < 0:
-                        i = -2
-                        while nxt < hi:
-                            w = wt * row_w[m, nxt] if use_rw else wt
-                            nxt += 1
-                            if w != 0.0:
-                                i = nxt - 1
-                                wl[g] = w
-                                node[g] = roots[m]
-                                break
-                        row[g] = i
-                        if i == -2:
-                            live -= 1
-                        continue
-                    f = feature[nd]
-                    x = X[i, f]
-                    l, r = left[nd], right[nd]
-                    child = l if x <= threshold[nd] else r  # a select, not a branch
-                    # NaN goes where the tree sends it
-                    if x != x:
-                        child = l if missing_left[nd] != 0 else r
-                    w = wl[g] if use_rw else wt
-                    for c in range(C):
-                        out[i, f, c] += w * delta[child, c]
-                    node[g] = child
-
-
-# %% ../nbs/02_tree_contributions.ipynb #c012s
-@_K.register(parallel=True)
-def _walk_std_kernel(
-    X,
-    roots,
-    left,
-    right,
-    feature,
-    threshold,
-    missing_left,
-    delta,
-    tree_w,
-    out,
-    wsum,
-    mean,
-    m2,
-    block,
-):
-    "As `_walk_kernel` (no row weights), plus a weighted running mean / M2 of each tree's own contribution over the trees whose path splits on k."
-    n, K, M, C = X.shape[0], X.shape[1], roots.shape[0], delta.shape[1]
-    for b in prange((n + block - 1) // block):
-        lo, hi = b * block, min(n, (b + 1) * block)
-        acc = np.zeros((K, C))
-        touched = np.empty(K, np.int64)
-        seen = np.zeros(K, np.bool_)  # per block, not per row
-        for m in range(M):
-            w = tree_w[m]
-            if w == 0.0:
-                continue
-            for i in range(lo, hi):
-                node, nt = roots[m], 0
-                while left[node] >= 0:
-                    f = feature[node]
-                    x = X[i, f]
-                    if x <= threshold[node] or (x != x and missing_left[node] != 0):
-                        node = left[node]
-                    else:
-                        node = right[node]
-                    if not seen[f]:
-                        seen[f] = True
-                        touched[nt] = f
-                        nt += 1
-                    for c in range(C):
-                        acc[f, c] += delta[node, c]
-                # tree m's own contribution c = acc[f]: West's weighted update
-                for j in range(nt):
-                    f = touched[j]
-                    seen[f] = False
-                    W = wsum[i, f] + w
-                    wsum[i, f] = W
-                    for c in range(C):
-                        v = acc[f, c]
-                        acc[f, c] = 0.0
-                        out[i, f, c] += w * v
-                        d = v - mean[i, f, c]
-                        mean[i, f, c] += d * (w / W)
-                        m2[i, f, c] += w * d * (v - mean[i, f, c])
-
-
-# %% ../nbs/02_tree_contributions.ipynb #c012t
-@_K.register(parallel=True)
-def _tree_sums_kernel(
-    X, roots, left, right, feature, threshold, missing_left, delta, row_w, w_row, Y, out
-):
-    "out[m, k, c] += sum_i row_w[w_row[m], i] Y[i, c] f_{m,k,c}(x_i): tree m's own contributions, weighted and reduced over the rows."
-    n, M, C = X.shape[0], roots.shape[0], delta.shape[1]
-    for m in prange(M):  # parallel over trees: each writes only out[m]
-        r = w_row[m]  # the row of weights tree m uses
-        for i in range(n):
-            w = row_w[r, i]
-            if w == 0.0:
-                continue
-            node = roots[m]
-            while left[node] >= 0:
-                f = feature[node]
-                x = X[i, f]
-                if x <= threshold[node] or (x != x and missing_left[node] != 0):
-                    node = left[node]
-                else:
-                    node = right[node]
-                for c in range(C):
-                    out[m, f, c] += w * Y[i, c] * delta[node, c]
-
-
-# %% ../nbs/02_tree_contributions.ipynb #c013f
-def _flat_rows(flat, X32) -> np.ndarray:
-    "Check the arguments every walk kernel receives; X32 as C-contiguous float32 rows."
-    if not isinstance(flat, FlatForest):
-        raise TypeError(
-            f'flat must be a FlatForest (FlatForest.of(model)), got {type(flat).__name__}'
-        )
-    X32 = np.ascontiguousarray(X32, dtype=np.float32)
-    # the kernels index X by feature: never read past a row
-    if X32.ndim != 2 or X32.shape[1] != flat.n_features:
-        raise ValueError(
-            f'X32 must have shape (n_rows, {flat.n_features}), got {X32.shape}'
-        )
-    return X32
-
-
-# %% ../nbs/02_tree_contributions.ipynb #c013
-def walk_contributions(
-    flat: FlatForest,  # the model's flattened trees (`FlatForest.of(model)`)
-    X32: np.ndarray,  # (n, K) rows as float32 (as scikit-learn compares them); NaN routed like predict
-    # (n_trees, n) weight of tree m for row i (multiplies the tree weight)
-    row_weights: np.ndarray | None = None,
-    # (n_trees,) replaces `flat.weights` (e.g. ones when row_weights carry it all)
-    tree_weights: np.ndarray | None = None,
-    n_jobs: int | None = None,  # threads (joblib convention)
-    dtype=np.float64,  # of the result: np.float32 halves its memory (sums then round at ~1e-7)
-) -> np.ndarray:  # (n, K, C)
-    "Sum the weighted increments of every path into an `(n, K, C)` array (compiled, parallel over rows)."
-    X32 = _flat_rows(flat, X32)
-    n_jobs = check_n_jobs(n_jobs)
-    n, M = X32.shape[0], len(flat.roots)
-    if np.dtype(dtype) not in (np.float32, np.float64):
-        raise ValueError(f'dtype must be np.float32 or np.float64, got {dtype!r}')
-    out = np.zeros((n, X32.shape[1], flat.n_outputs), dtype=dtype)
-    tw = (
-        flat.weights
-        if tree_weights is None
-        else np.ascontiguousarray(tree_weights, dtype=float)
-    )
-    if tw.shape != (M,):
-        raise ValueError(
-            f'tree_weights must have one entry per tree ({M}), got shape {tw.shape}'
-        )
-    rw = (
-        np.zeros((0, 0))
-        if row_weights is None
-        else np.ascontiguousarray(row_weights, dtype=float)
-    )
-    if row_weights is not None and rw.shape != (M, n):
-        raise ValueError(
-            f'row_weights must have shape (n_trees, n_rows) = {(M, n)}, got {rw.shape}'
-        )
-    if not (np.isfinite(tw).all() and np.isfinite(rw).all()):
-        raise ValueError('tree_weights and row_weights must be finite')
-    kernel = _K._walk_kernel
-    with _K.threads(n_jobs) as nt:
-        # blocks of equal size, a multiple of nt of them:
-        rounds = max(1, -(-n // (WALK_BLOCK_ROWS * nt)))
-        # every thread gets the same number of rows
-        block = max(1, -(-n // (rounds * nt)))
-        kernel(
-            X32,
-            flat.roots,
-            flat.left,
-            flat.right,
-            flat.feature,
-            flat.threshold32,
-            flat.missing_left,
-            flat.delta,
-            tw,
-            rw,
-            out,
-            block,
-        )
-    return out
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c013d
@@ -531,20 +169,19 @@ def contributions(
     X, names = check_X(X, model, keep_float32=True)
     if return_std:
         _check_averaging(ens, 'contributions')
-    flat = FlatForest.of(model)
-    X32 = X if X.dtype == np.float32 else X.astype(np.float32)
+    nt = node_table(model)  # Eq. (4)'s increments: nt.delta
     if return_std:
-        values, std = walk_contributions_std(flat, X32, n_jobs=n_jobs)
+        values, std = walk_spread(nt, X, n_jobs=n_jobs)
         values, std = values.astype(dtype, copy=False), std.astype(dtype, copy=False)
     else:
-        values = walk_contributions(flat, X32, n_jobs=n_jobs, dtype=dtype)
-    bias = _row_offsets(model, ens, X) + flat.weights @ flat.root_value
+        values = walk(nt, X, n_jobs=n_jobs, dtype=dtype)  # Eq. (6)
+    bias = _row_offsets(model, ens, X) + (nt.bias - nt.offset)
     e = _finish(values, bias, ens, names, X)
     if return_std:
         e.std = std[..., 0] if e.values.ndim == 2 else std
         e.info.update(
             std='sd (ddof=0) over the trees of their own contributions',
-            n_trees=len(flat.roots),
+            n_trees=nt.n_trees,
         )
     if check_additivity:
         out = np.asarray(model_output(model, X), dtype=float).reshape(e.output.shape)
@@ -558,48 +195,6 @@ def contributions(
                 ' them'
             )
     return e
-
-
-# %% ../nbs/02_tree_contributions.ipynb #c020t
-def walk_contributions_std(
-    flat: FlatForest,  # the model's flattened trees (`FlatForest.of(model)`)
-    X32: np.ndarray,  # (n, K) rows as float32
-    n_jobs: int | None = None,  # threads (joblib convention)
-    # values (n, K, C) as `walk_contributions`, std (n, K, C)
-) -> tuple[np.ndarray, np.ndarray]:
-    "Contributions and their weighted standard deviation (ddof=0) over the trees' own contributions, in one walk."
-    X32 = _flat_rows(flat, X32)
-    n, K, C = X32.shape[0], X32.shape[1], flat.n_outputs
-    out, mean, m2, wsum = (
-        np.zeros((n, K, C)),
-        np.zeros((n, K, C)),
-        np.zeros((n, K, C)),
-        np.zeros((n, K)),
-    )
-    with _K.threads(n_jobs):
-        _K._walk_std_kernel(
-            X32,
-            flat.roots,
-            flat.left,
-            flat.right,
-            flat.feature,
-            flat.threshold32,
-            flat.missing_left,
-            flat.delta,
-            flat.weights,
-            out,
-            wsum,
-            mean,
-            m2,
-            BLOCK_ROWS,
-        )
-    total = flat.weights.sum()
-    # weight of the trees that did not split on k: value 0
-    wz = (total - wsum)[..., None]
-    # Chan et al.: merge the zeros into (mean, M2)
-    m2 += mean * mean * (wsum[..., None] * wz / total)
-    np.maximum(m2, 0, out=m2)
-    return out, np.sqrt(m2 / total, out=m2)
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c020w
@@ -621,8 +216,8 @@ def _summary_frame(a, names, ens) -> pd.DataFrame:
 
 def _summary_sums(model, X, batch_size, n_jobs):
     "Sum and sum of |.| of the contributions of X's rows over the rows (K, C), batch by batch, and the row count."
-    flat, n = FlatForest.of(model), X.shape[0]
-    K, C = flat.n_features, flat.n_outputs
+    nt, n = node_table(model), X.shape[0]
+    K, C = nt.n_features, nt.n_outputs
     s, sa = np.zeros((K, C)), np.zeros((K, C))
     for lo in range(0, n, batch_size):
         Xb = (
@@ -631,9 +226,7 @@ def _summary_sums(model, X, batch_size, n_jobs):
             else X[lo : lo + batch_size]
         )
         Xb = check_X(Xb, model, keep_float32=True)[0]
-        v = walk_contributions(
-            flat, Xb if Xb.dtype == np.float32 else Xb.astype(np.float32), n_jobs=n_jobs
-        )
+        v = walk(nt, Xb, n_jobs=n_jobs)
         s += v.sum(0)
         sa += np.abs(v, out=v).sum(0)
     return s, sa, n
@@ -704,48 +297,6 @@ def _pipeline_summary(pipe, X, batch_size: int, n_jobs, level: str, ens) -> Bunc
         mean_abs=_summary_frame(sa / n, e.feature_names, ens),
         n=n,
     )
-
-
-# %% ../nbs/02_tree_contributions.ipynb #c020x2
-def walk_tree_sums(
-    flat: FlatForest,  # the model's flattened trees
-    X32: np.ndarray,  # (n, K) rows as float32
-    Y: np.ndarray,  # (n, C) factor per row and output (e.g. a centred one-hot label)
-    row_weights: np.ndarray,  # (n_trees, n) or (n,) for all trees: weight of row i in tree m
-    n_jobs: int | None = None,  # threads (joblib convention), over the trees
-) -> np.ndarray:  # (n_trees, K, C)
-    "Per-tree reductions `sum_i w[m,i] Y[i,c] f_{m,k,c}(x_i)` of each tree's own contributions, without the (n, K, C) array."
-    X32 = _flat_rows(flat, X32)
-    n, M, C = X32.shape[0], len(flat.roots), flat.n_outputs
-    Y = np.ascontiguousarray(Y, dtype=float)
-    if Y.shape != (n, C):
-        raise ValueError(
-            f'Y must have shape (n_rows, n_outputs) = {(n, C)}, got {Y.shape}'
-        )
-    rw = np.ascontiguousarray(np.atleast_2d(row_weights), dtype=float)
-    if rw.shape not in ((1, n), (M, n)):
-        raise ValueError(
-            f'row_weights must have shape ({n},) or {(M, n)}, got {np.shape(row_weights)}'
-        )
-    if not (np.isfinite(rw).all() and np.isfinite(Y).all()):
-        raise ValueError('row_weights and Y must be finite')
-    out = np.zeros((M, X32.shape[1], C))
-    with _K.threads(n_jobs):
-        _K._tree_sums_kernel(
-            X32,
-            flat.roots,
-            flat.left,
-            flat.right,
-            flat.feature,
-            flat.threshold32,
-            flat.missing_left,
-            flat.delta,
-            rw,
-            np.arange(M) if rw.shape[0] == M else np.zeros(M, np.int64),
-            Y,
-            out,
-        )
-    return out
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c020z
@@ -821,11 +372,8 @@ def _dask_contributions(
 
 def _dask_summary_block(xb, model, n_jobs):
     "Partial sums of one block: (sum, sum |.|, rows)."
-    flat = FlatForest.of(model)
     xb = check_X(xb, model, keep_float32=True)[0]
-    v = walk_contributions(
-        flat, xb if xb.dtype == np.float32 else xb.astype(np.float32), n_jobs=n_jobs
-    )
+    v = walk(node_table(model), xb, n_jobs=n_jobs)
     return v.sum(0), np.abs(v, out=v).sum(0), v.shape[0]
 
 
@@ -1096,9 +644,9 @@ def tree_path_data(
         [],
         [],
     )
-    shown_set = {int(m): s for s, m in enumerate(shown)}
+    shown_set, nt = {int(m): s for s, m in enumerate(shown)}, node_table(model)
     for m in range(T):
-        ta = ens.arrays(m)
+        ta = nt.tree(m, spread=True)
         tree = ens.trees[m]
         Xin = (
             X32

@@ -155,7 +155,7 @@ import matplotlib
 
 matplotlib.use('Agg')
 from sklearn.ensemble import RandomForestRegressor as _RFR
-from deepforest_interp.tree_contributions import FlatForest, walk_contributions
+from deepforest_interp.core import node_table, walk
 from deepforest_interp.forest_floor import oob_contributions, heldout_contributions
 
 _rfo = _RFR(n_estimators=25, random_state=0).fit(X, y)
@@ -190,8 +190,8 @@ BAD += [
         'non-zero',
     ),
     Bad(
-        'walk_contributions/n_jobs',
-        lambda: walk_contributions(FlatForest.of(rf), X.astype(np.float32), n_jobs=1.5),
+        'walk/n_jobs',
+        lambda: walk(node_table(rf), X, n_jobs=1.5),
         TypeError,
         'n_jobs must be an int',
     ),

@@ -12,7 +12,6 @@ from sklearn.ensemble import (
 )
 from deepforest_interp.boosting import (
     boosted_trees,
-    walk_boosted,
 )
 from deepforest_interp.tree_contributions import contributions
 
@@ -170,8 +169,10 @@ def test_hgb_bad_input():
         contributions(m, np.where(X > 1, np.inf, X))
     with pytest.raises(TypeError, match='not numbers'):
         contributions(m, np.array([['a', 'b', 'c']]))
-    with pytest.raises(TypeError, match='BoostedTrees'):
-        walk_boosted(m, X)
+    from deepforest_interp.core import walk
+
+    with pytest.raises(TypeError, match='NodeTable'):
+        walk(m, X)
     from sklearn.exceptions import NotFittedError
 
     with pytest.raises(NotFittedError):

@@ -9,7 +9,7 @@ from deepforest_interp.calibration import (
     deep_forest_mdi,
     deep_forest_local_mdi,
     cascade_pass,
-    _K,
+    calibrated_table,
     CALIBRATIONS,
     partial_additive_calibration,
     additive_calibration,
@@ -108,17 +108,7 @@ def test_eq20_at_every_node(seed, C, cal):
                     ta = tree_arrays(tree)
                     rows, w = inbag_rows(fm, t, tr, counts)
                     S = node_sums(ta, tree.apply(Ztr[rows]), w, prev[rows])
-                    table = _K._table_nb(
-                        ta.left,
-                        ta.right,
-                        ta.feature,
-                        np.ascontiguousarray(ta.value),
-                        ta.weight,
-                        K,
-                        Cc,
-                        S,
-                        method,
-                    )
+                    table = calibrated_table(ta, S, K, Cc, method)
                     np.testing.assert_allclose(
                         table.sum(1), ta.value - ta.value[0], atol=1e-10
                     )

@@ -135,18 +135,15 @@ def test_fixed_case_stump():
 
 
 def test_row_weights_oob_like():
-    "walk_contributions with row weights equals a per-tree masked sum."
-    from deepforest_interp.tree_contributions import FlatForest, walk_contributions
-    from deepforest_interp.core import ensemble_trees
+    "The walker with row weights equals a per-tree masked sum."
+    from deepforest_interp.core import read_trees, walk
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(80, 3))
     y = X[:, 0] + rng.normal(size=80)
     m = RandomForestRegressor(n_estimators=7, random_state=0).fit(X, y)
     W = rng.uniform(size=(7, 80))
-    g = walk_contributions(
-        FlatForest(ensemble_trees(m)), X.astype(np.float32), row_weights=W
-    )
+    g = walk(read_trees(m.estimators_, tree_weight=np.full(7, 1 / 7)), X, row_weights=W)
     ref = (
         sum(
             W[t][:, None] * contributions(tr, X, check_additivity=False).values
@@ -159,8 +156,7 @@ def test_row_weights_oob_like():
 
 def test_walk_lanes_zero_weights_nan_stumps_and_threads():
     "The two-lane walk: rows and trees of weight 0 skipped, NaN routed, single-node trees, any row count; same bits on 1 or 2 threads."
-    from deepforest_interp.tree_contributions import FlatForest, walk_contributions
-    from deepforest_interp.core import ensemble_trees
+    from deepforest_interp.core import node_table, walk
 
     rng = np.random.default_rng(3)
     X = rng.normal(size=(301, 4))
@@ -173,15 +169,11 @@ def test_walk_lanes_zero_weights_nan_stumps_and_threads():
         ),
     ]:  # single-node trees
         M = len(m.estimators_)
-        flat = FlatForest(ensemble_trees(m))
+        flat = node_table(m)
         W = np.where(rng.random((M, 301)) < 0.6, 0.0, rng.uniform(size=(M, 301)))
         tw = np.r_[0.0, np.ones(M - 1)]
-        g1 = walk_contributions(
-            flat, X.astype(np.float32), row_weights=W, tree_weights=tw, n_jobs=1
-        )
-        g2 = walk_contributions(
-            flat, X.astype(np.float32), row_weights=W, tree_weights=tw, n_jobs=2
-        )
+        g1 = walk(flat, X, row_weights=W, tree_weights=tw, n_jobs=1)
+        g2 = walk(flat, X, row_weights=W, tree_weights=tw, n_jobs=2)
         np.testing.assert_array_equal(g1, g2)
         ref = sum(
             tw[t] * W[t][:, None] * contributions_reference(tr, X).values
@@ -251,53 +243,50 @@ def test_nan_refused_where_the_model_cannot_route_it():
         contributions(gb, X)
 
 
-def test_flat_forest_cache():
-    "FlatForest.of caches per fitted model, is rebuilt after a refit or warm-start growth, and is read-only."
-    from deepforest_interp.tree_contributions import FlatForest
+def test_node_table_cache():
+    "node_table caches per fitted model, is read again after a refit or warm-start growth, and is read-only."
+    from deepforest_interp.core import node_table, read_trees, clear_node_tables
     from deepforest_interp.core import ensemble_trees
 
     rng = np.random.default_rng(1)
     X = rng.normal(size=(80, 3))
     y = X[:, 0] + rng.normal(size=80)
     rf = RandomForestRegressor(5, random_state=0, warm_start=True).fit(X, y)
-    a = FlatForest.of(rf)
-    assert FlatForest.of(rf) is a
-    with pytest.raises(ValueError):
-        a.delta[0, 0] = 1.0
+    a = node_table(rf)
+    assert node_table(rf) is a
+    for k in ('delta', 'value', 'left', 'parent', 'depth', 'threshold32'):
+        with pytest.raises(ValueError):
+            getattr(a, k)[0] = 1
     rf.set_params(n_estimators=8).fit(X, y)  # warm start: 3 trees appended in place
-    b = FlatForest.of(rf)
-    assert b is not a and len(b.roots) == 8
+    b = node_table(rf)
+    assert b is not a and b.n_trees == 8
     np.testing.assert_allclose(contributions(rf, X).output, rf.predict(X), atol=1e-12)
     rf2 = RandomForestRegressor(5, random_state=1).fit(X, y)
-    c = FlatForest.of(rf2)
+    c = node_table(rf2)
     rf2.fit(X, -y)  # refit: new trees, the cache must not answer
-    assert FlatForest.of(rf2) is not c
+    assert node_table(rf2) is not c
     np.testing.assert_allclose(contributions(rf2, X).output, rf2.predict(X), atol=1e-12)
-    fresh = FlatForest(ensemble_trees(rf2))
-    for k in [
-        'roots',
-        'left',
-        'right',
-        'feature',
-        'threshold',
-        'missing_left',
-        'delta',
-        'root_value',
-        'weights',
-    ]:
-        np.testing.assert_array_equal(getattr(fresh, k), getattr(FlatForest.of(rf2), k))
-    FlatForest.clear_cache()
-    assert FlatForest.of(rf2) is not fresh
+    fresh = read_trees(ensemble_trees(rf2).trees, tree_weight=np.full(5, 0.2))
+    for k in ['roots', 'left', 'right', 'feature', 'threshold', 'missing_left']:
+        np.testing.assert_array_equal(getattr(fresh, k), getattr(node_table(rf2), k))
+    for k in ['delta', 'root_value', 'tree_weight']:
+        np.testing.assert_array_equal(getattr(fresh, k), getattr(node_table(rf2), k))
+    old = node_table(rf2)
+    clear_node_tables()
+    assert node_table(rf2) is not old
+    assert node_table(rf2, cache=False) is node_table(rf2)  # a cached one is returned
+    rf3 = RandomForestRegressor(2, random_state=0).fit(X, y)
+    assert node_table(rf3, cache=False) is not node_table(rf3, cache=False)
 
 
-def test_walk_contributions_checks_before_the_kernel():
-    "The public kernel wrapper validates shapes and finiteness, so no input reaches numba unchecked."
-    from deepforest_interp.tree_contributions import FlatForest, walk_contributions
+def test_walk_checks_before_the_kernel():
+    "The public walker validates shapes and finiteness, so no input reaches numba unchecked."
+    from deepforest_interp.core import node_table, walk, walk_dot
 
     rng = np.random.default_rng(2)
     X = rng.normal(size=(40, 4))
     y = X[:, 0]
-    flat = FlatForest.of(RandomForestRegressor(3, random_state=0).fit(X, y))
+    flat = node_table(RandomForestRegressor(3, random_state=0).fit(X, y))
     X32 = X.astype(np.float32)
     for bad, kw, msg in [
         (X32[:, :2], {}, 'shape'),
@@ -305,8 +294,16 @@ def test_walk_contributions_checks_before_the_kernel():
         (X32, dict(row_weights=np.ones((3, 5))), 'row_weights'),
         (X32, dict(tree_weights=np.ones(2)), 'tree_weights'),
         (X32, dict(tree_weights=np.r_[1, np.nan, 1]), 'finite'),
+        (X32, dict(table=np.ones(3)), 'one row per node'),
+        (X32, dict(table=np.full(flat.n_nodes, np.inf)), 'finite'),
+        (X32, dict(distance=np.ones(3)), 'distance'),
+        (X32, dict(dtype=np.int64), 'dtype'),
     ]:
         with pytest.raises(ValueError, match=msg):
-            walk_contributions(flat, bad, **kw)
-    with pytest.raises(TypeError, match='FlatForest'):
-        walk_contributions('flat', X32)
+            walk(flat, bad, **kw)
+    with pytest.raises(TypeError, match='NodeTable'):
+        walk('flat', X32)
+    with pytest.raises(ValueError, match='row_weights'):
+        walk_dot(flat, X32, np.ones((40, 1)), np.ones((2, 40)))
+    with pytest.raises(ValueError, match='Y must have shape'):
+        walk_dot(flat, X32, np.ones((40, 2)), np.ones(40))

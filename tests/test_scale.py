@@ -17,8 +17,6 @@ from deepforest_interp.tree_contributions import (
     contributions,
     contributions_reference,
     contribution_summary,
-    walk_tree_sums,
-    FlatForest,
 )
 from deepforest_interp.importance import (
     mdi,
@@ -175,13 +173,15 @@ def test_plot_importances_draws_error_bars():
     plt.close(ax.figure)
 
 
-def test_walk_tree_sums_against_per_tree_contributions():
+def test_walk_dot_against_per_tree_contributions():
+    from deepforest_interp.core import node_table, walk_dot
+
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 4))
     y = rng.integers(0, 3, 60)
     M = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, y)
     Y, w = rng.normal(size=(60, 3)), rng.uniform(size=(5, 60))
-    S = walk_tree_sums(FlatForest.of(M), X.astype(np.float32), Y, w)
+    S = walk_dot(node_table(M), X, Y, w)
     own = np.stack([contributions(t, X).values for t in M.estimators_])
     np.testing.assert_allclose(S, np.einsum('mi,mikc,ic->mkc', w, own, Y), atol=1e-12)
 

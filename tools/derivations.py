@@ -224,7 +224,7 @@ ITEMS = [
         '003',
         'LIdef',
         r'(Eq. 4) local increment $L$: node prediction minus parent prediction',
-        'deepforest_interp.tree_contributions.FlatForest',
+        'deepforest_interp.core.NodeTable.delta',
     ),
     (
         '003',
