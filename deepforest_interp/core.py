@@ -1171,46 +1171,59 @@ class NodeTable:
 
 
 # %% ../nbs/00_core.ipynb #c015c
+# the public `tree_` arrays a NodeTable is read from (the last one is missing before 1.3)
+_TREE_FIELDS = (
+    'children_left',
+    'children_right',
+    'feature',
+    'threshold',
+    'weighted_n_node_samples',
+    'n_node_samples',
+    'impurity',
+    'missing_go_to_left',
+)
+
+
 def read_trees(
     trees: list,  # fitted scikit-learn trees (or their `tree_`)
     **meta,  # NodeTable fields beyond the nodes: tree_weight, column, offset, n_features, ...
 ) -> NodeTable:
     "The scikit-learn reader: one `NodeTable` of fitted trees from their public `tree_` arrays (class counts as fractions)."
     ts = [t.tree_ if hasattr(t, 'tree_') else t for t in trees]
-    sizes = np.array([len(t.children_left) for t in ts], np.int64)
+    parts = {k: [] for k in _TREE_FIELDS + ('value',)}
+    for t in ts:  # one pass: each field of each tree read once
+        for k in _TREE_FIELDS[:-1]:
+            parts[k].append(getattr(t, k))
+        mgl = getattr(t, 'missing_go_to_left', None)
+        parts['missing_go_to_left'].append(
+            np.zeros(t.node_count, np.uint8) if mgl is None else mgl
+        )
+        parts['value'].append(t.value)  # (n_nodes, n_outputs, max_n_classes)
+    cat = {k: np.concatenate(v) for k, v in parts.items()}
+    sizes = np.array([len(v) for v in parts['children_left']], np.int64)
     roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-    cat = lambda get, dt: np.concatenate([np.asarray(get(t), dt) for t in ts])
-    left, right = (
-        cat(lambda t: t.children_left, np.int64),
-        cat(lambda t: t.children_right, np.int64),
-    )
+    left, right = cat['children_left'], cat['children_right']
     inner, off = left >= 0, np.repeat(roots, sizes)
-    values = []
-    for est, t in zip(trees, ts):
-        v = np.asarray(t.value, dtype=float)  # (n_nodes, n_outputs, max_n_classes)
-        if isinstance(est, DecisionTreeClassifier):
-            if v.shape[1] != 1:
-                raise ValueError('multi-output classification trees are not supported')
-            s = v[:, 0, :].sum(1, keepdims=True)
-            # fractions (sklearn >= 1.4 already stores them)
-            values.append(v[:, 0, :] / np.where(s > 0, s, 1))
-        else:
-            values.append(v[:, :, 0])  # (n_nodes, n_outputs)
-    missing = lambda t: getattr(t, 'missing_go_to_left', None)
+    value = np.asarray(cat['value'], dtype=float)
+    if trees and isinstance(trees[0], DecisionTreeClassifier):
+        if value.shape[1] != 1:
+            raise ValueError('multi-output classification trees are not supported')
+        s = value[:, 0, :].sum(1, keepdims=True)
+        # fractions (sklearn >= 1.4 already stores them)
+        value = value[:, 0, :] / np.where(s > 0, s, 1)
+    else:
+        value = value[:, :, 0]  # (n_nodes, n_outputs)
     return NodeTable(
         np.where(inner, left + off, -1),
         np.where(inner, right + off, -1),
-        cat(lambda t: t.feature, np.int64),
-        cat(lambda t: t.threshold, float),
-        np.concatenate(values),
-        cat(lambda t: t.weighted_n_node_samples, float),
+        cat['feature'],
+        cat['threshold'],
+        value,
+        cat['weighted_n_node_samples'],
         roots,
-        cat(
-            lambda t: np.zeros(t.node_count) if missing(t) is None else missing(t),
-            np.uint8,
-        ),
-        n_samples=cat(lambda t: t.n_node_samples, np.int64),
-        impurity=cat(lambda t: t.impurity, float),
+        cat['missing_go_to_left'],
+        n_samples=cat['n_node_samples'],
+        impurity=cat['impurity'],
         **meta,
     )
 
