@@ -392,6 +392,26 @@ d = {
             ),
         },
         'deepforest_interp.core': {
+            'deepforest_interp.core.ClassImportance': (
+                'core.html#classimportance',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ClassImportance.__repr__': (
+                'core.html#classimportance.__repr__',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ClassImportance._constructor': (
+                'core.html#classimportance._constructor',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ClassImportance._constructor_sliced': (
+                'core.html#classimportance._constructor_sliced',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ClassImportance._plain_args': (
+                'core.html#classimportance._plain_args',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.Ensemble': (
                 'core.html#ensemble',
                 'deepforest_interp/core.py',
@@ -420,6 +440,10 @@ d = {
                 'core.html#explanation.__repr__',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.Explanation._below': (
+                'core.html#explanation._below',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.Explanation._feature_index': (
                 'core.html#explanation._feature_index',
                 'deepforest_interp/core.py',
@@ -438,6 +462,10 @@ d = {
             ),
             'deepforest_interp.core.Explanation.group': (
                 'core.html#explanation.group',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.Explanation.layers': (
+                'core.html#explanation.layers',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.Explanation.mean': (
@@ -462,6 +490,30 @@ d = {
             ),
             'deepforest_interp.core.Explanation.to_shap': (
                 'core.html#explanation.to_shap',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.Importance': (
+                'core.html#importance',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.Importance.__repr__': (
+                'core.html#importance.__repr__',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.Importance._constructor': (
+                'core.html#importance._constructor',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.Importance._constructor_expanddim': (
+                'core.html#importance._constructor_expanddim',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.Importance._plain_args': (
+                'core.html#importance._plain_args',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.Importance.of': (
+                'core.html#importance.of',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.LazyKernels': (
@@ -534,6 +586,22 @@ d = {
             ),
             'deepforest_interp.core.NodeTable.tree': (
                 'core.html#nodetable.tree',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._ImportanceFields': (
+                'core.html#_importancefields',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._ImportanceFields._spread_note': (
+                'core.html#_importancefields._spread_note',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._ImportanceFields.importances_mean': (
+                'core.html#_importancefields.importances_mean',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._ImportanceFields.layers': (
+                'core.html#_importancefields.layers',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._abbrev': (
@@ -718,6 +786,10 @@ d = {
             ),
             'deepforest_interp.core.row_frame': (
                 'core.html#row_frame',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.stack_layers': (
+                'core.html#stack_layers',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.tree_arrays': (
@@ -1580,6 +1652,14 @@ d = {
                 'grit.html#ruleset.take',
                 'deepforest_interp/intersection_trees.py',
             ),
+            'deepforest_interp.intersection_trees.Stability': (
+                'grit.html#stability',
+                'deepforest_interp/intersection_trees.py',
+            ),
+            'deepforest_interp.intersection_trees.Stability.__init__': (
+                'grit.html#stability.__init__',
+                'deepforest_interp/intersection_trees.py',
+            ),
             'deepforest_interp.intersection_trees._agg': (
                 'grit.html#_agg',
                 'deepforest_interp/intersection_trees.py',
@@ -1682,16 +1762,16 @@ d = {
                 'pipelines.html#pipelineparts.transform_rows',
                 'deepforest_interp/pipelines.py',
             ),
-            'deepforest_interp.pipelines._bunch_to_raw': (
-                'pipelines.html#_bunch_to_raw',
-                'deepforest_interp/pipelines.py',
-            ),
             'deepforest_interp.pipelines._column_positions': (
                 'pipelines.html#_column_positions',
                 'deepforest_interp/pipelines.py',
             ),
             'deepforest_interp.pipelines._grouped': (
                 'pipelines.html#_grouped',
+                'deepforest_interp/pipelines.py',
+            ),
+            'deepforest_interp.pipelines._importance_to_raw': (
+                'pipelines.html#_importance_to_raw',
                 'deepforest_interp/pipelines.py',
             ),
             'deepforest_interp.pipelines._sentinel': (

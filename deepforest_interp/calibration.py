@@ -13,6 +13,7 @@ from sklearn.utils import Bunch
 from sklearn.tree._tree import NODE_DTYPE
 from sklearn.utils.validation import check_is_fitted
 from .core import Explanation, check_X, check_y, check_n_jobs
+from .core import Importance, stack_layers
 from .core import LazyKernels, pipeline_message, feature_names
 from .core import NodeTable
 from .importance import encode_target, local_mdi_from_contributions
@@ -352,7 +353,7 @@ def deep_forest_contributions(
     # which layer's output to explain (default: the model's best layer)
     layer: int | None = None,
     oof: bool = False,  # True: X is the training data, explained out of fold
-    all_layers: bool = False,  # return a list with one Explanation per layer 0..layer
+    all_layers: bool = False,  # also every layer 0..layer, keyed by layer in the result's `layers`
     n_jobs: int | None = None,  # threads (forests of a layer run in parallel)
     level: str = 'raw',  # a Pipeline ending in a cascade: 'raw' input columns or the cascade's 'transformed' ones
     verbose: int = 0,  # tqdm progress over the trees when > 0 (a first call on a big model takes a while)
@@ -394,7 +395,7 @@ def deep_forest_contributions(
         check_input=False,
     )
     es = _explanations(model, res, 'train' if oof else 'new', X, names, oof)
-    return es if all_layers else es[-1]
+    return stack_layers(es) if all_layers else es[-1]
 
 
 # %% ../nbs/06_calibration.ipynb #c020q
@@ -446,13 +447,11 @@ def deep_forest_mdi(
     calibration: str | None = 'partial',  # calibration map of Algorithm 1
     oof: bool = True,  # True: out-of-fold contributions; False: contributions of the full cascade (literal Eq. 31)
     layer: int | None = None,  # layer to explain (default: the model's best layer)
-    all_layers: bool = False,  # one MDI Series per layer 0..layer (one pass)
+    all_layers: bool = False,  # also every layer 0..layer's MDI(DF), keyed by layer in `layers` (one pass)
     n_jobs: int | None = None,
     verbose: int = 0,  # tqdm progress over the trees when > 0
-    return_std: bool = False,  # True: a Bunch(importances_mean, importances_std, importances) over the layer's trees
-    # MDI(DF) indexed by feature name (a list of Series with all_layers=True; a Bunch
-    # with return_std)
-) -> pd.Series:
+    return_std: bool = False,  # True: also the sd over the layer's trees (importances_std) and per-tree values
+) -> Importance:  # MDI(DF) indexed by feature name
     """MDI(DF): covariance of the deep-forest contributions with the (one-hot) label
     (paper Eq. 31).
     `oof=True` (default) explains every training row by the fold models that did not see
@@ -491,13 +490,13 @@ def deep_forest_mdi(
         n_jobs=n_jobs,
         verbose=verbose,
     )
-    Y = encode_target(model, check_y(y, len(es[0])))
+    Y = encode_target(model, check_y(y, len(es)))
     out = [
-        pd.Series(_mdi_from(e.values, Y), index=e.feature_names, name='MDI(DF)')
-        for e in es
+        Importance.of(_mdi_from(e.values, Y), e.feature_names, 'MDI(DF)')
+        for e in es.layers.values()
     ]
     if not return_std:
-        return out if all_layers else out[-1]
+        return stack_layers(out) if all_layers else out[-1]
     L = _layer_index(model, layer)
     J = len(model.folds_[L])
     # the centred label, each tree's share of Eq. (31)

@@ -34,6 +34,9 @@ __all__ = [
     'TRAINING_RTOL',
     'Explanation',
     'label_codes',
+    'Importance',
+    'ClassImportance',
+    'stack_layers',
     'check_model',
     'pipeline_message',
     'routes_missing',
@@ -167,6 +170,8 @@ class Explanation:
     info: dict = field(default_factory=dict)
     # optional spread of `values` (same shape), carried by indexing
     std: np.ndarray | None = None
+    # a deep forest's layers below this one, {layer: Explanation} (see `layers`)
+    layers_below: dict | None = None
 
     def __post_init__(self):
         # float32 stays, dask stays lazy
@@ -213,6 +218,11 @@ class Explanation:
                 )
         if not isinstance(self.info, dict):
             raise TypeError(f'info must be a dict, got {type(self.info).__name__}')
+        if self.layers_below is not None and not (
+            isinstance(self.layers_below, dict)
+            and all(isinstance(e, Explanation) for e in self.layers_below.values())
+        ):
+            raise TypeError('layers_below must be a dict {layer: Explanation}')
 
     @property
     def output(self) -> np.ndarray:
@@ -223,6 +233,19 @@ class Explanation:
     @property
     def shape(self):
         return self.values.shape
+
+    @property
+    def layers(self) -> dict | None:
+        "Every layer's explanation `{layer: Explanation}`, this one last (a deep forest's `all_layers=True`), else None."
+        if self.layers_below is None:
+            return None
+        return {**self.layers_below, len(self.layers_below): self}
+
+    def _below(self, fn) -> dict | None:
+        "`fn` applied to every layer below (indexing, grouping and the like carry the layers along)."
+        if self.layers_below is None:
+            return None
+        return {l: fn(e) for l, e in self.layers_below.items()}
 
     def __len__(self):
         return self.values.shape[0]
@@ -238,7 +261,7 @@ class Explanation:
         )
         extra = [
             f for f in ('data', 'bootstrap', 'std') if getattr(self, f) is not None
-        ]
+        ] + ([] if self.layers_below is None else ['layers'])
         kind = self.info.get(
             'kind', 'multi-output' if self.values.ndim == 3 else 'single-output'
         )
@@ -310,6 +333,7 @@ class Explanation:
             pick(self.bootstrap),
             info,
             pick(self.std),
+            self._below(lambda e: e.for_output(output)),
         )
 
     def __getitem__(self, key) -> Explanation:
@@ -337,6 +361,7 @@ class Explanation:
             None if self.bootstrap is None else self.bootstrap[r],
             dict(self.info),
             sel(self.std),
+            self._below(lambda e: e[rows, feats]),
         )
         return (
             e
@@ -355,6 +380,7 @@ class Explanation:
             self.bootstrap,
             dict(self.info),
             self.std,
+            self._below(lambda e: e.abs()),
         )
 
     def mean(self, axis: int = 0) -> Explanation:
@@ -373,6 +399,7 @@ class Explanation:
             m(self.bootstrap),
             dict(self.info),
             m(self.std),
+            self._below(lambda e: e.mean(axis)),
         )
 
     def group(self, mapping, data=None) -> Explanation:
@@ -415,6 +442,7 @@ class Explanation:
             self.output_names,
             self.bootstrap,
             dict(self.info),
+            layers_below=self._below(lambda e: e.group(mapping, data)),
         )
 
     def to_frame(self) -> pd.DataFrame:
@@ -543,6 +571,108 @@ def label_codes(data) -> tuple[np.ndarray, dict]:
         )
         labels[j] = labs
     return out, labels
+
+
+# %% ../nbs/00_core.ipynb #c008t
+class _ImportanceFields:
+    "What an importance carries besides its mean (`None` when the method did not compute it)."
+
+    _metadata = ['importances_std', 'importances', 'z_scores', 'layers_below']
+    importances_std = importances = z_scores = layers_below = None
+
+    @property
+    def layers(self) -> dict | None:
+        "Every layer's importance `{layer: importance}`, this one last (a deep forest's `all_layers=True`), else None."
+        if self.layers_below is None:
+            return None
+        return {**self.layers_below, len(self.layers_below): self}
+
+    @property
+    def importances_mean(self):
+        "The mean as a plain pandas object (scikit-learn's name for it)."
+        return self._constructor(
+            self.to_numpy(copy=True), index=self.index.copy(), **self._plain_args()
+        )
+
+    def _spread_note(self) -> str:
+        if self.importances is None:
+            return ''
+        cols = getattr(self.importances, 'columns', None)
+        what = 'tree' if cols is None or cols.name is None else cols.name
+        return (
+            f'\n(sd over {np.shape(self.importances)[-1]} {what}s in .importances_std)'
+        )
+
+
+class Importance(_ImportanceFields, pd.Series):
+    "A global importance by feature: this Series is the mean; `importances_std`, `importances` (features x trees or repeats), `z_scores` and `layers` when computed."
+
+    @property
+    def _constructor(self):
+        return pd.Series  # derived results (sorted, scaled) are plain: no stale spread
+
+    @property
+    def _constructor_expanddim(self):
+        return pd.DataFrame
+
+    def _plain_args(self):
+        return dict(name=self.name)
+
+    def __repr__(self):
+        return pd.Series.__repr__(self) + self._spread_note()
+
+    @classmethod
+    def of(
+        cls,
+        mean,  # (K,) the importance
+        names,  # K feature names
+        name: str,  # what it is ('MDI', 'MDA', ...)
+        per=None,  # (n_trees or n_repeats, K): its values per tree / repeat, or None
+        *,
+        std=None,  # (K,) the spread if not per.std(0) (e.g. ddof=1 over repeats)
+        z=None,  # (K,) z-scores, where the method defines them
+        axis: str = 'tree',  # what `per` runs over: 'tree' or 'repeat'
+    ) -> Importance:
+        "Build an importance from its mean and, optionally, its per-tree (per-repeat) values."
+        idx = pd.Index(list(names), name='feature')
+        out = cls(np.asarray(mean, dtype=float), index=idx, name=name)
+        if per is not None:
+            per = np.asarray(per, dtype=float)
+            sd = per.std(0) if std is None else np.asarray(std, dtype=float)
+            out.importances_std = pd.Series(sd, index=idx, name=f'{name} sd')
+            cols = pd.RangeIndex(len(per), name=axis)
+            out.importances = pd.DataFrame(per.T, index=idx, columns=cols)
+        if z is not None:
+            out.z_scores = pd.Series(np.asarray(z, dtype=float), index=idx, name='z')
+        return out
+
+
+class ClassImportance(_ImportanceFields, pd.DataFrame):
+    "A per-class global importance: features x classes means; `importances_std` (features x classes) and `importances` (K, C, n_trees) when computed."
+
+    @property
+    def _constructor(self):
+        return pd.DataFrame
+
+    @property
+    def _constructor_sliced(self):
+        return pd.Series
+
+    def _plain_args(self):
+        return dict(columns=self.columns.copy())
+
+    def __repr__(self):
+        return pd.DataFrame.__repr__(self) + self._spread_note()
+
+
+# %% ../nbs/00_core.ipynb #c008v
+def stack_layers(results: list):
+    "Per-layer results of layers 0..L (explanations or importances) as the last one, the others keyed by layer in its `layers`."
+    if not results:
+        raise ValueError('results must hold at least one layer')
+    *below, last = results
+    last.layers_below = dict(enumerate(below))
+    return last
 
 
 # %% ../nbs/00_core.ipynb #c010

@@ -20,6 +20,7 @@ from sklearn.utils.validation import (
     _check_sample_weight,
 )
 from .core import Explanation, check_X, check_y, check_n_jobs, MAX_SEED
+from .core import Importance, stack_layers
 from .intersection_trees import Interaction, stability_scores
 from .intersection_trees import MAX_INTERSECTION_DEPTH, MAX_N_CHILD
 from .cascade import CascadeForestClassifier
@@ -780,7 +781,7 @@ def hidf_contributions(
     X,  # rows to explain (n, K)
     *,
     calibration: str = 'partial',  # pipeline 'cascade': class-vector splits, 'partial' (seed 000 Eq. 26), 'additive', 'multiplicative'
-    all_layers: bool = False,  # pipeline 'cascade': one Explanation per kept layer
+    all_layers: bool = False,  # pipeline 'cascade': also every kept layer's, keyed by layer in `layers`
     verbose: int = 0,  # pipeline 'cascade': tqdm progress over the trees when > 0
     # a Pipeline ending in a HiDFClassifier: 'raw' input columns (encoded columns
     # summed) or the 'transformed' ones hiDF sees
@@ -838,7 +839,7 @@ def hidf_contributions(
             out.append(
                 Explanation(V, r.new_bias.mean(1), names, Xv, list(model.classes_))
             )
-    return out if all_layers else out[-1]
+    return stack_layers(out) if all_layers else out[-1]
 
 
 # %% ../nbs/07b_alc_hidf.ipynb #c075
@@ -850,7 +851,7 @@ def hidf_mdi(
     calibration: str = 'partial',  # see `hidf_contributions`
     verbose: int = 0,  # pipeline 'cascade': tqdm progress over the trees when > 0
     level: str = 'raw',  # a Pipeline ending in a HiDFClassifier: see `hidf_contributions`
-) -> pd.Series:  # one importance per original feature, indexed by name
+) -> Importance:  # one importance per original feature, indexed by name
     "MDI of the original features: covariance of their hiDF contributions with the one-hot label (seed 000 Eq. 31)."
     if is_pipeline(model):  # linear in the contributions: grouped exactly
         return explain_pipeline(
@@ -858,6 +859,8 @@ def hidf_mdi(
         )
     e = hidf_contributions(model, X, calibration=calibration, verbose=verbose)
     Y = encode_target(model, check_y(y, len(e)))
-    return pd.Series(
-        np.einsum('ikc,ic->k', e.values, Y - Y.mean(0)) / len(Y), index=e.feature_names
+    return Importance.of(
+        np.einsum('ikc,ic->k', e.values, Y - Y.mean(0)) / len(Y),
+        e.feature_names,
+        'MDI (hiDF)',
     )

@@ -7,9 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
-from sklearn.utils import Bunch, check_random_state
+from sklearn.utils import check_random_state
 from sklearn.inspection import permutation_importance
 from .core import check_model, check_X, check_y, check_int
+from .core import Importance, ClassImportance
 from .core import check_n_jobs, tree_arrays, ensemble_trees, oob_mask
 from .core import model_trees, encode_target, check_training_rows
 from .core import check_array, TREE_TYPES, FOREST_TYPES
@@ -59,28 +60,17 @@ def mdi_tree(tree) -> np.ndarray:
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005e
-def _spread(per_tree: np.ndarray, names, name: str, mean=None) -> Bunch:
-    "scikit-learn's importance shape from per-tree values (n_trees, K): mean, sd over the trees (ddof=0), per tree (K x trees)."
-    idx = pd.Index(names, name='feature')
+def _spread(per_tree: np.ndarray, names, name: str, mean=None) -> Importance:
+    "An `Importance` from per-tree values (n_trees, K): the mean, its sd over the trees (ddof=0) and the per-tree values."
     mean = per_tree.mean(0) if mean is None else mean
-    return Bunch(
-        importances_mean=pd.Series(mean, index=idx, name=name),
-        importances_std=pd.Series(per_tree.std(0), index=idx, name=f'{name} sd'),
-        importances=pd.DataFrame(
-            per_tree.T, index=idx, columns=pd.RangeIndex(len(per_tree), name='tree')
-        ),
-    )
+    return Importance.of(mean, names, name, per_tree)
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005r
-def _renamed(out, names: list):
-    "An importance (Series or spread Bunch, features first) indexed by `names`."
-    idx = pd.Index(names, name='feature')
-    if isinstance(out, pd.Series):
-        return out.set_axis(idx)
-    return Bunch(
-        **{k: v.set_axis(idx) if hasattr(v, 'set_axis') else v for k, v in out.items()}
-    )
+def _renamed(out: Importance, names: list) -> Importance:
+    "An importance indexed by `names` (its spread and per-tree values too)."
+    per = None if out.importances is None else out.importances.to_numpy().T
+    return Importance.of(out.to_numpy(), names, out.name, per)
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005b
@@ -95,9 +85,8 @@ def mdi(
     model,  # fitted DecisionTree* / RandomForest* / ExtraTrees*
     normalize: bool = False,  # True: scikit-learn's `feature_importances_` (per-tree normalised, then averaged)
     level: str = 'raw',  # a Pipeline: 'raw' = sums over the columns made from each input column, 'transformed' = the model's
-    return_std: bool = False,  # True: a Bunch(importances_mean, importances_std, importances) over the trees
-    # one value per feature, indexed by feature name (a Bunch with return_std=True)
-) -> pd.Series:
+    return_std: bool = False,  # True: also the sd over the trees (importances_std) and the per-tree values (importances)
+) -> Importance:  # one value per feature, indexed by feature name
     "Mean Decrease Impurity of a tree or forest, unnormalised by default (paper Eq. 7-10)."
     if is_pipeline(model):
         parts = unwrap_pipeline(model, level)
@@ -116,9 +105,8 @@ def mdi(
         per_tree = np.divide(per_tree, tot, out=np.zeros_like(per_tree), where=tot > 0)
         m = per_tree.mean(0)
         m = m / m.sum() if m.sum() > 0 else m
-    if _check_bool(return_std, 'return_std'):
-        return _spread(per_tree, model_feature_names(model), 'MDI', mean=m)
-    return pd.Series(m, index=model_feature_names(model), name='MDI')
+    per = per_tree if _check_bool(return_std, 'return_std') else None
+    return Importance.of(m, model_feature_names(model), 'MDI', per)
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c009
@@ -190,15 +178,11 @@ def _check_criterion(model, who: str):
         )
 
 
-def _covariance(per_tree, model, names, name: str, return_std: bool):
-    "The model's importance `tree_weights @ per_tree` as a Series by feature, or with its spread over the trees as a Bunch."
+def _covariance(per_tree, model, names, name: str, return_std: bool) -> Importance:
+    "The model's importance `tree_weights @ per_tree` by feature, with its spread over the trees if `return_std`."
     # 1/M each for a forest: the mean over the trees
     mean = node_table(model).tree_weight @ per_tree
-    return (
-        _spread(per_tree, names, name, mean=mean)
-        if return_std
-        else pd.Series(mean, index=names, name=name)
-    )
+    return Importance.of(mean, names, name, per_tree if return_std else None)
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c016
@@ -209,9 +193,8 @@ def mdi_covariance(
     inbag: bool = True,  # True: each tree uses its in-bag rows weighted as in fit (== mdi(model))
     sample_weight=None,  # inbag=True: the fit's sample_weight; inbag=False: optional row weights
     level: str = 'raw',  # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the model's columns
-    return_std: bool = False,  # True: a Bunch(importances_mean, importances_std, importances) over the trees
-    # one value per feature, indexed by feature name (a Bunch with return_std=True)
-) -> pd.Series:
+    return_std: bool = False,  # True: also the sd over the trees (importances_std) and the per-tree values (importances)
+) -> Importance:  # one value per feature, indexed by feature name
     "MDI as the covariance of feature contributions with the (one-hot) label (paper Eq. 13-14)."
     if is_pipeline(model):
         return explain_pipeline(
@@ -357,9 +340,8 @@ def mdi_oob(
     y,  # its labels / targets
     sample_weight=None,  # the fit's sample_weight, if any (used only to check that X, y are the training rows)
     level: str = 'raw',  # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the model's columns
-    return_std: bool = False,  # True: a Bunch(importances_mean, importances_std, importances) over the trees
-    # one value per feature, indexed by feature name (a Bunch with return_std=True)
-) -> pd.Series:
+    return_std: bool = False,  # True: also the sd over the trees (importances_std) and the per-tree values (importances)
+) -> Importance:  # one value per feature, indexed by feature name
     "Li et al.'s debiased MDI: Eq. 13 evaluated on each tree's out-of-bag rows (seed 000 [Li+19])."
     if is_pipeline(forest):  # per tree a sum over nodes: grouped tree by tree exactly
         return explain_pipeline(
@@ -403,7 +385,7 @@ def local_mdi_from_contributions(values: np.ndarray, Y: np.ndarray) -> np.ndarra
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027s
-def _local_mdi_spread(model, X, y) -> Bunch:
+def _local_mdi_spread(model, X, y) -> ClassImportance:
     "local_mdi with its spread over the trees: each tree's own per-class local MDI, then mean and sd (ddof=0)."
     ens = ensemble_trees(model)
     if ens.kind == 'raw':
@@ -421,13 +403,12 @@ def _local_mdi_spread(model, X, y) -> Bunch:
         pd.Index(names, name='feature'),
         pd.Index(list(model.classes_), name='class'),
     )
-    return Bunch(
-        importances_mean=pd.DataFrame(
-            np.tensordot(nt.tree_weight, per_tree, 1), index=idx, columns=cols
-        ),
-        importances_std=pd.DataFrame(per_tree.std(0), index=idx, columns=cols),
-        importances=np.moveaxis(per_tree, 0, -1),
-    )  # (K, C, n_trees)
+    out = ClassImportance(
+        np.tensordot(nt.tree_weight, per_tree, 1), index=idx, columns=cols
+    )
+    out.importances_std = pd.DataFrame(per_tree.std(0), index=idx, columns=cols)
+    out.importances = np.moveaxis(per_tree, 0, -1)  # (K, C, n_trees)
+    return out
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027c
@@ -435,11 +416,11 @@ def local_mdi(
     model,  # fitted classifier (tree / forest / boosting)
     X,  # labelled rows to explain (e.g. training or held-out data)
     y,  # their class labels
-    return_std: bool = False,  # True: a Bunch of features x classes frames (mean, sd over the trees) and per-tree values
+    return_std: bool = False,  # True: also the sd over the trees (importances_std) and the per-tree values
     # a Pipeline: 'raw' = its input columns (encoded columns summed), 'transformed' =
     # the model's
     level: str = 'raw',
-) -> pd.DataFrame:  # features x classes (a Bunch with return_std=True)
+) -> ClassImportance:  # features x classes
     "Per-class local MDI of a classifier on labelled rows (seed 000 Sec. 7.2)."
     if is_pipeline(model):  # local MDI is linear in the contributions: grouped exactly
         return explain_pipeline(
@@ -463,10 +444,10 @@ def local_mdi(
         raise TypeError(
             'local_mdi needs per-class contributions (binary gradient boosting has one raw score)'
         )
-    return pd.DataFrame(
+    return ClassImportance(
         local_mdi_from_contributions(e.values, Y).T,
-        index=e.feature_names,
-        columns=list(model.classes_),
+        index=pd.Index(e.feature_names, name='feature'),
+        columns=pd.Index(list(model.classes_), name='class'),
     )
 
 
@@ -482,8 +463,8 @@ def mda(
     n_jobs=None,
     # a Pipeline: 'raw' = permute its input columns, 'transformed' = the model's columns
     level: str = 'raw',
-) -> pd.Series:
-    "Permutation importance (MDA) on held-out data via scikit-learn's `permutation_importance`: mean drop per feature (sd in `.attrs['std']`)."
+) -> Importance:
+    "Permutation importance (MDA) on held-out data via scikit-learn's `permutation_importance`: mean drop per feature, its sd over the repeats in `importances_std`."
     if check_level(level) == 'transformed' and is_pipeline(model):
         return explain_pipeline(
             mda,
@@ -528,10 +509,10 @@ def mda(
         random_state=random_state,
         n_jobs=n_jobs,
     )
-    out = pd.Series(r.importances_mean, index=names, name='MDA')
-    out.attrs['std'] = pd.Series(r.importances_std, index=names, name='MDA sd')
-    out.attrs['importances'] = r.importances
-    return out
+    # the spread is scikit-learn's: ddof=0 over the repeats
+    return Importance.of(
+        r.importances_mean, names, 'MDA', r.importances.T, axis='repeat'
+    )
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c032
@@ -544,9 +525,9 @@ def oob_permutation_importance(
     # a Pipeline: 'raw' = permute each input column (all its encoded columns with one
     # permutation), 'transformed' = the model's columns one by one
     level: str = 'raw',
-    # importances (K, N) per tree; importances_mean, importances_std, z_scores: Series
-    # by feature
-) -> Bunch:
+    # the mean by feature; importances_std (sd over the trees, ddof=1), importances
+    # (features x trees) and z_scores (mean / (sd / sqrt(n_trees)))
+) -> Importance:
     "Breiman's per-tree out-of-bag permutation importance with the z-score of seed 002."
     groups = None
     if is_pipeline(forest):
@@ -601,32 +582,23 @@ def oob_permutation_importance(
             imp[g, m] = base - score(to, pred(Xp))
     mean, sd = imp.mean(1), imp.std(1, ddof=1) if N > 1 else np.zeros(K)
     z = np.divide(mean, sd / np.sqrt(N), out=np.zeros(K), where=sd > 0)
-    S = lambda v, nm: pd.Series(v, index=names, name=nm)
-    return Bunch(
-        importances=imp,
-        importances_mean=S(mean, 'OOB PI'),
-        importances_std=S(sd, 'OOB PI sd'),
-        z_scores=S(z, 'z'),
-        feature_names=names,
-    )
+    return Importance.of(mean, names, 'OOB PI', imp.T, std=sd, z=z)
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c036
 def plot_importances(importances: dict, feature_names, ax=None, top: int | None = None):
-    "Grouped horizontal bars of several importance vectors (each scaled to sum to one), features by the first one; a `Bunch` with `importances_std` (from `return_std=True`) gets error bars of one sd."
+    "Grouped horizontal bars of several importance vectors (each scaled to sum to one), features by the first one; an `Importance` with `importances_std` (from `return_std=True`) gets error bars of one sd."
     import matplotlib.pyplot as plt
 
     if not isinstance(importances, dict) or not importances:
         raise TypeError(
             'importances must be a non-empty dict {name: one value per feature, or a'
-            f' Bunch}}, got {type(importances).__name__}'
+            f' Importance}}, got {type(importances).__name__}'
         )
     names = [str(f) for f in feature_names]
     vals, sds = {}, {}
     for k, v in importances.items():
-        a = np.asarray(
-            v.importances_mean if isinstance(v, Bunch) else v, dtype=float
-        ).reshape(-1)
+        a = np.asarray(v, dtype=float).reshape(-1)
         if a.shape != (len(names),):
             raise ValueError(
                 f'importances[{k!r}] has {a.size} values for {len(names)} feature names'
@@ -636,7 +608,7 @@ def plot_importances(importances: dict, feature_names, ax=None, top: int | None 
         vals[str(k)] = a
         sds[str(k)] = (
             np.asarray(v.importances_std, dtype=float).reshape(-1)
-            if isinstance(v, Bunch) and 'importances_std' in v
+            if getattr(v, 'importances_std', None) is not None
             else np.zeros(len(names))
         )
     top = None if top is None else check_int(top, 'top', 1)

@@ -37,6 +37,7 @@ __all__ = [
     'grit',
     'grit_forest',
     'EnrichedRandomForestClassifier',
+    'Stability',
     'stability_scores',
     'plot_stability',
 ]
@@ -781,6 +782,14 @@ def _one_bootstrap(
     )
 
 
+class Stability(list):
+    "The interactions `stability_scores` found, most stable first (a list), with the B per-bootstrap lists T_(b) in `runs`."
+
+    def __init__(self, interactions=(), runs=()):
+        super().__init__(interactions)
+        self.runs = list(runs)
+
+
 def stability_scores(
     X,
     y,  # training data (n, p), labels (n,)
@@ -800,9 +809,10 @@ def stability_scores(
     collect: str = 'leaves',  # see `grit`
     random_state=None,  # None, int or RandomState
     n_jobs=None,  # bootstraps run in parallel threads
-    return_runs: bool = False,  # also return the B per-bootstrap lists T_(b)
     sample_weight=None,  # (n,) non-negative row weights: bootstrap rows are drawn with probability ~ weight
-):  # Interactions with `stability` and `prevalence`, most stable first
+) -> (
+    Stability
+):  # Interactions with `stability` and `prevalence`, most stable first; `.runs`
     "Bootstrap stability of gRIT interactions found in enriched random forests (paper Sec. II-B, Eq. 2)."
     X, _ = check_X(X)
     y = check_y(y, len(X))
@@ -847,7 +857,7 @@ def stability_scores(
         for s in seeds
     )
     out = _combine_runs(runs, threshold_agg)
-    return (out, runs) if return_runs else out
+    return Stability(out, runs)
 
 
 # %% ../nbs/07_grit.ipynb #c057

@@ -15,8 +15,8 @@ from sklearn import preprocessing as _pp
 from sklearn.preprocessing import FunctionTransformer
 from sklearn.impute import SimpleImputer, MissingIndicator
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils import Bunch
 from .core import Explanation, align_columns, row_frame
+from .core import Importance, ClassImportance
 
 # %% auto #0
 __all__ = [
@@ -273,23 +273,26 @@ def _grouped(a, groups: dict) -> np.ndarray:
     return np.stack([a[idx].sum(0) for idx in groups.values()])
 
 
-def _bunch_to_raw(b: Bunch, groups: dict, names: list) -> Bunch:
-    "An importance Bunch summed back to the raw columns tree by tree, then averaged."
-    per_tree = _grouped(b.importances, groups)  # (raw columns, ..., trees)
+def _importance_to_raw(imp, groups: dict, names: list):
+    "An importance summed back to the raw columns: the means by group, the spread tree by tree, every layer alike."
+    mean = _grouped(imp, groups)  # linear: the group sums of the means
     idx = pd.Index(names, name='feature')
-
-    def like(template, values):
-        if isinstance(template, pd.DataFrame):
-            return pd.DataFrame(values, index=idx, columns=template.columns)
-        if isinstance(template, pd.Series):
-            return pd.Series(values, index=idx, name=template.name)
-        return values
-
-    out = Bunch(**b)
-    mean = _grouped(b.importances_mean, groups)  # linear: the group sums of the means
-    out.importances_mean = like(b.importances_mean, mean)
-    out.importances_std = like(b.importances_std, per_tree.std(-1))
-    out.importances = like(b.importances, per_tree)
+    if isinstance(imp, ClassImportance):
+        out = ClassImportance(mean, index=idx, columns=imp.columns)
+        if imp.importances is not None:
+            per = _grouped(imp.importances, groups)  # (raw columns, C, trees)
+            out.importances = per
+            out.importances_std = pd.DataFrame(
+                per.std(-1), index=idx, columns=imp.columns
+            )
+    else:
+        per = None if imp.importances is None else _grouped(imp.importances, groups).T
+        axis = 'tree' if per is None else imp.importances.columns.name or 'tree'
+        out = Importance.of(mean, names, imp.name, per, axis=axis)
+    if imp.layers_below is not None:
+        out.layers_below = {
+            l: _importance_to_raw(i, groups, names) for l, i in imp.layers_below.items()
+        }
     return out
 
 
@@ -308,14 +311,14 @@ def to_raw(parts: PipelineParts, result, X=None):
         e = result.group(groups, data=data)
         e.info['level'] = 'raw'
         return e
+    if isinstance(result, (Importance, ClassImportance)):
+        return _importance_to_raw(result, groups, parts.input_names)
     if isinstance(result, (pd.Series, pd.DataFrame)):
         vals = np.asarray(result, dtype=float)
         out = np.stack([vals[idx].sum(0) for idx in groups.values()])
         if isinstance(result, pd.Series):
             return pd.Series(out, index=parts.input_names, name=result.name)
         return pd.DataFrame(out, index=parts.input_names, columns=result.columns)
-    if isinstance(result, Bunch) and 'importances' in result:
-        return _bunch_to_raw(result, groups, parts.input_names)
     raise TypeError(f'cannot map a {type(result).__name__} back to the raw columns')
 
 

@@ -306,7 +306,7 @@ EDGE = [
     Edge(
         'mda/series',
         lambda: mda(rf, X, y, random_state=0),
-        lambda out: isinstance(out, pd.Series) and 'std' in out.attrs,
+        lambda out: isinstance(out, pd.Series) and out.importances_std is not None,
     ),
     Edge(
         'mdi_covariance/one-feature',

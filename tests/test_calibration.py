@@ -78,12 +78,16 @@ def test_local_accuracy_every_layer_and_calibration(seed, n, K, C, depth, scheme
     m, X, y, Xn = _fit(seed, n, K, C, depth, scheme)
     for cal in CALS:
         for l, e in enumerate(
-            deep_forest_contributions(m, Xn, calibration=cal, all_layers=True)
+            deep_forest_contributions(
+                m, Xn, calibration=cal, all_layers=True
+            ).layers.values()
         ):
             np.testing.assert_allclose(e.output, _out(m, Xn, l), atol=1e-9)
             assert np.isfinite(e.values).all()
         for l, e in enumerate(
-            deep_forest_contributions(m, X, calibration=cal, oof=True, all_layers=True)
+            deep_forest_contributions(
+                m, X, calibration=cal, oof=True, all_layers=True
+            ).layers.values()
         ):
             oof = m.oof_outputs_[l].mean(1)
             np.testing.assert_allclose(e.output, oof if C else oof[:, 0], atol=1e-9)
@@ -333,7 +337,7 @@ def test_table_cache_within_the_model_size():
     a = deep_forest_contributions(m, Xn, all_layers=True)  # warm: the same numbers
     _CACHES.pop(m)
     b = deep_forest_contributions(m, Xn, all_layers=True)
-    for ea, eb in zip(a, b):
+    for ea, eb in zip(a.layers.values(), b.layers.values()):
         np.testing.assert_array_equal(ea.values, eb.values)
 
 

@@ -373,7 +373,9 @@ def test_deep_forest_decomposition_equals_the_layer_output(C, calibration):
     m, X, y = _cascade(C)
     Xn = np.random.default_rng(1).uniform(size=(25, 3))
     for l, e in enumerate(
-        deep_forest_contributions(m, Xn, calibration=calibration, all_layers=True)
+        deep_forest_contributions(
+            m, Xn, calibration=calibration, all_layers=True
+        ).layers.values()
     ):
         v, b = _values(e)
         assert v.shape[1] == 3

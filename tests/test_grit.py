@@ -173,7 +173,7 @@ def test_stability_is_eq2_and_in_unit_interval():
     X = rng.normal(size=(300, 6))
     y = ((X[:, 0] > 0) ^ (X[:, 1] > 0)).astype(int)
     w = RandomForestClassifier(30, random_state=0).fit(X, y).feature_importances_
-    out, runs = stability_scores(
+    out = stability_scores(
         X,
         y,
         n_bootstrap=4,
@@ -181,8 +181,8 @@ def test_stability_is_eq2_and_in_unit_interval():
         n_estimators=5,
         depth=3,
         random_state=0,
-        return_runs=True,
     )
+    runs = out.runs
     assert out and all(0 < I.stability <= 1 and 0 < I.prevalence <= 1 for I in out)
     for I in out:
         assert I.stability == pytest.approx(

@@ -94,7 +94,11 @@ def test_contributions_add_up_on_every_layer(seed, pipeline, C, calibration):
         random_state=seed,
     ).fit(X, y)
     Xn = rng.normal(size=(40, 5))
-    es = hidf_contributions(m, Xn, calibration=calibration, all_layers=True)
+    es = list(
+        hidf_contributions(
+            m, Xn, calibration=calibration, all_layers=True
+        ).layers.values()
+    )
     outs = (
         [m.predict_proba(Xn)]
         if pipeline == 'paper'
@@ -215,7 +219,7 @@ def test_hidf_contributions_match_a_weighted_eq16_oracle():
     K = X.shape[1]
     specs = [(I, L.weights) for L in m.layers_ for I in L.interactions]
     A = m.representation(Xn)
-    es = hidf_contributions(m, Xn, all_layers=True)
+    es = list(hidf_contributions(m, Xn, all_layers=True).layers.values())
     ref = _weighted_eq16_oracle(m, Xn, w, partial_additive_calibration)
     unweighted = _weighted_eq16_oracle(m, Xn, None, partial_additive_calibration)
     gap = 0.0
