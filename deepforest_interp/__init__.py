@@ -2,7 +2,7 @@
 
 The package root holds what users call: explainers, importances, estimators, plots and data loaders. Everything else
 (kernels, validation helpers, experiment and site plumbing) lives in its module, e.g.
-``deepforest_interp.tree_contributions.FlatForest`` or ``deepforest_interp.experiments.run_repetitions``.
+``deepforest_interp.core.node_table`` or ``deepforest_interp.experiments.run_repetitions``.
 Each module is generated from one notebook in nbs/; no module is shadowed by a function of the same name.
 """
 

@@ -322,6 +322,10 @@ d = {
                 'cascade_forest.html#_basecascadeforest._score',
                 'deepforest_interp/cascade.py',
             ),
+            'deepforest_interp.cascade._BaseCascadeForest._seeds': (
+                'cascade_forest.html#_basecascadeforest._seeds',
+                'deepforest_interp/cascade.py',
+            ),
             'deepforest_interp.cascade._BaseCascadeForest._splitter': (
                 'cascade_forest.html#_basecascadeforest._splitter',
                 'deepforest_interp/cascade.py',
@@ -1400,12 +1404,36 @@ d = {
                 'alc_hidf.html#_alccascade',
                 'deepforest_interp/hidf.py',
             ),
+            'deepforest_interp.hidf._ALCCascade._append': (
+                'alc_hidf.html#_alccascade._append',
+                'deepforest_interp/hidf.py',
+            ),
+            'deepforest_interp.hidf._ALCCascade._grow_cascade': (
+                'alc_hidf.html#_alccascade._grow_cascade',
+                'deepforest_interp/hidf.py',
+            ),
+            'deepforest_interp.hidf._ALCCascade._grow_paper': (
+                'alc_hidf.html#_alccascade._grow_paper',
+                'deepforest_interp/hidf.py',
+            ),
             'deepforest_interp.hidf._ALCCascade._layer_grown': (
                 'alc_hidf.html#_alccascade._layer_grown',
                 'deepforest_interp/hidf.py',
             ),
             'deepforest_interp.hidf._ALCCascade._layer_input': (
                 'alc_hidf.html#_alccascade._layer_input',
+                'deepforest_interp/hidf.py',
+            ),
+            'deepforest_interp.hidf._ALCCascade._seeds': (
+                'alc_hidf.html#_alccascade._seeds',
+                'deepforest_interp/hidf.py',
+            ),
+            'deepforest_interp.hidf._ALCCascade.setup': (
+                'alc_hidf.html#_alccascade.setup',
+                'deepforest_interp/hidf.py',
+            ),
+            'deepforest_interp.hidf._alc_cascade': (
+                'alc_hidf.html#_alc_cascade',
                 'deepforest_interp/hidf.py',
             ),
             'deepforest_interp.hidf._check_hidf': (

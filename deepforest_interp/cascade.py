@@ -148,6 +148,16 @@ class _BaseCascadeForest(BaseEstimator):
         "Hook called after layer `l` (fitted on `Z`) is scored, unless growth stops there; False stops growth. Default: go on."
         return True
 
+    def _seeds(self) -> tuple[np.ndarray, np.ndarray]:
+        "Seeds of the folds (max_layers,) and of the fold forests (max_layers, F, J), drawn from `random_state` (hook)."
+        rng = check_random_state(self.random_state)
+        split_seeds = rng.randint(MAX_SEED, size=self.max_layers)
+        if self.fold_scheme == 'fixed':
+            split_seeds[:] = split_seeds[0]
+        return split_seeds, rng.randint(
+            MAX_SEED, size=(self.max_layers, self.n_forests, self.n_folds)
+        )
+
     def _make_forest(self, f: int, seed: int):
         "Forest `f` of a layer: even `f` a random forest (bootstrap), odd `f` extra-trees (no bootstrap)."
         cls = self._forest_types[f % 2]
@@ -205,11 +215,7 @@ class _BaseCascadeForest(BaseEstimator):
             )
         y_fit, C = self._encode_y(y, sw)
         self.n_outputs_ = C
-        rng = check_random_state(self.random_state)
-        split_seeds = rng.randint(MAX_SEED, size=self.max_layers)
-        if self.fold_scheme == 'fixed':
-            split_seeds[:] = split_seeds[0]
-        seeds = rng.randint(MAX_SEED, size=(self.max_layers, F, J))
+        split_seeds, seeds = self._seeds()
         self.folds_ = []
         self.train_fingerprint_ = _fingerprint(X)
         self.layers_, self.oof_outputs_, self.validation_scores_ = [], [], []

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
-from tqdm.std import tqdm
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -175,8 +174,6 @@ class HiDFLayer:
     validation_score: float
     # every interaction found (Eq. 2), most stable first
     stability: list = field(default_factory=list)
-    # pipeline='cascade': the layer's fitted one-layer CascadeForestClassifier
-    cascade: object = None
 
     def transform(self, Z: np.ndarray) -> np.ndarray:
         "Append the layer's ALC features (seed 001 Eq. 3) to its input Z."
@@ -286,81 +283,130 @@ def _hidf_new_layer(k: int, chosen: list, w, Z, orders: list, stab: list) -> HiD
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045d
 class _ALCCascade(CascadeForestClassifier):
-    "`CascadeForestClassifier`'s fit loop with hiDF's hooks: layer l sees [X, ALC features of layers < l], no class vectors; `grow` searches after each layer."
+    "`CascadeForestClassifier`'s fit loop with hiDF's hooks: layer l sees [X, ALC features of the layers below] (pipeline 'cascade': and the previous class vectors); after a layer, a search for stable interactions makes the next layer's ALC features."
 
-    alc_layers, grow = (), None  # set by `_hidf_fit_paper` before `fit`
+    def setup(
+        self,
+        hidf,
+        n_features: int,
+        *,
+        class_vectors: bool,
+        search_seeds,
+        layer_seeds=None,
+    ):
+        "The state of one fit, set before `fit`: the hiDF model whose search settings apply, and the seeds; returns self."
+        self.hidf_, self.class_vectors_ = hidf, class_vectors
+        self.search_seeds_, self.layer_seeds_ = search_seeds, layer_seeds
+        self.alc_layers_, self.searches_, self.used_ = [], [], set()
+        self.orders_, self.stop_reason_ = [1] * n_features, 'max_layers'
+        return self
+
+    def _seeds(self):
+        if self.layer_seeds_ is None:
+            return super()._seeds()
+        # pipeline 'cascade': layer l seeded as the authors' one-layer cascade with
+        # random_state=layer_seeds[l] would seed it
+        split, forest = [], []
+        for s in self.layer_seeds_:
+            rng = check_random_state(int(s))
+            split.append(rng.randint(MAX_SEED, size=1)[0])
+            forest.append(
+                rng.randint(MAX_SEED, size=(1, self.n_forests, self.n_folds))[0]
+            )
+        return np.array(split), np.array(forest)
 
     def _layer_input(self, X, l: int, outputs):
-        for lay in self.alc_layers[:l]:
+        for lay in self.alc_layers_[:l]:
             X = lay.transform(X)
+        if self.class_vectors_ and outputs is not None:
+            return np.hstack([X, outputs.reshape(len(X), -1)])
         return X
 
     def _layer_grown(self, l: int, Z, y, sample_weight) -> bool:
-        return self.grow(l, Z, y, sample_weight)
+        "After layer l: read its forests' Gini importances w over [X, ALC], search (Eq. 2), append ALC layer l + 1."
+        A = Z[:, : len(self.orders_)]  # [X, ALC]: the columns before any class vector
+        w = np.mean(
+            [
+                m.feature_importances_[: A.shape[1]]
+                for ms in self.layers_[l]
+                for m in ms
+            ],
+            axis=0,
+        )
+        grow = self._grow_cascade if self.class_vectors_ else self._grow_paper
+        return grow(l, A, w, y, sample_weight)
+
+    def _grow_paper(self, l, A, w, y, sw) -> bool:
+        "Algorithm 2: stop when nothing splits or no interaction is stable; structure l's forests are no longer needed."
+        if not w.sum() > 0:  # single-leaf trees only: nothing to read
+            self.stop_reason_ = 'no split'
+            return False
+        w = w / w.sum()
+        stab, chosen = _hidf_search(
+            self.hidf_, A, y, w, sw, self.search_seeds_[l], self.used_
+        )
+        self.searches_.append(stab)
+        if not chosen:
+            self.stop_reason_ = 'no stable interaction'
+            return False
+        self.used_.update(I.signed for I in chosen)
+        self._append(_hidf_new_layer(l, chosen, w, A, self.orders_, stab))
+        for ms in self.layers_[l]:
+            ms.clear()
+        return True
+
+    def _grow_cascade(self, l, A, w, y, sw) -> bool:
+        "The authors' code: the cascade grows on even without a stable interaction (its layer then adds no ALC column)."
+        if w.sum() > 0:
+            stab, chosen = _hidf_search(
+                self.hidf_, A, y, w / w.sum(), sw, self.search_seeds_[l], self.used_
+            )
+        else:
+            stab, chosen = [], []
+        self.searches_.append(stab)
+        # the ALC columns are made with the layer's unnormalised w, as the authors' code
+        lay = _hidf_new_layer(l, chosen, w, A, self.orders_, stab)
+        self.used_ |= {I.signed for I in chosen}
+        self._append(lay)
+        return True
+
+    def _append(self, lay: HiDFLayer):
+        self.alc_layers_.append(lay)
+        self.orders_ = self.orders_ + lay.orders
 
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045e
-def _hidf_fit_paper(model, X, y, sw):
-    "Algorithm 2 on the cascade's fit loop: out-of-fold scored structures of [X, ALC], a search after each, final forests on the best one."
-    rng = check_random_state(model.random_state)
-    casc_seed = int(rng.randint(MAX_SEED))
-    search_seeds = rng.randint(MAX_SEED, size=model.max_layers + 1)
-    final_seeds = rng.randint(MAX_SEED, size=model.n_forests)
-    casc = _ALCCascade(
+def _alc_cascade(model, max_layers: int, random_state=None) -> _ALCCascade:
+    "The cascade that grows hiDF's structures, with the hiDF model's forest settings."
+    return _ALCCascade(
         n_forests=model.n_forests,
         n_estimators=model.n_estimators,
         max_depth=model.max_depth,
         min_samples_leaf=model.min_samples_leaf,
         max_features=model.max_features,
         n_folds=model.n_folds,
-        max_layers=model.max_layers + 1,
+        max_layers=max_layers,
         n_tolerant_rounds=model.n_tolerant_rounds,
-        random_state=casc_seed,
+        random_state=random_state,
         n_jobs=model.n_jobs,
         verbose=model.verbose,
     )
-    layers, stab_all, used, orders, stop = (
-        [],
-        [],
-        set(),
-        [1] * X.shape[1],
-        ['max_layers'],
-    )
 
-    def grow(
-        l,
-        Z,
-        y_,
-        sw_,
-        # after structure l: read w^(l), search, append ALC layer l+1
-    ) -> bool:
-        nonlocal orders
-        w = np.mean(
-            [m.feature_importances_ for ms in casc.layers_[l] for m in ms], axis=0
-        )
-        # single-leaf trees only: nothing to read
-        if not w.sum() > 0:
-            stop[0] = 'no split'
-            return False
-        w = w / w.sum()
-        stab, chosen = _hidf_search(model, Z, y_, w, sw_, search_seeds[l], used)
-        stab_all.append(stab)
-        if not chosen:
-            stop[0] = 'no stable interaction'
-            return False
-        used.update(I.signed for I in chosen)
-        layers.append(_hidf_new_layer(l, chosen, w, Z, orders, stab))
-        orders = orders + layers[-1].orders
-        # structure l's forests are no longer needed
-        for ms in casc.layers_[l]:
-            ms.clear()
-        return True
 
-    casc.alc_layers, casc.grow = layers, grow
+def _hidf_fit_paper(model, X, y, sw):
+    "Algorithm 2 on the cascade's fit loop: out-of-fold scored structures of [X, ALC], a search after each, final forests on the best one."
+    rng = check_random_state(model.random_state)
+    casc_seed = int(rng.randint(MAX_SEED))
+    search_seeds = rng.randint(MAX_SEED, size=model.max_layers + 1)
+    final_seeds = rng.randint(MAX_SEED, size=model.n_forests)
+    casc = _alc_cascade(model, model.max_layers + 1, casc_seed)
+    casc.setup(model, X.shape[1], class_vectors=False, search_seeds=search_seeds)
     casc.fit(X, y, sample_weight=sw)
+    del casc.hidf_  # the search settings were needed during the fit only
     scores, best = [float(s) for s in casc.validation_scores_], int(casc.best_layer_)
-    if stop[0] == 'max_layers' and len(scores) < model.max_layers + 1:
-        stop[0] = 'no improvement'
+    layers, stop = casc.alc_layers_, casc.stop_reason_
+    if stop == 'max_layers' and len(scores) < model.max_layers + 1:
+        stop = 'no improvement'
     for k, lay in enumerate(layers):
         lay.validation_score = scores[k + 1]
     Z = X
@@ -376,102 +422,64 @@ def _hidf_fit_paper(model, X, y, sw):
         final = [casc._make_forest(f, s) for f, s in enumerate(final_seeds)]
     model.forests_ = [f.fit(Z, y, sample_weight=sw) for f in final]  # line 24
     model.validation_scores_, model.best_layer_, model.n_layers_ = scores, best, best
-    model.stability_, model.layers_, model.stop_reason_ = stab_all, layers, stop[0]
+    model.stability_, model.layers_, model.stop_reason_ = casc.searches_, layers, stop
     model._finish_names(X.shape[1], sum(len(L.interactions) for L in layers[:best]))
 
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045f
 def _hidf_fit_cascade(model, X, y, sw):
-    "The authors' code: gcForest layers on [X, ALC features so far, previous class vectors]; out-of-fold accuracy decides."
+    "The authors' code on the cascade's fit loop: layers on [X, ALC features so far, previous class vectors], each seeded as their one-layer cascades; out-of-fold accuracy decides."
     rng = check_random_state(model.random_state)
     n_max = max(model.max_layers, 1)
-    seeds = rng.randint(MAX_SEED, size=(n_max, 2))
-    A, prev, orders = X, None, [1] * X.shape[1]
-    layers, scores, stab_all, used = [], [], [], set()
-    best, model.stop_reason_ = 0, 'max_layers'
-    with tqdm(
-        total=n_max,
-        desc='HiDFClassifier (cascade)',
-        unit='layer',
-        disable=not model.verbose,
-    ) as bar:
-        for k in range(n_max):
-            Z = A if prev is None else np.hstack([A, prev.reshape(len(A), -1)])
-            casc = CascadeForestClassifier(
-                n_forests=model.n_forests,
-                n_estimators=model.n_estimators,
-                max_depth=model.max_depth,
-                min_samples_leaf=model.min_samples_leaf,
-                max_features=model.max_features,
-                n_folds=model.n_folds,
-                max_layers=1,
-                random_state=int(seeds[k, 0]),
-                n_jobs=model.n_jobs,
-            )
-            casc.fit(Z, y, **({} if sw is None else {'sample_weight': sw}))
-            prev = casc.oof_outputs_[0]
-            scores.append(float(casc.validation_scores_[0]))
-            if scores[-1] > scores[best]:
-                best = k
-            w = np.mean(
-                [
-                    m.feature_importances_[: A.shape[1]]
-                    for ms in casc.layers_[0]
-                    for m in ms
-                ],
-                axis=0,
-            )
-            lay = _hidf_new_layer(k, [], w, A, orders, [])
-            lay.cascade, lay.validation_score = casc, scores[-1]
-            layers.append(lay)
-            bar.update(1)
-            bar.set_postfix(
-                score=f'{scores[-1]:.4g}', best_layer=best, columns=A.shape[1]
-            )
-            if k + 1 >= n_max:
-                break
-            if k - best >= model.n_tolerant_rounds:
-                model.stop_reason_ = 'no improvement'
-                break
-            if w.sum() > 0:
-                stab, chosen = _hidf_search(
-                    model, A, y, w / w.sum(), sw, seeds[k, 1], used
-                )
-            else:
-                stab, chosen = [], []
-            stab_all.append(stab)
-            nxt = _hidf_new_layer(
-                k, chosen, w / w.sum() if w.sum() > 0 else w, A, orders, stab
-            )
-            lay.interactions, lay.feature_names, lay.orders, lay.stability = (
-                nxt.interactions,
-                nxt.feature_names,
-                nxt.orders,
-                stab,
-            )
-            used |= {I.signed for I in chosen}
-            A, orders = lay.transform(A), orders + lay.orders
-    if not any(L.interactions for L in layers) and model.stop_reason_ == 'max_layers':
-        model.stop_reason_ = 'max_layers (no stable interaction: a plain cascade)'
+    seeds = rng.randint(MAX_SEED, size=(n_max, 2))  # per layer: the forests, the search
+    casc = _alc_cascade(model, n_max)
+    casc.setup(
+        model,
+        X.shape[1],
+        class_vectors=True,
+        search_seeds=seeds[:, 1],
+        layer_seeds=seeds[:, 0],
+    )
+    casc.fit(X, y, sample_weight=sw)
+    del casc.hidf_  # the search settings were needed during the fit only
+    scores, best = [float(s) for s in casc.validation_scores_], int(casc.best_layer_)
+    grown = list(casc.alc_layers_)  # one per layer the cascade grew past
+    if len(grown) <= best:  # the best layer was the last one fitted: it made no search
+        A = casc.training_input(best)[:, : len(casc.orders_)]
+        w = np.mean(
+            [
+                m.feature_importances_[: A.shape[1]]
+                for ms in casc.layers_[best]
+                for m in ms
+            ],
+            axis=0,
+        )
+        grown.append(_hidf_new_layer(best, [], w, A, casc.orders_, []))
+    for k, lay in enumerate(grown):
+        lay.validation_score = scores[k]
+    stop = 'max_layers' if len(scores) >= n_max else 'no improvement'
+    if stop == 'max_layers' and not any(L.interactions for L in grown):
+        stop = 'max_layers (no stable interaction: a plain cascade)'
+    last = grown[best]  # the output layer adds no ALC column
+    kept = grown[:best] + [
+        HiDFLayer(
+            [],
+            last.weights,
+            last.n_features_in,
+            [],
+            [],
+            last.validation_score,
+            last.stability,
+        )
+    ]
     model.validation_scores_, model.best_layer_, model.stability_ = (
         scores,
         best,
-        stab_all,
+        casc.searches_,
     )
-    model.layers_, model.n_layers_ = layers[: best + 1], best + 1
-    last = model.layers_[-1]
-    model.layers_[-1] = HiDFLayer(
-        [],
-        last.weights,
-        last.n_features_in,
-        [],
-        [],
-        last.validation_score,
-        last.stability,
-        last.cascade,
-    )
-    # the training rows: for out-of-fold explanations
-    model._grown_layers, model._fit_X = layers, X
+    model.layers_, model.n_layers_, model.stop_reason_ = kept, best + 1, stop
+    # the fitted cascade (layers 0..best), and the training rows for out-of-fold explanations
+    model.cascade_, model._grown_layers, model._fit_X = casc, grown, X
     model._finish_names(X.shape[1], sum(len(L.interactions) for L in model.layers_))
 
 
@@ -487,7 +495,7 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
     the best structure, is Algorithm 2's random forest (`final_estimator='rf'`,
     `n_estimators_final` trees) or the structure's own forests (`'layer'`).
     `pipeline='cascade'` is the authors' code: a gcForest cascade whose layers also
-    append their stable ALC features (every layer's forests kept).
+    append their stable ALC features (every layer's forests kept, in `cascade_`).
     Interactions: the `max_new_features` most stable ones above `stability_threshold`.
     `HiDFClassifier.paper()` (or `HiDFClassifier(**PAPER_SETTINGS)`) uses the paper's
     settings (Sec. III-B).
@@ -498,7 +506,8 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
     `feature_orders_` (the representation's columns: X, then the kept ALC features),
     `stability_` (Eq. 2 output of every search), `n_interactions_` (ALC features added
     per search), `stable_interactions_found_`, `stop_reason_`; pipeline 'paper':
-    `forests_` (the final forests: one random forest, or the layer's `n_forests`).
+    `forests_` (the final forests: one random forest, or the layer's `n_forests`);
+    pipeline 'cascade': `cascade_` (the fitted cascade, layers 0..`best_layer_`).
     """
 
     _parameter_constraints = {
@@ -670,31 +679,21 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         if self.pipeline != 'cascade':
             raise ValueError("layer_inputs needs pipeline='cascade'")
         A = validate_data(self, X, dtype=np.float64, reset=False)
-        out, prev = [], None
-        for lay in self.layers_:
-            Z = A if prev is None else np.hstack([A, prev.reshape(len(A), -1)])
-            out.append(Z)
-            prev = lay.cascade.layer_outputs(Z, 0)
-            A = lay.transform(A)
-        return out
+        return self.cascade_.layer_inputs(np.ascontiguousarray(A), check_input=False)
 
     def _train_inputs(self) -> list:
         "pipeline='cascade': the training input of every kept layer, with the out-of-fold class vectors."
-        A, prev, out = self._fit_X, None, []
-        for lay in self.layers_:
-            Z = A if prev is None else np.hstack([A, prev.reshape(len(A), -1)])
-            out.append(Z)
-            prev = lay.cascade.oof_outputs_[0]
-            A = lay.transform(A)
-        return out
+        return [self.cascade_.training_input(l) for l in range(self.n_layers_)]
 
     def predict_proba(self, X) -> np.ndarray:
         "Class probabilities, (n, n_classes): the mean of the final forests (paper) or of the best layer's forests (cascade)."
         if self.pipeline == 'paper':
             Z = self.representation(X)  # checks that the model is fitted first
             return _forests_proba(self.forests_, Z, len(self.classes_), self.n_jobs)
-        Zs = self.layer_inputs(X)
-        return self.layers_[-1].cascade.predict_proba(Zs[-1])
+        check_is_fitted(self)
+        A = validate_data(self, X, dtype=np.float64, reset=False)
+        # the cascade's best layer: the hiDF's last kept one
+        return self.cascade_.predict_proba(A)
 
     def predict(self, X) -> np.ndarray:
         "Predicted class labels."
@@ -741,21 +740,18 @@ _HIDF_CALIBRATIONS = ('partial', 'additive', 'multiplicative')
 
 
 def _hidf_layers(model) -> list:
-    "Kept layers of a cascade-pipeline hiDF as Algorithm 1 reads them (each layer's one-layer cascade, public attributes only)."
-    out = []
-    for lay in model.layers_:
-        # fitted on [X, ALC so far, previous class vectors] with the fit's weights
-        c = lay.cascade
-        out.append(
-            Algorithm1Layer(
-                c.layers_[0],
-                c.folds_[0],
-                c.training_input(0),
-                lay.n_features_in,
-                c.training_data().sample_weight,
-            )
+    "Kept layers of a cascade-pipeline hiDF as Algorithm 1 reads them (its cascade's public attributes only)."
+    c = model.cascade_  # layer l fitted on [X, ALC so far, previous class vectors]
+    return [
+        Algorithm1Layer(
+            c.layers_[l],
+            c.folds_[l],
+            c.training_input(l),
+            lay.n_features_in,  # the columns whose splits keep their own increment
+            c.training_data().sample_weight,
         )
-    return out
+        for l, lay in enumerate(model.layers_)
+    ]
 
 
 # %% ../nbs/07b_alc_hidf.ipynb #c071

@@ -102,7 +102,7 @@ def test_contributions_add_up_on_every_layer(seed, pipeline, C, calibration):
     outs = (
         [m.predict_proba(Xn)]
         if pipeline == 'paper'
-        else [L.cascade.predict_proba(Z) for L, Z in zip(m.layers_, m.layer_inputs(Xn))]
+        else [m.cascade_.predict_proba(Xn, layer=l) for l in range(m.n_layers_)]
     )
     assert len(es) == len(outs)
     for e, p in zip(es, outs):  # Eq. (D3) on every layer
@@ -121,8 +121,8 @@ def _weighted_eq16_oracle(m, Xn, w, calibrate):
     C = len(m.classes_)
     prev, out = None, []
     for l, lay in enumerate(m.layers_):
-        casc, Kp = lay.cascade, lay.n_features_in
-        Ztr = casc.training_input(0).astype(np.float32)
+        casc, Kp = m.cascade_, lay.n_features_in
+        Ztr = casc.training_input(l).astype(np.float32)
         Znew = m.layer_inputs(Xn)[l].astype(np.float32)
         if (
             prev is not None and prev.shape[2] < Kp
@@ -130,13 +130,13 @@ def _weighted_eq16_oracle(m, Xn, w, calibrate):
             prev = np.concatenate(
                 [prev, np.zeros(prev.shape[:2] + (Kp - prev.shape[2], C))], axis=2
             )
-        F, folds = len(casc.layers_[0]), casc.folds_[0]
+        F, folds = len(casc.layers_[l]), casc.folds_[l]
         tr_v = np.zeros((len(Ztr), F, Kp, C))
         nw_v = np.zeros((len(Znew), F, Kp, C))
         nw_b = np.zeros(C)
         for f in range(F):
             for j, (tr, va) in enumerate(folds):
-                fm = casc.layers_[0][f][j]
+                fm = casc.layers_[l][f][j]
                 M = len(fm.estimators_)
                 for t, (tree, idx) in enumerate(
                     zip(fm.estimators_, fm.estimators_samples_)
@@ -261,8 +261,7 @@ def test_paper_pipeline_is_the_cascade_loop_and_keeps_only_the_final_forests():
         and len(m.forests_[0].estimators_) == m.n_estimators_final
     )
     assert (
-        all(L.cascade is None for L in m.layers_)
-        and len(m.validation_scores_) == len(m.layers_) + 1
+        not hasattr(m, 'cascade_') and len(m.validation_scores_) == len(m.layers_) + 1
     )
     assert m.best_layer_ == int(np.argmax(m.validation_scores_))
     Z = m.representation(X[:30])
