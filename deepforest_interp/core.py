@@ -1115,41 +1115,30 @@ class NodeTable:
 
     left: np.ndarray  # (N,) child for x[feature] <= threshold, -1 at leaves
     right: np.ndarray  # (N,) child for x[feature] > threshold, -1 at leaves
-    feature: (
-        np.ndarray
-    )  # (N,) split column s(t), in the caller's column order; -1 at leaves
+    feature: np.ndarray  # (N,) split column s(t) (caller's order), -1 at leaves
     threshold: np.ndarray  # (N,) split threshold
-    value: np.ndarray  # (N, D) node value mu(t), the weighted mean of its training rows
+    value: np.ndarray  # (N, D) node value mu(t): the mean of its training rows
     weight: np.ndarray  # (N,) weighted number of training rows n(t)
-    roots: np.ndarray | None = None  # (M,) first node of every tree (None: one tree)
+    roots: np.ndarray | None = None  # (M,) first node of every tree (None: one)
     missing_left: np.ndarray | None = None  # (N,) 1: a missing value goes left
-    zero_missing: np.ndarray | None = (
-        None  # (N,) 1: |x| <= 1e-35 is missing too (LightGBM)
-    )
-    cat_row: np.ndarray | None = (
-        None  # (N,) row of cat_bits of a categorical split, -1 else
-    )
-    cat_bits: np.ndarray | None = (
-        None  # (R, W) uint32 bitsets: bit c set = category c goes left
-    )
-    tree_weight: np.ndarray | None = None  # (M,) factor w_m of every tree (None: ones)
-    column: np.ndarray | None = (
-        None  # (M,) tree m writes output columns column[m] .. + D - 1
-    )
-    offset: np.ndarray | None = (
-        None  # (C,) constant added to the output (None: D zeros)
-    )
-    n_features: int | None = (
-        None  # K input columns (None: 1 + the largest split column)
-    )
+    # (N,) 1: |x| <= 1e-35 is missing too (LightGBM)
+    zero_missing: np.ndarray | None = None
+    # (N,) row of cat_bits of a categorical split, -1 for a numeric one
+    cat_row: np.ndarray | None = None
+    # (R, W) uint32 bitsets: bit c set = category c goes left
+    cat_bits: np.ndarray | None = None
+    tree_weight: np.ndarray | None = None  # (M,) factor w_m of every tree (ones)
+    # (M,) tree m writes output columns column[m] .. column[m] + D - 1
+    column: np.ndarray | None = None
+    offset: np.ndarray | None = None  # (C,) constant added to the output (zeros)
+    # K input columns (None: 1 + the largest split column)
+    n_features: int | None = None
     output_names: list | None = None  # class labels (classifiers), else None
-    kind: str = 'regression'  # 'proba' | 'regression' | 'raw' (a boosting raw score)
-    source: str = (
-        'sklearn'  # the reader: 'sklearn', 'sklearn-hgb', 'xgboost', 'lightgbm'
-    )
-    n_samples: np.ndarray | None = (
-        None  # (N,) distinct training rows (scikit-learn only)
-    )
+    kind: str = 'regression'  # 'proba' | 'regression' | 'raw' (boosting's score)
+    # the reader: 'sklearn', 'sklearn-hgb', 'xgboost', 'lightgbm'
+    source: str = 'sklearn'
+    # (N,) distinct training rows (scikit-learn only)
+    n_samples: np.ndarray | None = None
     impurity: np.ndarray | None = None  # (N,) impurity as scikit-learn computed it
     raw_scale: float = 1.0  # the model's own raw score times this is the output
 
@@ -1475,9 +1464,8 @@ def node_table(
         if accepts(model):
             break
     else:
-        check_model(
-            model
-        )  # the standard message for a Pipeline or an unsupported model
+        # the standard message for a Pipeline or an unsupported model
+        check_model(model)
         raise TypeError(f'no reader for {type(model).__name__}')
     fp = fingerprint(model)
     try:
@@ -1757,17 +1745,15 @@ def _walk_args(nt: NodeTable, X) -> tuple:
         raise TypeError(
             f'nt must be a NodeTable (node_table(model)), got {type(nt).__name__}'
         )
-    dt = (
-        np.float32 if nt.source == 'sklearn' else np.float64
-    )  # scikit-learn splits float32
+    # scikit-learn compares float32 inputs; the other libraries, float64 ones
+    dt = np.float32 if nt.source == 'sklearn' else np.float64
     X = np.ascontiguousarray(X, dtype=dt)
     # the kernels index X by feature: never read past a row
     if X.ndim != 2 or X.shape[1] != nt.n_features:
         raise ValueError(f'X must have shape (n_rows, {nt.n_features}), got {X.shape}')
     thr = nt.threshold32 if dt == np.float32 else nt.threshold
-    column = (
-        nt.column if nt.column.any() else None
-    )  # None: compiled without the offsets
+    # None: the walker is compiled without the column offsets
+    column = nt.column if nt.column.any() else None
     route = (nt.left, nt.right, nt.feature, thr, nt.missing_left, nt.zero_missing)
     return X, (nt.roots, column) + route + (nt.cat_row, nt.cat_bits)
 
@@ -1857,12 +1843,9 @@ def walk_spread(
     with _K.threads(check_n_jobs(n_jobs)):
         _K._walk_spread(Xr, *args, nt.delta, nt.tree_weight, out, wsum, mean, m2, 256)
     total = nt.tree_weight.sum()
-    wz = (total - wsum)[
-        ..., None
-    ]  # weight of the trees that did not split on k: value 0
-    m2 += (
-        mean * mean * (wsum[..., None] * wz / total)
-    )  # Chan et al.: merge the zeros in
+    # the trees that did not split on k (their value is 0), merged in by Chan et al.
+    wz = (total - wsum)[..., None]
+    m2 += mean * mean * (wsum[..., None] * wz / total)
     np.maximum(m2, 0, out=m2)
     return out, np.sqrt(m2 / total, out=m2)
 
