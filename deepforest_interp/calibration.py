@@ -475,10 +475,19 @@ def deep_forest_mdi(
             "return_std=True is the spread over one layer's trees: pass layer=l instead"
             ' of all_layers=True'
         )
-    if return_std and is_pipeline(model):
-        raise ValueError(
-            'return_std=True is not available for a Pipeline: pass the fitted cascade'
-            ' and the transformed X'
+    if is_pipeline(model):  # linear in the contributions, tree by tree: grouped exactly
+        return explain_pipeline(
+            deep_forest_mdi,
+            model,
+            X,
+            y,
+            calibration=calibration,
+            oof=oof,
+            layer=layer,
+            all_layers=all_layers,
+            n_jobs=n_jobs,
+            verbose=verbose,
+            return_std=return_std,
         )
     es = deep_forest_contributions(
         model,
@@ -586,7 +595,7 @@ def deep_forest_explain(
     # a Pipeline ending in a cascade: 'raw' input columns (the training explanations
     # then carry no rows: the pipeline keeps no raw training data) or 'transformed'
     level: str = 'raw',
-    # train / new: lists of Explanation per layer; mdi: list of pd.Series per layer
+    # train, new: the last layer's Explanation; mdi: its Importance (every layer's in .layers)
 ) -> Bunch:
     "One pass of Algorithm 1: OOF training explanations, explanations of X and MDI(DF) for every layer (paper Algorithm 1, Eq. 27-31)."
     if is_pipeline(model):
@@ -622,13 +631,12 @@ def deep_forest_explain(
     )
     train = _explanations(model, res, 'train', t.X, names, True)
     Y = encode_target(model, t.y)
+    mdi = [Importance.of(_mdi_from(e.values, Y), names, 'MDI(DF)') for e in train]
+    new = None if X is None else _explanations(model, res, 'new', X, names, False)
     return Bunch(
-        train=train,
-        new=None if X is None else _explanations(model, res, 'new', X, names, False),
-        mdi=[
-            pd.Series(_mdi_from(e.values, Y), index=names, name='MDI(DF)')
-            for e in train
-        ],
+        train=stack_layers(train),
+        new=None if new is None else stack_layers(new),
+        mdi=stack_layers(mdi),
     )
 
 

@@ -803,6 +803,9 @@ def hidf_contributions(
     Xv, names = check_X(X, model)
     K, C = model.n_features_in_, len(model.classes_)
     names = list(model.feature_names_out_[:K])
+    # the checked rows, named only if the model was fitted with names (as it expects)
+    fitted = getattr(model, 'feature_names_in_', None)
+    X = Xv if fitted is None else pd.DataFrame(Xv, columns=fitted)
     if model.pipeline == 'paper':
         Z = model.representation(X)
         # the output is their mean

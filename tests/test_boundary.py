@@ -320,12 +320,34 @@ def test_deep_forest_functions_accept_a_pipeline():
     assert list(lm.index) == ['a', 'b', 'c', 'd']
     b = dfi.deep_forest_explain(pipe, Xn[['d', 'c', 'b', 'a']].iloc[:5])
     ref = dfi.deep_forest_explain(casc, Xt[:5])
-    np.testing.assert_allclose(b.new[-1].values, ref.new[-1].values, atol=1e-12)
-    np.testing.assert_allclose(b.mdi[-1].to_numpy(), ref.mdi[-1].to_numpy(), atol=1e-12)
-    assert b.new[-1].feature_names == ['a', 'b', 'c', 'd']
+    np.testing.assert_allclose(b.new.values, ref.new.values, atol=1e-12)
+    np.testing.assert_allclose(b.mdi.to_numpy(), ref.mdi.to_numpy(), atol=1e-12)
+    assert b.new.feature_names == ['a', 'b', 'c', 'd']
     np.testing.assert_array_equal(
-        np.asarray(b.new[-1].data, dtype=float), Xn.iloc[:5].to_numpy()
+        np.asarray(b.new.data, dtype=float), Xn.iloc[:5].to_numpy()
     )
+
+
+def test_deep_forest_mdi_of_a_pipeline_with_its_spread():
+    "MDI(DF) of a Pipeline with return_std: every tree's term summed over a raw column's encoded columns, then averaged."
+    pipe = make_pipeline(
+        make_column_transformer(
+            (OneHotEncoder(sparse_output=False), ['c']), remainder='passthrough'
+        ),
+        dfi.CascadeForestClassifier(n_estimators=5, max_layers=2, random_state=0),
+    ).fit(X, y)
+    r = dfi.deep_forest_mdi(pipe, X, y, oof=False, return_std=True)
+    np.testing.assert_array_equal(
+        r.to_numpy(), dfi.deep_forest_mdi(pipe, X, y, oof=False).to_numpy()
+    )
+    t = dfi.deep_forest_mdi(
+        pipe[-1], pipe[:-1].transform(X), y, oof=False, return_std=True
+    )
+    parts = unwrap_pipeline(pipe)
+    for name, cols in parts.groups.items():
+        per = t.importances.to_numpy()[cols].sum(0)  # per tree, the raw column's sum
+        np.testing.assert_allclose(r.importances.loc[name].to_numpy(), per, atol=1e-12)
+        np.testing.assert_allclose(r.importances_std[name], per.std(), atol=1e-12)
 
 
 def test_models_and_functions_that_need_the_model_itself_say_how():
