@@ -14,6 +14,7 @@ from deepforest_interp.core import (
     Explanation,
     check_X,
     align_columns,
+    row_frame,
     NodeTable,
     node_table,
     register_reader,
@@ -499,6 +500,9 @@ def _prepare_rows(model, lib: str, X) -> tuple:
     "(rows the kernel walks in the caller's column order, what to pass the model's own predict, feature names)."
     if lib == 'sklearn-hgb':
         fitted = getattr(model, 'feature_names_in_', None)
+        X = row_frame(
+            X
+        )  # a row as a Series: its category values as HGB reads a frame's
         if isinstance(X, pd.DataFrame):
             Xm = align_columns(X, fitted)
             names = [str(c) for c in Xm.columns]

@@ -423,3 +423,22 @@ def test_inputs_are_checked_once_per_call(monkeypatch):
     assert _count_checks(
         monkeypatch, lambda: dfi.hidf_contributions(hidf, Xn)
     ) <= 1 + len(hidf.forests_)
+
+
+def test_a_row_series_with_a_category_column_for_hgb():
+    "HGB with category columns explains one row given as a Series (object dtype), as it predicts it."
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(
+        {
+            'a': rng.normal(size=300),
+            'color': pd.Categorical(rng.choice(['red', 'green', 'blue'], 300)),
+            'b': rng.normal(size=300),
+        }
+    )
+    m = HistGradientBoostingRegressor(max_iter=10, categorical_features='from_dtype')
+    m.fit(df, df.a + 2 * (df.color == 'red'))
+    e = dfi.contributions(m, df.iloc[3])
+    np.testing.assert_array_equal(e.values, dfi.contributions(m, df.iloc[[3]]).values)
+    np.testing.assert_allclose(e.output, m.predict(df.iloc[[3]]), atol=1e-9)
