@@ -635,17 +635,15 @@ def tree_path_data(
     V = e.values if e.values.ndim == 3 else e.values[..., None]
     bias = e.bias if e.bias.ndim == 2 else e.bias[:, None]
     out = np.asarray(model_output(model, Xs), dtype=float).reshape(len(idx), -1)
-    K = X.shape[1]
     M = _checkpoints(T)
-    per_tree_sum, cum, tree_nodes, paths, tree_pred = (
-        np.zeros((len(idx), K)),
-        [],
-        [],
-        [],
-        [],
-    )
-    shown_set, nt = {int(m): s for s, m in enumerate(shown)}, node_table(model)
-    for m in range(T):
+    nt, tree_nodes, paths, tree_pred = node_table(model), [], [], []
+    cum = []  # the model's contributions after its first m trees, at each checkpoint m
+    for m in M:  # the walker with the later trees weighted 0 (Eq. 6 over trees 1..m)
+        tw = np.where(np.arange(T) < m, nt.tree_weight, 0.0)
+        # forests: the mean of the first m trees
+        scale = 1.0 if ens.kind == 'raw' else T / m
+        cum.append(walk(nt, Xs, tree_weights=tw, n_jobs=1)[..., o] * scale)
+    for m in sorted({int(t) for t in shown}):  # the drawn trees, in tree order
         ta = nt.tree(m, spread=True)
         tree = ens.trees[m]
         Xin = (
@@ -653,53 +651,37 @@ def tree_path_data(
             if getattr(tree, 'feature_names_in_', None) is None
             else pd.DataFrame(X32, columns=tree.feature_names_in_)
         )
-        P = tree.decision_path(Xin)
-        D = np.zeros((ta.n_nodes, K))
-        inner = np.flatnonzero(ta.parent >= 0)
-        D[inner, ta.feature[ta.parent[inner]]] = (
-            ta.value[inner, o] - ta.value[ta.parent[inner], o]
-        )  # Eq. (4) increments
-        per_tree_sum += ens.weights[m] * (P @ D)
-        if m + 1 in M:
-            # forests: the mean of the first m+1 trees
-            scale = 1.0 if ens.kind == 'raw' else T / (m + 1)
-            cum.append(per_tree_sum * scale)
-        if m in shown_set:
-            ps = [P.indices[P.indptr[i] : P.indptr[i + 1]] for i in range(len(idx))]
-            used = sorted(
-                {int(t) for p in ps for t in p}
-                | {
-                    int(c)
-                    for p in ps
-                    for t in p[:-1]
-                    for c in (ta.left[t], ta.right[t])
-                }
-            )
-            tree_nodes.append(
-                {
-                    'index': int(m),
-                    'weight': float(ens.weights[m]),
-                    'nodes': {
-                        str(t): [
-                            int(ta.feature[t]),
-                            float(ta.threshold[t]),
-                            _num(ta.value[t, o]),
-                            int(ta.n_samples[t]),
-                            int(ta.left[t]),
-                            int(ta.right[t]),
-                        ]
-                        for t in used
-                    },
-                }
-            )
-            paths.append([[int(t) for t in p] for p in ps])
-            if isinstance(tree, DecisionTreeClassifier):
-                pred = tree.predict_proba(Xin)[:, o]  # the tree's own output
-            elif ens.kind == 'raw':
-                pred = tree.predict(Xin) if ens.columns[m] == o else np.zeros(len(idx))
-            else:
-                pred = np.asarray(tree.predict(Xin), float).reshape(len(idx), -1)[:, o]
-            tree_pred.append(pred)
+        P = tree.decision_path(Xin)  # the nodes to draw
+        ps = [P.indices[P.indptr[i] : P.indptr[i + 1]] for i in range(len(idx))]
+        used = sorted(
+            {int(t) for p in ps for t in p}
+            | {int(c) for p in ps for t in p[:-1] for c in (ta.left[t], ta.right[t])}
+        )
+        tree_nodes.append(
+            {
+                'index': int(m),
+                'weight': float(ens.weights[m]),
+                'nodes': {
+                    str(t): [
+                        int(ta.feature[t]),
+                        float(ta.threshold[t]),
+                        _num(ta.value[t, o]),
+                        int(ta.n_samples[t]),
+                        int(ta.left[t]),
+                        int(ta.right[t]),
+                    ]
+                    for t in used
+                },
+            }
+        )
+        paths.append([[int(t) for t in p] for p in ps])
+        if isinstance(tree, DecisionTreeClassifier):
+            pred = tree.predict_proba(Xin)[:, o]  # the tree's own output
+        elif ens.kind == 'raw':
+            pred = tree.predict(Xin) if ens.columns[m] == o else np.zeros(len(idx))
+        else:
+            pred = np.asarray(tree.predict(Xin), float).reshape(len(idx), -1)[:, o]
+        tree_pred.append(pred)
     cum = np.stack(cum, 1)  # (n, len(M), K)
     return {
         'features': names,
