@@ -1874,7 +1874,7 @@ def walk_dot(
     return out
 
 
-# %% ../nbs/00_core.ipynb #c020t
+# %% ../nbs/00_core.ipynb #c020tm
 def model_trees(model) -> list:
     "The fitted scikit-learn trees of a decision tree or a random forest / extra-trees model (checked: supported and fitted)."
     check_model(model, TREE_TYPES + FOREST_TYPES)
