@@ -22,6 +22,10 @@ d = {
                 'boosting.html#_bits',
                 'deepforest_interp/boosting.py',
             ),
+            'deepforest_interp.boosting._boosted_explanation': (
+                'boosting.html#_boosted_explanation',
+                'deepforest_interp/boosting.py',
+            ),
             'deepforest_interp.boosting._fingerprint': (
                 'boosting.html#_fingerprint',
                 'deepforest_interp/boosting.py',

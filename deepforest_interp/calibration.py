@@ -21,6 +21,7 @@ from .importance import _spread
 from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
 from .estimation import estimated_increments
 from .cascade import CascadeForestClassifier, CascadeForestRegressor
+from .cascade import _BaseCascadeForest
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .pipelines import unwrap_pipeline, pipeline_rows, to_raw
 
@@ -211,6 +212,12 @@ def _check_cascade(model):
         raise TypeError(
             'model must be a fitted CascadeForestClassifier or CascadeForestRegressor,'
             f' got {type(model).__name__}'
+        )
+    if type(model)._layer_input is not _BaseCascadeForest._layer_input:
+        raise TypeError(
+            f"{type(model).__name__} builds its layers' inputs itself (a hiDF model's"
+            ' cascade_ adds ALC columns): explain the hiDF model with'
+            ' hidf_contributions / hidf_mdi'
         )
     check_is_fitted(model, 'layers_')
     return model
@@ -451,6 +458,9 @@ def deep_forest_mdi(
     n_jobs: int | None = None,
     verbose: int = 0,  # tqdm progress over the trees when > 0
     return_std: bool = False,  # True: also the sd over the layer's trees (importances_std) and per-tree values
+    # a Pipeline ending in a cascade: 'raw' input columns (encoded columns summed) or
+    # the cascade's 'transformed' ones
+    level: str = 'raw',
 ) -> Importance:  # MDI(DF) indexed by feature name
     """MDI(DF): covariance of the deep-forest contributions with the (one-hot) label
     (paper Eq. 31).
@@ -488,7 +498,9 @@ def deep_forest_mdi(
             n_jobs=n_jobs,
             verbose=verbose,
             return_std=return_std,
+            level=level,
         )
+    check_level(level)
     es = deep_forest_contributions(
         model,
         X,

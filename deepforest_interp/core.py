@@ -1457,7 +1457,8 @@ def _same(a: tuple, b: tuple) -> bool:
 
 def node_table(
     model,
-    cache: bool = True,  # False: a table not cached yet is read and not kept (a large model read once)
+    cache: bool = True,  # False: a table read now is not kept (a large model read once)
+    refresh: bool = False,  # True: read the model again even if a table is cached
 ) -> NodeTable:
     "The `NodeTable` of a fitted model, read once by its library's reader and cached while the model holds the same trees."
     for accepts, read, fingerprint in _READERS.values():
@@ -1472,7 +1473,7 @@ def node_table(
         hit = _TABLES.get(model)
     except TypeError:  # a model that cannot be weakly referenced: no cache
         return read(model).freeze()
-    if hit is not None and _same(hit[0], fp):
+    if hit is not None and _same(hit[0], fp) and not refresh:
         return hit[1]
     table = read(model).freeze()
     if cache:
@@ -1518,6 +1519,8 @@ _K = LazyKernels(globals())
 BLOCK_ROWS = 512
 # rows one thread walks in alternation: the loads of one row's path overlap the other's
 WALK_LANES = 2
+# LightGBM's kZeroThreshold, a C float: |x| <= 1e-35f counts as zero (missing_type 'Zero')
+ZERO = float(np.float32(1e-35))
 
 
 @_K.register(inline=True)
@@ -1536,7 +1539,7 @@ def _child(
         else:
             k = np.int64(x)
             ch = l if (cat_bits[row, k >> 5] >> np.uint32(k & 31)) & np.uint32(1) else r
-    elif zero_missing is not None and zero_missing[nd] != 0 and -1e-35 <= x <= 1e-35:
+    elif zero_missing is not None and zero_missing[nd] != 0 and -ZERO <= x <= ZERO:
         ch = l if missing_left[nd] != 0 else r
     return ch
 

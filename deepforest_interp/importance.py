@@ -598,6 +598,12 @@ def plot_importances(importances: dict, feature_names, ax=None, top: int | None 
     names = [str(f) for f in feature_names]
     vals, sds = {}, {}
     for k, v in importances.items():
+        sd = getattr(v, 'importances_std', None)
+        if isinstance(v, pd.Series) and sorted(map(str, v.index)) == sorted(names):
+            # a Series by feature (an importance, sorted or not): matched by name
+            by_name = lambda s: pd.Series(np.asarray(s), [str(i) for i in s.index])
+            v = by_name(v).reindex(names)
+            sd = None if sd is None else by_name(sd).reindex(names)
         a = np.asarray(v, dtype=float).reshape(-1)
         if a.shape != (len(names),):
             raise ValueError(
@@ -607,9 +613,7 @@ def plot_importances(importances: dict, feature_names, ax=None, top: int | None 
             raise ValueError(f'importances[{k!r}] contains NaN or infinite values')
         vals[str(k)] = a
         sds[str(k)] = (
-            np.asarray(v.importances_std, dtype=float).reshape(-1)
-            if getattr(v, 'importances_std', None) is not None
-            else np.zeros(len(names))
+            np.zeros(len(names)) if sd is None else np.asarray(sd, float).reshape(-1)
         )
     top = None if top is None else check_int(top, 'top', 1)
     df, sd = pd.DataFrame(vals, index=names), pd.DataFrame(sds, index=names)

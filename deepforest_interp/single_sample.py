@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy, math, numbers
 from dataclasses import dataclass
 import numpy as np
+import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import clone, is_classifier
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
@@ -55,10 +56,15 @@ def depth_weight(
 
 
 # %% ../nbs/09_ssfi.ipynb #c009
-def _inv_scale(scale, n_features: int) -> np.ndarray:
-    "1/scale per feature (ones for `scale=None`), after checking shape, finiteness and positivity."
+def _inv_scale(scale, n_features: int, names=None) -> np.ndarray:
+    "1/scale per feature (ones for `scale=None`; a Series matched to `names` by name), after checking shape, finiteness and positivity."
     if scale is None:
         return np.ones(n_features)
+    if isinstance(scale, pd.Series) and names is not None:
+        missing = [n for n in names if n not in set(map(str, scale.index))]
+        if missing:
+            raise ValueError(f'scale has no entry for the features {missing[:5]}')
+        scale = pd.Series(scale.to_numpy(), [str(i) for i in scale.index])[list(names)]
     s = check_array(scale, 'scale', finite=False)
     s = s.reshape(-1) if s.ndim else np.full(n_features, float(s))
     if s.shape != (n_features,):
@@ -179,19 +185,27 @@ def ssfi(
     _check_ssfi_model(model)
     a = _check_alpha(alpha)
     n_jobs = check_n_jobs(n_jobs)
-    X, _ = check_X(X, model)
-    inv = _inv_scale(scale, X.shape[1])
+    if isinstance(X, pd.DataFrame) and scale is not None and np.ndim(scale) == 1:
+        if not isinstance(scale, pd.Series) and len(scale) == X.shape[1]:
+            # an array of scales follows the caller's columns, whatever their order
+            scale = pd.Series(np.asarray(scale), [str(c) for c in X.columns])
+    X, names = check_X(X, model)  # columns in the fitted order
+    inv = _inv_scale(scale, X.shape[1], names)
     return _walk_ssfi(node_table(model), X, inv, a, average, n_jobs=n_jobs)
 
 
 # %% ../nbs/09_ssfi.ipynb #c023
 def feature_ranges(
     X,  # (n_samples, n_features) training data (array or DataFrame)
-) -> np.ndarray:  # (n_features,) max - min per feature, 1 where a feature is constant
+) -> (
+    np.ndarray | pd.Series
+):  # (n_features,) max - min per feature (1 if constant), by name for a frame
     "Per-feature range of the training data: the `scale` under which SSFI sees min-max-scaled [0, 1] inputs (paper Sec. 5.2)."
-    X, _ = check_X(X)
-    r = X.max(0) - X.min(0)
-    return np.where(r > 0, r, 1.0)
+    Xa, names = check_X(X)
+    r = Xa.max(0) - Xa.min(0)
+    r = np.where(r > 0, r, 1.0)
+    # a frame's ranges by column name: `ssfi` matches them to the model's columns
+    return pd.Series(r, index=names, name='range') if hasattr(X, 'columns') else r
 
 
 # %% ../nbs/09_ssfi.ipynb #c029

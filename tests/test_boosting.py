@@ -327,3 +327,24 @@ def test_lgbm_raw_score(mX):
     if m.boosting_type == 'rf' and isinstance(m, __import__('lightgbm').LGBMRegressor):
         assert _rel(e.output, m.predict(X)) < 1e-9
     assert np.isfinite(e.values).all()
+
+
+def test_a_booster_edited_in_place_is_read_again():
+    "A Booster whose trees are replaced in place (load_model, set_leaf_output) keeps its identity and tree count: the additivity check re-reads it."
+    xgb = pytest.importorskip('xgboost')
+    lgb = pytest.importorskip('lightgbm')
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4))
+    y = X[:, 0] + X[:, 1] ** 2
+    b = xgb.XGBRegressor(n_estimators=5).fit(X, y).get_booster()
+    contributions(b, X)
+    other = xgb.XGBRegressor(n_estimators=5).fit(X, -y).get_booster()
+    b.load_model(bytearray(other.save_raw('json')))
+    e = contributions(b, X)  # the default check: stale table detected and re-read
+    margin = b.predict(xgb.DMatrix(X), output_margin=True)
+    np.testing.assert_allclose(e.output, margin, atol=1e-5 * np.abs(margin).max())
+    m = lgb.LGBMRegressor(n_estimators=5, verbose=-1).fit(X, y)
+    contributions(m, X)
+    m.booster_.set_leaf_output(0, 0, 100.0)
+    e = contributions(m, X)
+    np.testing.assert_allclose(e.output, m.predict(X, raw_score=True), atol=1e-9)

@@ -17,6 +17,7 @@ from sklearn.ensemble import (
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 import deepforest_interp as dfi
+from deepforest_interp.core import Importance
 from deepforest_interp.pipelines import unwrap_pipeline
 
 pytestmark = pytest.mark.filterwarnings(
@@ -442,3 +443,69 @@ def test_a_row_series_with_a_category_column_for_hgb():
     e = dfi.contributions(m, df.iloc[3])
     np.testing.assert_array_equal(e.values, dfi.contributions(m, df.iloc[[3]]).values)
     np.testing.assert_allclose(e.output, m.predict(df.iloc[[3]]), atol=1e-9)
+
+
+def test_ssfi_scales_follow_the_callers_columns():
+    "ssfi on a reordered frame: an array of scales is the caller's order, feature_ranges of a frame is by name."
+    from deepforest_interp.single_sample import feature_ranges
+
+    rng = np.random.default_rng(0)
+    Xs = pd.DataFrame({'a': rng.random(200), 'b': 1000 * rng.random(200)})
+    rf = RandomForestRegressor(10, random_state=0).fit(Xs, Xs.a + Xs.b / 1000)
+    ref = dfi.ssfi(rf, Xs, scale=feature_ranges(Xs), n_jobs=1)
+    Xr = Xs[['b', 'a']]
+    for scale in (feature_ranges(Xr), feature_ranges(Xr).to_numpy()):
+        np.testing.assert_allclose(dfi.ssfi(rf, Xr, scale=scale, n_jobs=1), ref)
+
+
+def test_plot_importances_matches_by_name():
+    "A sorted importance is plotted by feature name, its error bars too."
+    import matplotlib.pyplot as plt
+
+    imp = dfi.mdi(RF, return_std=True)
+    names = list(imp.index)
+
+    def drawn(v):
+        ax = dfi.plot_importances({'a': v}, names)
+        bars = [p.get_width() for p in ax.patches]
+        errs = np.concatenate(
+            [np.zeros(0)] + [np.ravel(l.get_xydata()) for l in ax.lines]
+        )
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        plt.close(ax.figure)
+        return labels, bars, errs
+
+    per = imp.importances.to_numpy().T  # the same importance, its features reversed
+    rev = Importance.of(imp.to_numpy()[::-1], names[::-1], 'MDI', per[:, ::-1])
+    ref, got = drawn(imp), drawn(rev)
+    assert drawn(imp.sort_values())[1] == pytest.approx(ref[1])  # a plain sorted Series
+    assert ref[0] == got[0]
+    np.testing.assert_allclose(got[1], ref[1])
+    np.testing.assert_allclose(got[2], ref[2])  # the error bars, matched by name too
+
+
+def test_models_the_library_does_not_read_are_refused_by_name():
+    xgb = pytest.importorskip('xgboost')
+    Xm = np.random.default_rng(0).normal(size=(200, 4))
+    m = xgb.XGBRegressor(n_estimators=3, multi_strategy='multi_output_tree')
+    m.fit(Xm, np.c_[Xm[:, 0], -Xm[:, 1]])
+    with pytest.raises(TypeError, match='multi_output_tree'):
+        dfi.contributions(m, Xm)
+    h = dfi.HiDFClassifier(
+        pipeline='cascade', n_estimators=5, n_bootstrap=2, max_layers=2, random_state=0
+    ).fit(NUM, y)
+    with pytest.raises(TypeError, match='hidf_contributions'):
+        dfi.deep_forest_contributions(h.cascade_, NUM)
+
+
+def test_lightgbm_zero_as_missing_at_its_float_threshold():
+    "LightGBM's zero threshold is the C float 1e-35f: a value between the double 1e-35 and it counts as zero."
+    lgb = pytest.importorskip('lightgbm')
+    rng = np.random.RandomState(0)
+    Xl = rng.randn(400, 3)
+    Xl[rng.rand(400, 3) < 0.3] = 0
+    m = lgb.LGBMRegressor(n_estimators=10, zero_as_missing=True, verbose=-1)
+    m.fit(Xl, Xl.sum(1) + (Xl[:, 0] == 0))
+    edge = np.full((1, 3), float(np.float32(1e-35)))  # in (1e-35, 1e-35f]
+    e = dfi.contributions(m, edge, check_additivity=False)
+    np.testing.assert_allclose(e.output, m.predict(edge, raw_score=True), atol=1e-9)
