@@ -564,6 +564,10 @@ d = {
                 'core.html#nodetable._derived',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.NodeTable._local_ids': (
+                'core.html#nodetable._local_ids',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.NodeTable.bias': (
                 'core.html#nodetable.bias',
                 'deepforest_interp/core.py',
@@ -654,6 +658,10 @@ d = {
             ),
             'deepforest_interp.core._same': (
                 'core.html#_same',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._sklearn_fingerprint': (
+                'core.html#_sklearn_fingerprint',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._up': (
@@ -950,6 +958,10 @@ d = {
             ),
             'deepforest_interp.estimation._counts_fit': (
                 'cascade_estimation.html#_counts_fit',
+                'deepforest_interp/estimation.py',
+            ),
+            'deepforest_interp.estimation._eq16': (
+                'cascade_estimation.html#_eq16',
                 'deepforest_interp/estimation.py',
             ),
             'deepforest_interp.estimation._fold_tree': (
@@ -1362,10 +1374,6 @@ d = {
             ),
             'deepforest_interp.hidf.HiDFClassifier._finish_names': (
                 'alc_hidf.html#hidfclassifier._finish_names',
-                'deepforest_interp/hidf.py',
-            ),
-            'deepforest_interp.hidf.HiDFClassifier._train_inputs': (
-                'alc_hidf.html#hidfclassifier._train_inputs',
                 'deepforest_interp/hidf.py',
             ),
             'deepforest_interp.hidf.HiDFClassifier.fit': (

@@ -196,8 +196,12 @@ def calibrated_table(
     method: int,  # CAL_MULTIPLICATIVE, CAL_ADDITIVE or CAL_PARTIAL
 ) -> np.ndarray:  # (n_nodes, K, C)
     "Algorithm 1 on one tree: Eq. (16) by notebook 05's `estimated_increments`, then Eq. (19) and the running sums compiled."
-    new = S is not None and nodes.feature.max(initial=-1) >= K
-    est = estimated_increments(nodes, S, K, C) if new else np.zeros((1, K, C))
+    # no split on a previous output (S is None, layer 0): est is never read
+    est = (
+        np.zeros((1, K, C))
+        if S is None
+        else estimated_increments(nodes, S, K, C, check_input=False)
+    )
     value = np.ascontiguousarray(nodes.value, dtype=float)
     return _K._table_nb(
         nodes.left, nodes.right, nodes.feature, value, K, C, est, method

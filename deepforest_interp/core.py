@@ -1238,42 +1238,56 @@ class NodeTable:
             np.add.at(b, self.column + c, self.tree_weight * self.value[self.roots, c])
         return b
 
+    @functools.cached_property
+    def _local_ids(self) -> tuple:
+        "left, right and parent as ids within each node's own tree (-1 kept), derived once for `tree`."
+        first = np.repeat(self.roots, np.diff(np.append(self.roots, self.n_nodes)))
+        local = lambda a, dt: np.where(a >= 0, a - first, -1).astype(dt)
+        return tuple(
+            self._derived(local(a, dt))
+            for a, dt in (
+                (self.left, np.int32),
+                (self.right, np.int32),
+                (self.parent, np.int64),
+            )
+        )
+
     def tree(self, m: int, spread: bool = False) -> NodeTable:
         "Tree m alone, with local node ids; `spread=True` puts its values in all C output columns (zeros elsewhere)."
         m = check_index(m, self.n_trees, 'm')
         lo = self.roots[m]
         hi = self.roots[m + 1] if m + 1 < self.n_trees else self.n_nodes
         cut = lambda a: None if a is None or len(a) != self.n_nodes else a[lo:hi]
-        value = self.value[lo:hi]
-        if spread and value.shape[1] != self.n_outputs:
+        left, right, parent = (a[lo:hi] for a in self._local_ids)
+        value, D = self.value[lo:hi], self.value.shape[1]
+        if spread and D != self.n_outputs:
             value = np.zeros((hi - lo, self.n_outputs))
-            value[:, self.column[m] : self.column[m] + self.value.shape[1]] = (
-                self.value[lo:hi]
-            )
-        local = lambda a: np.where(a[lo:hi] >= 0, a[lo:hi] - lo, -1)
-        return NodeTable(
-            local(self.left),
-            local(self.right),
-            self.feature[lo:hi],
-            self.threshold[lo:hi],
-            value,
-            self.weight[lo:hi],
-            None,
-            self.missing_left[lo:hi],
-            cut(self.zero_missing),
-            cut(self.cat_row),
-            self.cat_bits,
-            self.tree_weight[m : m + 1],
-            None if spread else np.zeros(1),
-            None if not spread else np.zeros(self.n_outputs),
-            self.n_features,
-            self.output_names,
-            self.kind,
-            self.source,
-            cut(self.n_samples),
-            cut(self.impurity),
-            self.raw_scale,
+            value[:, self.column[m] : self.column[m] + D] = self.value[lo:hi]
+        # the arrays are already checked: build the view without __post_init__'s
+        # conversions (the deep-forest engine takes one view per tree it tables)
+        view = object.__new__(NodeTable)
+        view.__dict__.update(
+            vars(self),  # the fields that are not per node stay as they are
+            left=left,
+            right=right,
+            feature=self.feature[lo:hi],
+            threshold=self.threshold[lo:hi],
+            value=value,
+            weight=self.weight[lo:hi],
+            roots=np.zeros(1, np.int64),
+            missing_left=self.missing_left[lo:hi],
+            zero_missing=cut(self.zero_missing),
+            cat_row=cut(self.cat_row),
+            tree_weight=self.tree_weight[m : m + 1],
+            column=np.zeros(1, np.int64),
+            offset=np.zeros(self.n_outputs if spread else D),
+            n_samples=cut(self.n_samples),
+            impurity=cut(self.impurity),
+            parent=parent,
         )
+        for k in ('delta', 'depth', 'threshold32', '_frozen'):  # derived anew
+            view.__dict__.pop(k, None)
+        return view
 
     def freeze(self) -> NodeTable:
         "Make every array read-only, now and when derived (a cached table is shared by every caller); returns self."
@@ -1500,14 +1514,21 @@ def _read_sklearn(model) -> NodeTable:
     )
 
 
+def _sklearn_fingerprint(model) -> tuple:
+    "The tree objects a fitted scikit-learn model holds now (and boosting's learning rate): cheap, checked on every call."
+    check_is_fitted(model)
+    est = getattr(
+        model, 'estimators_', None
+    )  # a list (forests) or a 2-D array (boosting)
+    trees = [model] if est is None else np.ravel(np.asarray(est, dtype=object))
+    return (getattr(model, 'learning_rate', None),) + tuple(t.tree_ for t in trees)
+
+
 register_reader(
     'sklearn',
     lambda model: isinstance(model, TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES),
     _read_sklearn,
-    lambda model: (
-        (getattr(model, 'learning_rate', None),)
-        + tuple(t.tree_ for t in ensemble_trees(model).trees)
-    ),
+    _sklearn_fingerprint,
 )
 
 # %% ../nbs/00_core.ipynb #c020r

@@ -22,6 +22,9 @@ from deepforest_interp.core import (
     walk_dot,
 )
 
+# the numba kernels of this notebook, compiled on first use (core.LazyKernels)
+_K = LazyKernels(globals())
+
 # %% auto #0
 __all__ = [
     'inbag_rows',
@@ -114,37 +117,46 @@ def estimated_increments(
     S: np.ndarray,  # (n_nodes, n_forests, K, C) node sums of the rows' previous-layer contributions
     n_features: int,  # K, the number of original features
     n_outputs: int,  # C (1 for regression)
+    check_input: bool = True,  # False: S is the engine's own (n_nodes, G, K, C) float array
     # (n_nodes, K, C): Δμ̂(t, k) for children of new-feature splits, 0 elsewhere
 ) -> np.ndarray:
     "Estimated increments of every split on a new feature, attributed to the original features (paper Eq. 16)."
     K, C = n_features, n_outputs
-    S = np.asarray(S, dtype=float)
-    if S.ndim != 4 or S.shape[0] != ta.n_nodes or S.shape[2:] != (K, C):
-        raise ValueError(
-            f'S must have shape (n_nodes={ta.n_nodes}, n_forests, K={K}, C={C}), got {S.shape}'
-        )
-    if ta.feature.max(initial=-1) >= K and (ta.feature.max() - K) // C >= S.shape[1]:
-        raise ValueError(
-            f"the tree splits on forest {(ta.feature.max() - K) // C}'s output but S"
-            f' holds {S.shape[1]} forests'
-        )
-    est = np.zeros((ta.n_nodes, K, C))
-    child = np.flatnonzero(ta.parent >= 0)
-    p = ta.parent[child]
-    new = ta.feature[p] >= K  # children of a split on a new feature
-    child, p = child[new], p[new]
-    F = (ta.feature[p] - K) // C  # the forest whose output node p splits on
-    w = np.where(ta.weight > 0, ta.weight, 1.0)[:, None, None]  # n(t) = 0: S(t) = 0
-    # node means of f_{F,k}: the child's minus the parent's
-    est[child] = S[child, F] / w[child] - S[p, F] / w[p]  # Eq. (16)
+    S = np.ascontiguousarray(S, dtype=float) if check_input else S
+    if check_input:
+        if S.ndim != 4 or S.shape[0] != ta.n_nodes or S.shape[2:] != (K, C):
+            raise ValueError(
+                f'S must have shape (n_nodes={ta.n_nodes}, n_forests, K={K}, C={C}), got {S.shape}'
+            )
+        top = int(ta.feature.max(initial=-1))
+        if top >= K and (top - K) // C >= S.shape[1]:
+            raise ValueError(
+                f"the tree splits on forest {(top - K) // C}'s output but S holds"
+                f' {S.shape[1]} forests'
+            )
+    return _K._eq16(ta.parent, ta.feature, ta.weight, S, K, C)  # below
+
+
+# %% ../nbs/05_cascade_estimation.ipynb #c009q
+@_K.register
+def _eq16(parent, feature, weight, S, K, C):
+    "Eq. (16) at every child t of a split on a new feature (n_nodes, K, C); 0 elsewhere. Compiled: the engine runs it once per tree."
+    est = np.zeros((parent.shape[0], K, C))
+    for t in range(parent.shape[0]):
+        p = parent[t]
+        if p < 0 or feature[p] < K:  # the root, or a split on an original feature
+            continue
+        F = (feature[p] - K) // C  # the forest whose output node p splits on
+        wt = weight[t] if weight[t] > 0 else 1.0  # n(t) = 0: S(t) = 0
+        wp = weight[p] if weight[p] > 0 else 1.0
+        for k in range(K):
+            for c in range(C):
+                # the node means of f_{F,k}: the child's minus the parent's
+                est[t, k, c] = S[t, F, k, c] / wt - S[p, F, k, c] / wp  # Eq. (16)
     return est
 
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009k
-# the engine's numba kernels, compiled on first use (core.LazyKernels)
-_K = LazyKernels(globals())
-
-
 @_K.register
 def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
     "S[t] = sum of w_r * P2[rows[r]] over the in-bag rows r in node t; P2 is (n_train, D) flat, S is (n_nodes, D)."
@@ -182,7 +194,7 @@ def _leaf_dot(out, leafpos, W, table2, C):
 
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009n
-def _fold_tree(nt: NodeTable, m: int, colmap: np.ndarray, C: int) -> NodeTable:
+def _fold_tree(nt: NodeTable, m: int, colmap, C: int) -> NodeTable:
     "Tree m of a fold forest's NodeTable alone, its class columns spread to all C outputs (a fold that missed a class)."
     nodes = nt.tree(m)
     if nodes.value.shape[1] != C:
@@ -364,15 +376,19 @@ def _forest_pass(
         # the fold forest's NodeTable (kept for layer 0, which every call walks whole; a
         # later layer's is read per call, as its trees are), and the outputs its class
         # columns are (a fold that missed a class writes fewer)
-        nt = model_nodes(fm, cache=l == 0)
-        colmap = slice(None) if nt.value.shape[1] == C else fm.classes_.astype(np.intp)
         # trees that never split on a previous output: their contributions are the
         # increments along each row's path (Algorithm 1 line 7), one walk for all of them
         own = np.array(
             [walk and (Pb is None or t.tree_.feature.max() < K) for t in trees], bool
         )
+        D = getattr(fm, 'n_classes_', 1)  # outputs of the fold forest's trees
+        # the outputs its class columns are (a fold that missed a class writes fewer)
+        colmap = slice(None) if D == C else fm.classes_.astype(np.intp)
+        # the fold forest's NodeTable: kept for layer 0 and for the explained layer (the
+        # layers every call walks), read for this pass elsewhere; None until needed
+        nt = model_nodes(fm, cache=l == 0 or keep) if own.any() else None
         if own.any():
-            tw = own.astype(float)
+            tw = own.astype(float)  # the walked trees; the others are tabled below
             if want_train:
                 v = walk_paths(nt, Zva, tree_weights=tw, n_jobs=1)[:, :K]
                 fold_v.reshape(len(va), K, C)[..., colmap] += v
@@ -392,6 +408,8 @@ def _forest_pass(
             leaf_tr = None
             hit = None if cache is None else cache.get(key)
             if hit is None:
+                if nt is None:
+                    nt = model_nodes(fm, cache=l == 0 or keep)
                 nodes = _fold_tree(nt, m, colmap, C)
                 S = None
                 g = (

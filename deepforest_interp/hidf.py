@@ -681,10 +681,6 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         A = validate_data(self, X, dtype=np.float64, reset=False)
         return self.cascade_.layer_inputs(np.ascontiguousarray(A), check_input=False)
 
-    def _train_inputs(self) -> list:
-        "pipeline='cascade': the training input of every kept layer, with the out-of-fold class vectors."
-        return [self.cascade_.training_input(l) for l in range(self.n_layers_)]
-
     def predict_proba(self, X) -> np.ndarray:
         "Class probabilities, (n, n_classes): the mean of the final forests (paper) or of the best layer's forests (cascade)."
         if self.pipeline == 'paper':
