@@ -520,6 +520,10 @@ d = {
                 'core.html#importance._plain_args',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.Importance.copy': (
+                'core.html#importance.copy',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.Importance.of': (
                 'core.html#importance.of',
                 'deepforest_interp/core.py',
@@ -1910,6 +1914,10 @@ d = {
             ),
             'deepforest_interp.single_sample._loo_one': (
                 'ssfi.html#_loo_one',
+                'deepforest_interp/single_sample.py',
+            ),
+            'deepforest_interp.single_sample._named_scale': (
+                'ssfi.html#_named_scale',
                 'deepforest_interp/single_sample.py',
             ),
             'deepforest_interp.single_sample._walk_ssfi': (

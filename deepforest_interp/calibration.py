@@ -516,6 +516,12 @@ def deep_forest_mdi(
         verbose=verbose,
     )
     Y = encode_target(model, check_y(y, len(es)))
+    if oof and not np.array_equal(Y, encode_target(model, model.training_data().y)):
+        raise ValueError(
+            'oof=True needs the training labels y with the training data X (the'
+            ' out-of-fold contributions are those of the training rows); use oof=False'
+            ' for other labels'
+        )
     out = [
         Importance.of(_mdi_from(e.values, Y), e.feature_names, 'MDI(DF)')
         for e in es.layers.values()

@@ -621,6 +621,28 @@ class Importance(_ImportanceFields, pd.Series):
     def __repr__(self):
         return pd.Series.__repr__(self) + self._spread_note()
 
+    def copy(self, deep: bool = True) -> Importance:
+        "A copy that keeps the spread and the layers (copied too when `deep`)."
+        out = Importance(
+            self.to_numpy(copy=deep), index=self.index.copy(), name=self.name
+        )
+        for f in self._metadata:
+            v = getattr(self, f)
+            setattr(out, f, v.copy() if deep and hasattr(v, 'copy') else v)
+        return out
+
+    __copy__ = lambda self: self.copy(deep=False)
+    __deepcopy__ = lambda self, memo: self.copy(deep=True)
+
+    # in-place arithmetic (imp /= imp.sum()) gives a plain Series, as `imp / imp.sum()`
+    # does: the spread would no longer describe the numbers
+    __iadd__ = lambda self, o: pd.Series(self) + o
+    __isub__ = lambda self, o: pd.Series(self) - o
+    __imul__ = lambda self, o: pd.Series(self) * o
+    __itruediv__ = lambda self, o: pd.Series(self) / o
+    __ifloordiv__ = lambda self, o: pd.Series(self) // o
+    __ipow__ = lambda self, o: pd.Series(self) ** o
+
     @classmethod
     def of(
         cls,

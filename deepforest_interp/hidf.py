@@ -639,10 +639,13 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
                 self, 'feature_names_in_', [f'x{j}' for j in range(X.shape[1])]
             )
         ]
+        for stale in ('cascade_', 'forests_'):  # a refit with the other pipeline
+            self.__dict__.pop(stale, None)
         (_hidf_fit_paper if self.pipeline == 'paper' else _hidf_fit_cascade)(
             self, X, y_enc, sw
         )
         self.n_interactions_ = [len(L.interactions) for L in self.layers_]
+        self.fitted_pipeline_ = self.pipeline
         self.stable_interactions_found_ = any(self.n_interactions_)
         return self
 
@@ -683,7 +686,8 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X) -> np.ndarray:
         "Class probabilities, (n, n_classes): the mean of the final forests (paper) or of the best layer's forests (cascade)."
-        if self.pipeline == 'paper':
+        check_is_fitted(self)
+        if self.fitted_pipeline_ == 'paper':
             Z = self.representation(X)  # checks that the model is fitted first
             return _forests_proba(self.forests_, Z, len(self.classes_), self.n_jobs)
         check_is_fitted(self)
@@ -755,6 +759,11 @@ def _check_hidf(model):
     if not isinstance(model, HiDFClassifier):
         raise TypeError(f'model must be a HiDFClassifier, got {type(model).__name__}')
     check_is_fitted(model)
+    if model.pipeline != model.fitted_pipeline_:
+        raise ValueError(
+            f'the model was fitted with pipeline={model.fitted_pipeline_!r}, now'
+            f' set to {model.pipeline!r}: fit it again'
+        )
     return model
 
 

@@ -596,6 +596,8 @@ def plot_importances(importances: dict, feature_names, ax=None, top: int | None 
             f' Importance}}, got {type(importances).__name__}'
         )
     names = [str(f) for f in feature_names]
+    if len(set(names)) != len(names):
+        raise ValueError('feature_names must be unique: each names one bar')
     vals, sds = {}, {}
     for k, v in importances.items():
         sd = getattr(v, 'importances_std', None)

@@ -56,15 +56,24 @@ def depth_weight(
 
 
 # %% ../nbs/09_ssfi.ipynb #c009
+def _named_scale(scale, X):
+    "An array of scales given with a frame follows the frame's columns, whatever their order: a Series by column name."
+    if isinstance(X, pd.DataFrame) and scale is not None and np.ndim(scale) == 1:
+        if not isinstance(scale, pd.Series) and len(scale) == X.shape[1]:
+            return pd.Series(np.asarray(scale), [str(c) for c in X.columns])
+    return scale
+
+
 def _inv_scale(scale, n_features: int, names=None) -> np.ndarray:
     "1/scale per feature (ones for `scale=None`; a Series matched to `names` by name), after checking shape, finiteness and positivity."
     if scale is None:
         return np.ones(n_features)
-    if isinstance(scale, pd.Series) and names is not None:
-        missing = [n for n in names if n not in set(map(str, scale.index))]
+    idx = [str(i) for i in scale.index] if isinstance(scale, pd.Series) else []
+    if names is not None and set(idx) & set(names):  # a Series by name: matched by name
+        missing = [n for n in names if n not in set(idx)]
         if missing:
             raise ValueError(f'scale has no entry for the features {missing[:5]}')
-        scale = pd.Series(scale.to_numpy(), [str(i) for i in scale.index])[list(names)]
+        scale = pd.Series(scale.to_numpy(), idx)[list(names)]
     s = check_array(scale, 'scale', finite=False)
     s = s.reshape(-1) if s.ndim else np.full(n_features, float(s))
     if s.shape != (n_features,):
@@ -109,8 +118,9 @@ def ssfi_reference(
     "SSFI one row and one tree at a time along `decision_path` (paper Eq. 6-7); slow, for checking."
     _check_ssfi_model(model)
     a = _check_alpha(alpha)
-    X, _ = check_X(X, model)
-    inv = _inv_scale(scale, X.shape[1])
+    scale = _named_scale(scale, X)
+    X, names = check_X(X, model)
+    inv = _inv_scale(scale, X.shape[1], names)
     trees = model_trees(model)
     out = np.zeros(X.shape)
     for tree in trees:
@@ -185,10 +195,7 @@ def ssfi(
     _check_ssfi_model(model)
     a = _check_alpha(alpha)
     n_jobs = check_n_jobs(n_jobs)
-    if isinstance(X, pd.DataFrame) and scale is not None and np.ndim(scale) == 1:
-        if not isinstance(scale, pd.Series) and len(scale) == X.shape[1]:
-            # an array of scales follows the caller's columns, whatever their order
-            scale = pd.Series(np.asarray(scale), [str(c) for c in X.columns])
+    scale = _named_scale(scale, X)
     X, names = check_X(X, model)  # columns in the fitted order
     inv = _inv_scale(scale, X.shape[1], names)
     return _walk_ssfi(node_table(model), X, inv, a, average, n_jobs=n_jobs)
@@ -254,11 +261,15 @@ class LOOForest:
         "Leave-one-out SSFI of every row in `rows`, each over its own sub-forest (Eq. 6-7); `X` is the training data."
         a = _check_alpha(alpha)
         n_jobs = check_n_jobs(n_jobs)
+        scale = _named_scale(scale, X)
+        # the columns a Series of scales is matched to: the forest's, else the frame's
+        fitted = getattr(self.forest, 'feature_names_in_', getattr(X, 'columns', None))
+        names = None if fitted is None else [str(c) for c in fitted]
         X = self._training_X(X)
         return _walk_ssfi(
             node_table(self.forest),
             X[self.rows],
-            _inv_scale(scale, X.shape[1]),
+            _inv_scale(scale, X.shape[1], names),
             a,
             average,
             self.row_weights(average),
@@ -407,10 +418,13 @@ def ssfi_loo(
             f'unsupported estimator type {type(estimator).__name__}; expected a'
             ' decision tree, random forest or extra-trees model'
         )
+    scale = _named_scale(scale, X)
     X, names = check_X(X)
     y = check_y(y, len(X))
     rows = _check_rows(rows, len(X))
-    inv = _inv_scale(scale, X.shape[1])
+    inv = _inv_scale(scale, X.shape[1], names)
+    if isinstance(scale, pd.Series):  # matched by name: the forests below see arrays
+        scale = 1.0 / inv
     if method == 'refit':
         jobs = Parallel(n_jobs=n_jobs, return_as='generator')(
             delayed(_loo_one)(estimator, X, y, i, a, inv, average) for i in rows

@@ -509,3 +509,58 @@ def test_lightgbm_zero_as_missing_at_its_float_threshold():
     edge = np.full((1, 3), float(np.float32(1e-35)))  # in (1e-35, 1e-35f]
     e = dfi.contributions(m, edge, check_additivity=False)
     np.testing.assert_allclose(e.output, m.predict(edge, raw_score=True), atol=1e-9)
+
+
+def test_loo_ssfi_matches_scales_by_name():
+    "ssfi_loo and LOOForest.ssfi match a Series of scales (feature_ranges of a frame) to the columns by name."
+    from deepforest_interp.single_sample import feature_ranges, loo_forest, ssfi_loo
+
+    rng = np.random.RandomState(0)
+    Xs = pd.DataFrame({'a': rng.rand(60), 'b': 1000 * rng.rand(60)})
+    ys = Xs.a + Xs.b / 1000
+    est = RandomForestRegressor(8, random_state=0)
+    s, s_rev = feature_ranges(Xs), feature_ranges(Xs[['b', 'a']])
+    for method in ('oob', 'refit'):
+        run = lambda sc: (
+            ssfi_loo(
+                est, Xs, ys, scale=sc, method=method, rows=[0, 5], progress=False
+            ).values
+        )
+        np.testing.assert_allclose(run(s_rev), run(s))
+        np.testing.assert_allclose(run(s.to_numpy()), run(s))
+    lf = loo_forest(est, Xs, ys, rows=[0])
+    np.testing.assert_allclose(lf.ssfi(Xs, scale=s_rev), lf.ssfi(Xs, scale=s))
+
+
+def test_importance_copies_and_in_place_arithmetic():
+    "A copy keeps the spread; in-place arithmetic gives a plain Series (its spread would be stale); duplicate names are refused."
+    import copy
+
+    imp = dfi.mdi(RF, return_std=True)
+    for c in (imp.copy(), copy.deepcopy(imp), copy.copy(imp)):
+        assert type(c) is Importance
+        np.testing.assert_array_equal(c.importances_std, imp.importances_std)
+    x = imp.copy()
+    x /= x.sum()
+    assert type(x) is pd.Series and type(imp) is Importance
+    with pytest.raises(ValueError, match='unique'):
+        dfi.plot_importances({'a': imp}, ['a', 'a', 'b'])
+
+
+def test_out_of_fold_mdi_needs_the_training_labels():
+    casc = dfi.CascadeForestClassifier(n_estimators=5, max_layers=2, random_state=0)
+    casc.fit(NUM, y)
+    with pytest.raises(ValueError, match='training labels'):
+        dfi.deep_forest_mdi(casc, NUM, np.where(y == 'yes', 'no', 'yes'))
+    dfi.deep_forest_mdi(casc, NUM, y)  # the training labels: fine
+
+
+def test_hidf_refuses_a_pipeline_switched_after_fit():
+    h = dfi.HiDFClassifier(
+        pipeline='cascade', n_estimators=5, n_bootstrap=2, max_layers=2, random_state=0
+    ).fit(NUM, y)
+    h.set_params(pipeline='paper').fit(NUM, y)
+    assert not hasattr(h, 'cascade_')  # the other pipeline's leftovers are dropped
+    h.set_params(pipeline='cascade')
+    with pytest.raises(ValueError, match='fit it again'):
+        dfi.hidf_contributions(h, NUM)
