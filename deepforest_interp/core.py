@@ -669,6 +669,7 @@ class Importance(_ImportanceFields, pd.Series):
         return out
 
 
+# %% ../nbs/00_core.ipynb #c008t2
 class ClassImportance(_ImportanceFields, pd.DataFrame):
     "A per-class global importance: features x classes means; `importances_std` (features x classes) and `importances` (K, C, n_trees) when computed."
 
@@ -1482,6 +1483,7 @@ def register_reader(source: str, accepts, read, fingerprint):
     _READERS[source] = (accepts, read, fingerprint)
 
 
+# %% ../nbs/00_core.ipynb #c020o2
 def _same(a: tuple, b: tuple) -> bool:
     "Two fingerprints name the same trees: the same objects (weak references followed), equal counts."
     deref = lambda x: x() if isinstance(x, weakref.ref) else x
@@ -1517,11 +1519,13 @@ def node_table(
     return table
 
 
+# %% ../nbs/00_core.ipynb #c020o3
 def clear_node_tables():
     "Drop every cached NodeTable (they are also dropped with their model)."
     _TABLES.clear()
 
 
+# %% ../nbs/00_core.ipynb #c020o4
 def _read_sklearn(model) -> NodeTable:
     "The NodeTable of a scikit-learn tree, forest or gradient-boosting model (through `ensemble_trees`)."
     ens = ensemble_trees(model)
@@ -1896,6 +1900,7 @@ def walk_spread(
     return out, np.sqrt(m2 / total, out=m2)
 
 
+# %% ../nbs/00_core.ipynb #c020x2
 def walk_dot(
     nt: NodeTable,  # the model's trees
     X: np.ndarray,  # (n, K) rows
