@@ -37,7 +37,7 @@ __all__ = [
 def _assemble(
     trees: list, offset, n_features: int, output_names, source: str, cat_width: int = 8
 ) -> NodeTable:
-    "Concatenate per-tree dicts (left, right, feature, threshold, missing_left, zero_missing, cats, leaf_value, weight, column)."
+    "Concatenate per-tree dicts (left, right, feature, threshold, missing_left, zero_missing, cats, leaf_value, weight, column); internal values by Eq. (B3)."
     sizes = np.array([len(t['left']) for t in trees], dtype=np.int64)
     roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     N = int(sizes.sum())
@@ -49,26 +49,6 @@ def _assemble(
     left, right = cat('left', np.int64), cat('right', np.int64)
     inner = left >= 0
     off = np.repeat(roots, sizes)
-    left, right = np.where(inner, left + off, -1), np.where(inner, right + off, -1)
-    value, weight = cat('leaf_value', float), cat('weight', float)
-    # depth of every node, then Eq. (B3) from the deepest internal nodes up
-    depth, frontier, d = np.zeros(N, np.int64), roots, 0
-    while frontier.size:
-        depth[frontier] = d
-        frontier = frontier[left[frontier] >= 0]
-        frontier, d = np.concatenate([left[frontier], right[frontier]]), d + 1
-    for lvl in range(int(depth.max(initial=0)), -1, -1):
-        p = np.flatnonzero(inner & (depth == lvl))
-        if not p.size:
-            continue
-        wl, wr = weight[left[p]], weight[right[p]]
-        tot = wl + wr
-        safe = tot > 0  # no training rows below: plain mean of the children
-        value[p] = np.where(
-            safe,
-            (wl * value[left[p]] + wr * value[right[p]]) / np.where(safe, tot, 1),
-            0.5 * (value[left[p]] + value[right[p]]),
-        )
     cat_row, bits = np.full(N, -1, np.int32), []
     for o, t in zip(roots, trees):
         for j, b in (t.get('cats') or {}).items():
@@ -78,13 +58,13 @@ def _assemble(
     cat_bits = np.zeros((len(bits), W), np.uint32)
     for r, b in enumerate(bits):
         cat_bits[r, : len(b)] = b
-    return NodeTable(
-        left,
-        right,
+    nt = NodeTable(
+        np.where(inner, left + off, -1),
+        np.where(inner, right + off, -1),
         cat('feature', np.int64),
         cat('threshold', float),
-        value,
-        weight,
+        cat('leaf_value', float),  # leaves only: the internal values follow
+        cat('weight', float),
         roots,
         cat('missing_left', np.uint8),
         cat('zero_missing', np.uint8),
@@ -97,6 +77,19 @@ def _assemble(
         kind='raw',
         source=source,
     )
+    # Eq. (B3) from the deepest internal nodes up, one depth level at a time
+    value, weight, l_, r_ = nt.value[:, 0], nt.weight, nt.left, nt.right
+    for lvl in range(int(nt.depth.max(initial=0)), -1, -1):
+        p = np.flatnonzero(~nt.is_leaf & (nt.depth == lvl))
+        wl, wr = weight[l_[p]], weight[r_[p]]
+        tot = wl + wr
+        safe = tot > 0  # no training rows below: plain mean of the children
+        value[p] = np.where(
+            safe,
+            (wl * value[l_[p]] + wr * value[r_[p]]) / np.where(safe, tot, 1),
+            0.5 * (value[l_[p]] + value[r_[p]]),
+        )
+    return nt
 
 
 # %% ../nbs/01c_boosting.ipynb #b011
