@@ -604,6 +604,14 @@ d = {
                 'core.html#nodetable.tree',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.Rows': (
+                'core.html#rows',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.Rows.__new__': (
+                'core.html#rows.__new__',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._ImportanceFields': (
                 'core.html#_importancefields',
                 'deepforest_interp/core.py',
@@ -762,6 +770,10 @@ d = {
             ),
             'deepforest_interp.core.inbag_counts': (
                 'core.html#inbag_counts',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.is_checked': (
+                'core.html#is_checked',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.label_codes': (

@@ -294,7 +294,6 @@ def cascade_pass(
     tree_dot=None,  # (rows, C) weights: the last layer's per-tree sums of contributions . weights
     # (`estimation.algorithm1_pass`), e.g. the centred
     # label for MDI(DF)'s per-tree terms
-    check_input: bool = True,  # False: X is already `check_X(X, model)[0]`
 ) -> list:  # per layer a Bunch(train, train_bias[, new, new_bias]) of per-forest arrays
     """Algorithm 1 over layers 0..layer (paper Algorithm 1, Eq. 27-30); training rows
     out of fold, new rows by all fold models.
@@ -309,9 +308,8 @@ def cascade_pass(
         raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
     new = None
     if X is not None:
-        X = check_X(X, model)[0] if check_input else X
-        # one forward pass (tqdm over the layers) of the rows checked here
-        new = model.layer_inputs(X, L, verbose=verbose, check_input=False)
+        # one forward pass (tqdm over the layers) of the rows checked here (or by the caller)
+        new = model.layer_inputs(check_X(X, model), L, verbose=verbose)
     cache = _model_cache(model, model.layers_)
     layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
     return algorithm1_pass(
@@ -388,7 +386,8 @@ def deep_forest_contributions(
     _method(calibration)
     _layer_index(model, layer)
     check_n_jobs(n_jobs)
-    X, names = check_X(X, model)
+    rows = check_X(X, model)
+    X, names = rows
     if oof and not model.is_training_data(X):
         raise ValueError(
             'oof=True needs the exact training data X the cascade was fitted on (rows'
@@ -397,13 +396,12 @@ def deep_forest_contributions(
         )
     res = cascade_pass(
         model,
-        None if oof else X,
+        None if oof else rows,
         calibration=calibration,
         layer=layer,
         n_jobs=n_jobs,
         new_layers='all' if all_layers else 'last',
         verbose=verbose,
-        check_input=False,
     )
     es = _explanations(model, res, 'train' if oof else 'new', X, names, oof)
     return stack_layers(es) if all_layers else es[-1]
@@ -505,6 +503,8 @@ def deep_forest_mdi(
             level=level,
         )
     check_level(level)
+    _check_cascade(model)
+    X = check_X(X, model)  # checked once: passed down as `Rows`
     es = deep_forest_contributions(
         model,
         X,
@@ -640,21 +640,19 @@ def deep_forest_explain(
     _check_cascade(model)
     t = model.training_data()
     names = feature_names(model)
-    if X is not None:
-        X, _ = check_X(X, model)
+    rows = None if X is None else check_X(X, model)
     res = cascade_pass(
         model,
-        X,
+        rows,
         calibration=calibration,
         layer=layer,
         n_jobs=n_jobs,
         verbose=verbose,
-        check_input=False,
     )
     train = _explanations(model, res, 'train', t.X, names, True)
     Y = encode_target(model, t.y)
     mdi = [Importance.of(_mdi_from(e.values, Y), names, 'MDI(DF)') for e in train]
-    new = None if X is None else _explanations(model, res, 'new', X, names, False)
+    new = None if X is None else _explanations(model, res, 'new', rows.X, names, False)
     return Bunch(
         train=stack_layers(train),
         new=None if new is None else stack_layers(new),

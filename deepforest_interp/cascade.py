@@ -28,7 +28,7 @@ from sklearn.utils.validation import (
     validate_data,
     _check_sample_weight,
 )
-from .core import MAX_SEED, check_n_jobs, numeric_frame
+from .core import MAX_SEED, check_n_jobs, numeric_frame, is_checked
 
 if TYPE_CHECKING:  # annotations only: importing the package must not load matplotlib
     import matplotlib.axes
@@ -348,11 +348,9 @@ class _BaseCascadeForest(BaseEstimator):
             X, l, self.oof_outputs_[l - 1] if oof else self._forward(X, l - 1)
         )
 
-    def layer_inputs(
-        self, X, layer: int | None = None, *, verbose: int = 0, check_input: bool = True
-    ) -> list:
-        "Input matrices of layers 0..`layer` for new rows X in one forward pass (each equals `layer_input(X, l)`); tqdm over the layers when verbose > 0; `check_input=False`: X is already a checked C-contiguous float64 array (as scikit-learn's trees)."
-        X = self._validate_X(X) if check_input else X
+    def layer_inputs(self, X, layer: int | None = None, *, verbose: int = 0) -> list:
+        "Input matrices of layers 0..`layer` for new rows X in one forward pass (each equals `layer_input(X, l)`); tqdm over the layers when verbose > 0; X checked by `check_X` for this cascade (a `Rows`) is not checked again."
+        X = X.X if is_checked(X, self) else self._validate_X(X)
         l = self._check_layer(layer)
         inputs, out = [], None
         with tqdm(

@@ -45,6 +45,8 @@ __all__ = [
     'accepts_categories',
     'align_columns',
     'row_frame',
+    'Rows',
+    'is_checked',
     'check_X',
     'check_y',
     'check_int',
@@ -818,6 +820,31 @@ def row_frame(X):
     return pd.DataFrame([X.to_numpy()], columns=X.index).infer_objects()
 
 
+# %% ../nbs/00_core.ipynb #c010rx
+class Rows(tuple):
+    "Rows checked once at a public boundary: unpacks as `(X, names)`; `X` is C-contiguous float64 (or kept float32), in the fitted column order, never the caller's array; `model` is what they were checked against (None: library-made rows, such as a layer's input)."
+
+    def __new__(
+        cls, X: np.ndarray, names: list, model=None, has_nan: bool | None = None
+    ):
+        self = super().__new__(cls, (X, list(names)))
+        self.model = model
+        self.has_nan = bool(np.isnan(X).any()) if has_nan is None else has_nan
+        return self
+
+    X = property(lambda self: self[0])
+    names = property(lambda self: self[1])
+    shape = property(lambda self: self[0].shape)
+
+
+# %% ../nbs/00_core.ipynb #c010ry
+def is_checked(X, model=None) -> bool:
+    "True when `X` is a `Rows` checked for `model` (or made by the library, or `model` is None): nothing to check again."
+    return isinstance(X, Rows) and (
+        model is None or X.model is None or X.model is model
+    )
+
+
 # %% ../nbs/00_core.ipynb #c011
 MAX_DENSE_BYTES = 2**31  # largest scipy sparse X densified (float64 bytes)
 
@@ -829,8 +856,21 @@ def check_X(
     name='X',
     allow_nan: bool | None = None,
     keep_float32: bool = False,
-) -> tuple[np.ndarray, list]:
-    "Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN only if `allow_nan`, default: if `model` routes it); return `(array, feature_names)`: a fresh float64 copy (`keep_float32`: a float32 input is returned as it is, never copied to float64)."
+) -> Rows:
+    "Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN only if `allow_nan`, default: if `model` routes it); return `Rows` = `(array, feature_names)`: a fresh float64 copy (`keep_float32`: a float32 input is returned as it is, never copied to float64). `Rows` checked for this model (or made by the library) come back unchecked."
+    if allow_nan is None:
+        allow_nan = model is not None and routes_missing(model)
+    if isinstance(X, Rows):
+        if not is_checked(X, model):
+            X = X.X  # checked for another model: checked again, by position
+        elif X.has_nan and not allow_nan:
+            raise ValueError(
+                f'{name} contains NaN and this model cannot route missing values'
+            )
+        elif X.X.dtype == np.float32 and not keep_float32:
+            return Rows(X.X.astype(float), X.names, X.model, False)
+        else:
+            return X
     X = row_frame(X)
     # scipy sparse: trees see the same values densified
     if hasattr(X, 'toarray') and hasattr(X, 'nnz'):
@@ -921,9 +961,8 @@ def check_X(
         raise ValueError(f'{name} has no rows')
     if np.isinf(arr).any():
         raise ValueError(f'{name} contains infinite values')
-    if allow_nan is None:
-        allow_nan = model is not None and routes_missing(model)
-    if not allow_nan and np.isnan(arr).any():
+    has_nan = bool(np.isnan(arr).any())
+    if not allow_nan and has_nan:
         raise ValueError(
             f'{name} contains NaN and this model cannot route missing values; impute or'
             ' drop them before explaining'
@@ -946,9 +985,9 @@ def check_X(
         names = [f'x{j}' for j in range(arr.shape[1])]
     # float32 kept, not widened
     if keep_float32 and arr.dtype == np.float32:
-        return np.ascontiguousarray(arr), names
+        return Rows(np.ascontiguousarray(arr), names, model, has_nan)
     # our own copy: never aliases the caller's X
-    return np.array(arr, dtype=float, order='C', copy=True), names
+    return Rows(np.array(arr, dtype=float, order='C', copy=True), names, model, has_nan)
 
 
 # %% ../nbs/00_core.ipynb #c012

@@ -82,14 +82,17 @@ def oob_contributions(
         )
     if never_oob not in ('raise', 'all_trees'):
         raise ValueError(f"never_oob must be 'raise' or 'all_trees', got {never_oob!r}")
-    X, names = check_X(X_train, forest, name='X_train')
+    rows = check_X(X_train, forest, name='X_train')
+    X, names = rows
     n = X.shape[0]
     counts = inbag_counts(forest, n)
     X32 = np.ascontiguousarray(X, dtype=np.float32)
     ens = ensemble_trees(forest)
     nt = node_table(forest)
     mu0 = _base_value(forest, nt.root_value, y, n)  # (C,); validates y
-    check_training_rows(forest, X, y, name='X_train')  # core's one training-rows test
+    check_training_rows(
+        forest, rows, y, name='X_train'
+    )  # core's one training-rows test
     oob = counts == 0
     n_oob = oob.sum(0)
     W = oob / np.maximum(n_oob, 1)  # W[j, i] = [i OOB for j] / |J_i|

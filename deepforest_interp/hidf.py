@@ -19,6 +19,7 @@ from sklearn.utils.validation import (
     _check_sample_weight,
 )
 from .core import Explanation, check_X, check_y, check_n_jobs, MAX_SEED
+from .core import Rows, is_checked
 from .core import Importance, stack_layers
 from .intersection_trees import Interaction, stability_scores
 from .intersection_trees import MAX_INTERSECTION_DEPTH, MAX_N_CHILD
@@ -658,7 +659,12 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
     def representation(self, X, layer: int | None = None) -> np.ndarray:
         "X with the ALC features of the first `layer` layers appended (default: all kept); cascade: without class vectors."
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        # rows checked by `check_X` for this model are not checked again
+        X = (
+            X.X
+            if is_checked(X, self)
+            else validate_data(self, X, dtype=np.float64, reset=False)
+        )
         n_max = len(self.layers_)
         L = (
             (self.best_layer_ if self.pipeline == 'paper' else n_max)
@@ -681,8 +687,12 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         if self.pipeline != 'cascade':
             raise ValueError("layer_inputs needs pipeline='cascade'")
-        A = validate_data(self, X, dtype=np.float64, reset=False)
-        return self.cascade_.layer_inputs(np.ascontiguousarray(A), check_input=False)
+        if not is_checked(X, self):
+            A = validate_data(self, X, dtype=np.float64, reset=False)
+            X = Rows(
+                np.ascontiguousarray(A), list(self.feature_names_out_[: A.shape[1]])
+            )
+        return self.cascade_.layer_inputs(Rows(X.X, X.names))  # checked: not again
 
     def predict_proba(self, X) -> np.ndarray:
         "Class probabilities, (n, n_classes): the mean of the final forests (paper) or of the best layer's forests (cascade)."
@@ -805,16 +815,14 @@ def hidf_contributions(
         raise ValueError(
             f'calibration must be one of {sorted(_HIDF_CALIBRATIONS)}, got {calibration!r}'
         )
-    Xv, names = check_X(X, model)
-    K, C = model.n_features_in_, len(model.classes_)
+    X = check_X(X, model)  # checked once: the `Rows` are passed down
+    Xv, K, C = X.X, model.n_features_in_, len(model.classes_)
     names = list(model.feature_names_out_[:K])
-    # the checked rows, named only if the model was fitted with names (as it expects)
-    fitted = getattr(model, 'feature_names_in_', None)
-    X = Xv if fitted is None else pd.DataFrame(Xv, columns=fitted)
     if model.pipeline == 'paper':
         Z = model.representation(X)
+        Zr = Rows(Z, [f'z{j}' for j in range(Z.shape[1])])  # library-made: not checked
         # the output is their mean
-        es = [contributions(f, Z, check_additivity=False) for f in model.forests_]
+        es = [contributions(f, Zr, check_additivity=False) for f in model.forests_]
         vals, bias = (
             sum(e.values for e in es) / len(es),
             sum(e.bias for e in es) / len(es),

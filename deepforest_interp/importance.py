@@ -220,7 +220,8 @@ def mdi_covariance(
                 ' inbag=True checks the training rows against every tree, in memory'
             )
         return _dask_mdi_covariance(model, X, y, sample_weight, return_std)
-    X, names = check_X(X, model)
+    rows = check_X(X, model)
+    X, names = rows
     Y = encode_target(model, check_y(y, X.shape[0]))
     if inbag:
         if getattr(model, 'monotonic_cst', None) is not None:
@@ -232,7 +233,7 @@ def mdi_covariance(
                 ' hold; use mdi(model), or inbag=False for the covariance on labelled'
                 ' rows'
             )
-        W = fit_weights(model, X, y, sample_weight)  # checked against every tree
+        W = fit_weights(model, rows, y, sample_weight)  # checked against every tree
         W = W / W.sum(1, keepdims=True)  # in-bag weighted mean per tree
     else:
         w = (
@@ -357,10 +358,13 @@ def mdi_oob(
     check_model(forest, FOREST_TYPES)
     _check_bool(return_std, 'return_std')
     _check_criterion(forest, 'mdi_oob')
-    X, names = check_X(X, forest)
+    rows = check_X(X, forest)
+    X, names = rows
     Y = encode_target(forest, check_y(y, X.shape[0]))
     oob = oob_mask(forest, X.shape[0]).astype(float)
-    fit_weights(forest, X, y, sample_weight)  # raises unless X, y are the training rows
+    fit_weights(
+        forest, rows, y, sample_weight
+    )  # raises unless X, y are the training rows
     n_oob = oob.sum(1, keepdims=True)
     if (n_oob == 0).any():
         raise ValueError(
@@ -538,7 +542,8 @@ def oob_permutation_importance(
         forest = parts.model
     check_level(level)
     check_model(forest, FOREST_TYPES)
-    X, names = check_X(X, forest)
+    rows = check_X(X, forest)
+    X, names = rows
     y = check_y(y, X.shape[0])
     if groups is None:
         groups = {name: np.array([j]) for j, name in enumerate(names)}
@@ -551,7 +556,9 @@ def oob_permutation_importance(
         raise ValueError(
             f'random_state must be None, an int or a numpy RandomState, got {random_state!r}'
         ) from None
-    fit_weights(forest, X, y, sample_weight)  # raises unless X, y are the training rows
+    fit_weights(
+        forest, rows, y, sample_weight
+    )  # raises unless X, y are the training rows
     clf = is_classifier(forest)
     target = Y.argmax(1) if clf else Y[:, 0]
     if not clf and Y.shape[1] > 1:

@@ -238,8 +238,9 @@ class LOOForest:
 
     def _training_X(self, X) -> np.ndarray:
         "`X` validated as the forest's training rows (core's `check_training_rows`): `rows` index into it."
+        X = check_X(X, self.forest)
         check_training_rows(self.forest, X)
-        return check_X(X, self.forest)[0]
+        return X.X
 
     def sub_forest(self, j: int):
         "A working copy of `forest` (predict, predict_proba, `ssfi`) restricted to the sub-forest of `rows[j]`."

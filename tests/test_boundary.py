@@ -391,14 +391,15 @@ def test_a_numeric_row_as_a_series():
 
 
 def _count_checks(monkeypatch, call):
-    "How many times `core.check_X` runs during `call()` (patched in every module that imported it)."
+    "How many times `core.check_X` checks rows during `call()` (patched in every module that imported it); `Rows` passed down, which it returns at once, are not counted."
     import importlib, pkgutil
     from deepforest_interp import core
 
     calls, orig = [], core.check_X
 
     def counted(*a, **k):
-        calls.append(1)
+        if not core.is_checked(a[0], a[1] if len(a) > 1 else k.get('model')):
+            calls.append(1)
         return orig(*a, **k)
 
     for m in pkgutil.iter_modules(dfi.__path__):
@@ -420,10 +421,31 @@ def test_inputs_are_checked_once_per_call(monkeypatch):
         _count_checks(monkeypatch, lambda: dfi.deep_forest_contributions(casc, Xn)) == 1
     )
     assert _count_checks(monkeypatch, lambda: dfi.deep_forest_explain(casc, Xn)) == 1
-    # hiDF's rows once, and the final forest's representation once (explained by `contributions`)
-    assert _count_checks(
-        monkeypatch, lambda: dfi.hidf_contributions(hidf, Xn)
-    ) <= 1 + len(hidf.forests_)
+    assert _count_checks(monkeypatch, lambda: dfi.hidf_contributions(hidf, Xn)) == 1
+    assert _count_checks(monkeypatch, lambda: dfi.hidf_mdi(hidf, Xn, y)) == 1
+    assert (
+        _count_checks(
+            monkeypatch, lambda: dfi.deep_forest_mdi(casc, Xn, y, return_std=True)
+        )
+        == 1
+    )
+    rf = RandomForestClassifier(n_estimators=5, random_state=0).fit(Xn, y)
+    for f in (dfi.mdi_covariance, dfi.mdi_oob, dfi.oob_permutation_importance):
+        assert _count_checks(monkeypatch, lambda: f(rf, Xn, y)) == 1, f.__name__
+
+
+def test_checked_rows_are_passed_down_not_rechecked():
+    "A `Rows` from `check_X` is returned as it is for its model; for another model its array is checked again."
+    from deepforest_interp.core import Rows, check_X
+
+    rf = RandomForestClassifier(n_estimators=3, random_state=0).fit(NUM, y)
+    rows = check_X(NUM, rf)
+    assert isinstance(rows, Rows) and check_X(rows, rf) is rows
+    other = RandomForestClassifier(n_estimators=3, random_state=0).fit(
+        NUM.iloc[:, :2], y
+    )
+    with pytest.raises(ValueError, match='features'):
+        check_X(rows, other)
 
 
 def test_a_row_series_with_a_category_column_for_hgb():
