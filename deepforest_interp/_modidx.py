@@ -1960,6 +1960,10 @@ d = {
                 'ssfi.html#ssfi',
                 'deepforest_interp/single_sample.py',
             ),
+            'deepforest_interp.single_sample.ssfi_frame': (
+                'ssfi.html#ssfi_frame',
+                'deepforest_interp/single_sample.py',
+            ),
             'deepforest_interp.single_sample.ssfi_loo': (
                 'ssfi.html#ssfi_loo',
                 'deepforest_interp/single_sample.py',

@@ -19,7 +19,7 @@ with warnings.catch_warnings():
     from tqdm.auto import tqdm
 from .core import check_X, check_y, check_model, check_int, check_real
 from .core import check_array, check_n_jobs, check_index
-from .core import check_training_rows, tree_arrays
+from .core import check_training_rows, tree_arrays, Rows
 from .core import oob_mask, model_trees, TREE_TYPES, FOREST_TYPES
 from .core import NodeTable, node_table, walk
 from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
@@ -29,6 +29,7 @@ from .pipelines import check_level
 __all__ = [
     'depth_weight',
     'ssfi_reference',
+    'ssfi_frame',
     'ssfi',
     'feature_ranges',
     'LOOForest',
@@ -163,6 +164,28 @@ def _walk_ssfi(
     return _check_finite(out[..., 0])
 
 
+# %% ../nbs/09_ssfi.ipynb #c017f
+def ssfi_frame(
+    values: np.ndarray,  # (n, K) SSFI
+    names: list,  # the K feature names
+    X=None,  # the rows as the caller gave them: a frame's (or a row Series') labels are kept
+    rows=None,  # positions in X of the rows `values` holds (default: all of X)
+) -> pd.DataFrame:
+    "SSFI as rows x named features, the way `Explanation.frame` names contributions: a per-row score, not a decomposition."
+    if rows is not None:
+        rows = np.asarray(rows)
+        index = (
+            X.index[rows] if isinstance(X, pd.DataFrame) else pd.Index(rows, name='row')
+        )
+    elif isinstance(X, pd.DataFrame) and len(X) == len(values):
+        index = X.index
+    elif isinstance(X, pd.Series) and len(values) == 1:
+        index = pd.Index([X.name])
+    else:
+        index = pd.RangeIndex(len(values), name='row')
+    return pd.DataFrame(values, index=index, columns=pd.Index(names, name='feature'))
+
+
 # %% ../nbs/09_ssfi.ipynb #c018
 def ssfi(
     model,  # fitted DecisionTree*/RandomForest*/ExtraTrees* classifier or regressor
@@ -176,7 +199,7 @@ def ssfi(
     # a Pipeline: 'raw' = its input columns (the terms of each column's encoded columns
     # summed; `scale` is per transformed column), 'transformed' = the model's
     level: str = 'raw',
-) -> np.ndarray:  # (n_samples, n_features), >= 0
+) -> pd.DataFrame:  # rows x features (named; the caller's row labels), >= 0
     "Single-sample feature importance of every row of `X` (paper Eq. 6-7), compiled and parallel over rows."
     if is_pipeline(model):  # Eq. (6) is a sum of per-split terms: grouped exactly
         parts = unwrap_pipeline(model, level)
@@ -187,18 +210,20 @@ def ssfi(
             scale=scale,
             average=average,
             n_jobs=n_jobs,
-        )
+        ).to_numpy()
         if parts.source is None:
-            return out
-        return np.stack([out[:, g].sum(1) for g in parts.groups.values()], axis=1)
+            return ssfi_frame(out, parts.transformed_names, X)
+        grouped = [out[:, g].sum(1) for g in parts.groups.values()]
+        return ssfi_frame(np.stack(grouped, axis=1), list(parts.groups), X)
     check_level(level)
     _check_ssfi_model(model)
     a = _check_alpha(alpha)
     n_jobs = check_n_jobs(n_jobs)
     scale = _named_scale(scale, X)
-    X, names = check_X(X, model)  # columns in the fitted order
-    inv = _inv_scale(scale, X.shape[1], names)
-    return _walk_ssfi(node_table(model), X, inv, a, average, n_jobs=n_jobs)
+    Xc, names = check_X(X, model)  # columns in the fitted order
+    inv = _inv_scale(scale, Xc.shape[1], names)
+    S = _walk_ssfi(node_table(model), Xc, inv, a, average, n_jobs=n_jobs)
+    return ssfi_frame(S, names, X)
 
 
 # %% ../nbs/09_ssfi.ipynb #c023
@@ -236,11 +261,11 @@ class LOOForest:
         )
         return w
 
-    def _training_X(self, X) -> np.ndarray:
+    def _training_X(self, X) -> Rows:
         "`X` validated as the forest's training rows (core's `check_training_rows`): `rows` index into it."
         X = check_X(X, self.forest)
         check_training_rows(self.forest, X)
-        return X.X
+        return X
 
     def sub_forest(self, j: int):
         "A working copy of `forest` (predict, predict_proba, `ssfi`) restricted to the sub-forest of `rows[j]`."
@@ -258,7 +283,9 @@ class LOOForest:
         scale=None,
         average: bool = True,
         n_jobs: int | None = -1,
-    ) -> np.ndarray:
+    ) -> (
+        pd.DataFrame
+    ):  # len(rows) x features, indexed by the rows' labels (positions for an array)
         "Leave-one-out SSFI of every row in `rows`, each over its own sub-forest (Eq. 6-7); `X` is the training data."
         a = _check_alpha(alpha)
         n_jobs = check_n_jobs(n_jobs)
@@ -266,20 +293,21 @@ class LOOForest:
         # the columns a Series of scales is matched to: the forest's, else the frame's
         fitted = getattr(self.forest, 'feature_names_in_', getattr(X, 'columns', None))
         names = None if fitted is None else [str(c) for c in fitted]
-        X = self._training_X(X)
-        return _walk_ssfi(
+        Xc = self._training_X(X)
+        S = _walk_ssfi(
             node_table(self.forest),
-            X[self.rows],
-            _inv_scale(scale, X.shape[1], names),
+            Xc.X[self.rows],
+            _inv_scale(scale, Xc.shape[1], names),
             a,
             average,
             self.row_weights(average),
             n_jobs,
         )
+        return ssfi_frame(S, Xc.names, X, self.rows)
 
     def predict(self, X) -> np.ndarray:
         "Leave-one-out prediction of every row in `rows` (labels for classifiers); `X` is the training data."
-        Xr = self._training_X(X)[self.rows]
+        Xr = self._training_X(X).X[self.rows]
         W = self.row_weights()
         if is_classifier(self.forest):
             P = sum(
@@ -377,7 +405,9 @@ def loo_forest(
 class LOOSSFI:
     "Result of `ssfi_loo`: each row's SSFI and prediction under a model that never saw the row."
 
-    values: np.ndarray  # (r, n_features) SSFI of the held-out rows
+    values: (
+        pd.DataFrame
+    )  # (r, n_features) SSFI of the held-out rows (as `ssfi`'s frame)
     # (r,) leave-one-out predictions (class labels for classifiers), to check Sec. 4.2's
     # condition
     prediction: np.ndarray
@@ -420,7 +450,7 @@ def ssfi_loo(
             ' decision tree, random forest or extra-trees model'
         )
     scale = _named_scale(scale, X)
-    X, names = check_X(X)
+    X_in, (X, names) = X, check_X(X)
     y = check_y(y, len(X))
     rows = _check_rows(rows, len(X))
     inv = _inv_scale(scale, X.shape[1], names)
@@ -442,18 +472,18 @@ def ssfi_loo(
     elif method == 'oob':
         lf = loo_forest(estimator, X, y, rows=rows)
         values, pred = (
-            lf.ssfi(X, alpha=a, scale=scale, average=average, n_jobs=n_jobs),
+            lf.ssfi(X, alpha=a, scale=scale, average=average, n_jobs=n_jobs).to_numpy(),
             lf.predict(X),
         )
     else:
         raise ValueError(f"method must be 'refit' or 'oob', got {method!r}")
-    return LOOSSFI(values, pred, rows, names)
+    return LOOSSFI(ssfi_frame(values, names, X_in, rows), pred, rows, names)
 
 
 # %% ../nbs/09_ssfi.ipynb #c039
 def plot_ssfi(
-    values,  # (n_features,) SSFI of one row (e.g. `ssfi(model, X)[i]`)
-    feature_names=None,  # names for the bars (default x0, x1, ...)
+    values,  # (n_features,) SSFI of one row, e.g. `ssfi(model, X).iloc[i]` (a Series: named bars)
+    feature_names=None,  # names for the bars (default: a Series' index, else x0, x1, ...)
     max_features: int = 10,  # show the largest few
     ax=None,  # matplotlib Axes to draw on
     color: str = '#d62728',
@@ -462,6 +492,8 @@ def plot_ssfi(
     "Horizontal bar chart of one row's largest SSFI values, the largest on top."
     import matplotlib.pyplot as plt
 
+    if feature_names is None and isinstance(values, pd.Series):
+        feature_names = values.index
     v = check_array(values, 'values', finite=False).reshape(-1)
     names = (
         list(feature_names)

@@ -141,7 +141,7 @@ def test_grouped_importances_are_exact_sums():
     np.testing.assert_allclose(
         lr.to_numpy(), [lt[g].sum(0) for g in groups.values()], atol=1e-12
     )
-    st = dfi.ssfi(PIPE, X, n_jobs=1, level='transformed')
+    st = dfi.ssfi(PIPE, X, n_jobs=1, level='transformed').to_numpy()
     np.testing.assert_allclose(
         dfi.ssfi(PIPE, X, n_jobs=1),
         np.stack([st[:, g].sum(1) for g in groups.values()], 1),

@@ -127,7 +127,7 @@ def models(draw):
 @given(models())
 def test_fast_equals_reference(case):
     m, Xq, alpha, scale, average = case
-    fast = ssfi(m, Xq, alpha=alpha, scale=scale, average=average)
+    fast = ssfi(m, Xq, alpha=alpha, scale=scale, average=average).to_numpy()
     np.testing.assert_allclose(
         fast,
         ssfi_reference(m, Xq, alpha=alpha, scale=scale, average=average),
@@ -162,11 +162,13 @@ def test_ssfi_loo_refit_is_algorithm_1():
     r2 = ssfi_loo(
         est, X, y, rows=[0, 7, 39], n_jobs=2, progress=False
     )  # joblib workers give the same numbers
-    np.testing.assert_allclose(r.values, r2.values, atol=1e-12)
+    np.testing.assert_allclose(r.values.to_numpy(), r2.values.to_numpy(), atol=1e-12)
     for j, i in enumerate([0, 7, 39]):
         keep = np.arange(40) != i
         m = RandomForestClassifier(15, random_state=3).fit(X[keep], y[keep])
-        np.testing.assert_allclose(r.values[j], ssfi(m, X[i : i + 1])[0], atol=1e-12)
+        np.testing.assert_allclose(
+            r.values.iloc[j].to_numpy(), ssfi(m, X[i : i + 1]).to_numpy()[0], atol=1e-12
+        )
         assert r.prediction[j] == m.predict(X[i : i + 1])[0]
 
 
@@ -182,7 +184,9 @@ def test_loo_forest_members_are_out_of_bag():
         RandomForestRegressor(20, random_state=0), X, y, method='oob', rows=[3]
     )
     np.testing.assert_allclose(
-        r.values[0], ssfi(lf.sub_forest(3), X[3:4])[0], atol=1e-12
+        r.values.iloc[0].to_numpy(),
+        ssfi(lf.sub_forest(3), X[3:4]).to_numpy()[0],
+        atol=1e-12,
     )
 
 
@@ -260,6 +264,6 @@ def test_missing_values_routed_as_predict(seed, frac, kind):
         'et': ExtraTreesRegressor(6, random_state=seed),
         'dt': DecisionTreeRegressor(max_depth=5, random_state=seed),
     }[kind].fit(X, y)
-    got = ssfi(m, X)
+    got = ssfi(m, X).to_numpy()
     assert np.isfinite(got).all()
     np.testing.assert_allclose(got, ssfi_reference(m, X), atol=1e-10)
