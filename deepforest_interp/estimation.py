@@ -11,7 +11,7 @@ import numpy as np
 from joblib import effective_n_jobs
 from sklearn.utils import Bunch
 from tqdm.std import tqdm  # plain text bars, as notebook 04's fit
-from .core import inbag_counts, NodeTable, check_model
+from .core import inbag_counts, NodeTable, check_model, tree_arrays
 from .core import check_int, FOREST_TYPES, LazyKernels
 from .cascade import _BaseCascadeForest
 
@@ -30,9 +30,9 @@ __all__ = [
     'inbag_rows',
     'node_sums',
     'estimated_increments',
+    'cascade_contributions_reference',
     'Algorithm1Layer',
     'algorithm1_pass',
-    'cascade_contributions_reference',
 ]
 
 
@@ -154,6 +154,81 @@ def _eq16(parent, feature, weight, S, K, C):
                 # the node means of f_{F,k}: the child's minus the parent's
                 est[t, k, c] = S[t, F, k, c] / wt - S[p, F, k, c] / wp  # Eq. (16)
     return est
+
+
+# %% ../nbs/05_cascade_estimation.ipynb #c011
+def _node_table(ta, K, C, S, node_map):
+    "Cumulative contributions of every node (n_nodes, K, C): Algorithm 1 with per-node map g = `node_map`."
+    table = np.zeros((ta.n_nodes, K, C))
+    est = estimated_increments(ta, S, K, C) if S is not None else None
+    # ids are depth-first: parents before children
+    for p in np.flatnonzero(~ta.is_leaf):
+        for ch in (ta.left[p], ta.right[p]):
+            dmu = ta.value[ch] - ta.value[p]
+            table[ch] = table[p]
+            if ta.feature[p] < K:
+                table[ch, ta.feature[p]] += dmu
+            else:
+                table[ch] += est[ch] if node_map is None else node_map(est[ch], dmu)
+    return table
+
+
+def cascade_contributions_reference(
+    model,  # fitted CascadeForestClassifier / CascadeForestRegressor
+    X=None,  # new rows to explain (None: only the training rows, out of fold)
+    layer: int | None = None,  # last layer to compute (default: the model's best layer)
+    node_map=None,  # g(est (K, C), dmu (C,)) -> (K, C); None = estimation only
+    # per layer a Bunch: 'train' (n, F, K, C) OOF, 'train_bias' (n, F, C), and 'new',
+    # 'new_bias' when X
+) -> list:
+    "Layer-by-layer deep-forest contributions with a pluggable per-node map, written out tree by tree (paper Sec. 5, Eq. 15-17; slow, for reading and checking)."
+    if not isinstance(model, _BaseCascadeForest):
+        raise TypeError(
+            'model must be a fitted CascadeForestClassifier or CascadeForestRegressor,'
+            f' got {type(model).__name__}'
+        )
+    L = model._check_layer(layer)
+    K, C, F = model.n_features_in_, model.n_outputs_, model.n_forests
+    sample_weight = model.training_data().sample_weight
+    new_inputs = None if X is None else model.layer_inputs(X, L)
+    out, P_prev = [], None  # P_prev: the layer below's out-of-fold contributions
+    for l in range(L + 1):
+        Z = model.training_input(l)  # X, then the layer below's out-of-fold outputs
+        res = Bunch(
+            train=np.zeros((len(Z), F, K, C)), train_bias=np.zeros((len(Z), F, C))
+        )
+        if X is not None:
+            Zn = new_inputs[l]
+            res.new, res.new_bias = (
+                np.zeros((len(Zn), F, K, C)),
+                np.zeros((len(Zn), F, C)),
+            )
+        for f in range(F):
+            folds = model.folds_[l]
+            for j, (tr, va) in enumerate(folds):
+                fm = model.layers_[l][f][j]  # fold model j of forest f
+                # the fold model's classes among the C outputs (labels are encoded 0..C-1)
+                cols = getattr(fm, 'classes_', np.zeros(1)).astype(np.intp)
+                counts, M = inbag_counts(fm, len(tr)), len(fm.estimators_)
+                for m, tree in enumerate(fm.estimators_):
+                    ta = tree_arrays(tree)
+                    value = np.zeros((ta.n_nodes, C))  # a class the fold missed: 0
+                    value[:, cols] = ta.value
+                    ta.value = value
+                    S = None
+                    if l > 0:  # Eq. (16) needs the node sums of the rows' contributions
+                        rows, w = inbag_rows(fm, m, tr, counts, sample_weight)
+                        S = node_sums(ta, tree.apply(Z[rows]), w, P_prev[rows])
+                    table = _node_table(ta, K, C, S, node_map)  # every node's f_k
+                    # the held-out fold's rows: out of fold, as the next layer saw them
+                    res.train[va, f] += table[tree.apply(Z[va])] / M
+                    res.train_bias[va, f] += ta.value[0] / M
+                    if X is not None:  # new rows: the mean over the folds
+                        res.new[:, f] += table[tree.apply(Zn)] / (M * len(folds))
+                        res.new_bias[:, f] += ta.value[0] / (M * len(folds))
+        out.append(res)
+        P_prev = res.train
+    return out
 
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009k
@@ -626,47 +701,3 @@ def algorithm1_pass(
             prev = res.train
             out.append(res)
     return out
-
-
-# %% ../nbs/05_cascade_estimation.ipynb #c011
-def _node_table(ta, K, C, S, node_map):
-    "Cumulative contributions of every node (n_nodes, K, C): Algorithm 1 with per-node map g = `node_map`."
-    table = np.zeros((ta.n_nodes, K, C))
-    est = estimated_increments(ta, S, K, C) if S is not None else None
-    # ids are depth-first: parents before children
-    for p in np.flatnonzero(~ta.is_leaf):
-        for ch in (ta.left[p], ta.right[p]):
-            dmu = ta.value[ch] - ta.value[p]
-            table[ch] = table[p]
-            if ta.feature[p] < K:
-                table[ch, ta.feature[p]] += dmu
-            else:
-                table[ch] += est[ch] if node_map is None else node_map(est[ch], dmu)
-    return table
-
-
-def cascade_contributions_reference(
-    model,  # fitted CascadeForestClassifier / CascadeForestRegressor
-    X=None,  # new rows to explain (None: only the training rows, out of fold)
-    layer: int | None = None,  # last layer to compute (default: the model's best layer)
-    node_map=None,  # g(est (K, C), dmu (C,)) -> (K, C); None = estimation only
-    # per layer a Bunch: 'train' (n, F, K, C) OOF, 'train_bias' (n, F, C), and 'new',
-    # 'new_bias' when X
-) -> list:
-    "Layer-by-layer deep-forest contributions with a pluggable per-node map (paper Sec. 5; readable tables, no cache)."
-    if not isinstance(model, _BaseCascadeForest):
-        raise TypeError(
-            'model must be a fitted CascadeForestClassifier or CascadeForestRegressor,'
-            f' got {type(model).__name__}'
-        )
-    L = model._check_layer(layer)
-    layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
-    new = None if X is None else model.layer_inputs(X, L)
-    # every tree through its table: the readable path
-    return algorithm1_pass(
-        layers,
-        lambda nodes, S, K, C: _node_table(nodes, K, C, S, node_map),
-        model.n_outputs_,
-        new,
-        walk_plain_trees=False,
-    )
