@@ -40,12 +40,12 @@ __all__ = [
     'calibrated_table',
     'cascade_pass',
     'deep_forest_contributions',
-    'prepare_explanations',
     'deep_forest_mdi',
     'deep_forest_local_mdi',
     'deep_forest_explain',
     'deep_forest_steps_data',
     'explore_deep_forest',
+    'prepare_explanations',
 ]
 
 # %% ../nbs/06_calibration.ipynb #c006
@@ -405,40 +405,6 @@ def deep_forest_contributions(
     )
     es = _explanations(model, res, 'train' if oof else 'new', X, names, oof)
     return stack_layers(es) if all_layers else es[-1]
-
-
-# %% ../nbs/06_calibration.ipynb #c020q
-def prepare_explanations(
-    model,  # fitted CascadeForestClassifier / CascadeForestRegressor
-    *,
-    calibration: str | None = 'partial',  # the calibration map the later calls will use
-    # the layer they will explain (default: the model's best layer)
-    layer: int | None = None,
-    n_jobs: int | None = None,  # threads (forests of a layer run in parallel)
-    verbose: int = 0,  # tqdm progress over the trees when > 0
-):  # the model, its per-model cache filled
-    "Precompute what every explanation of new rows shares: Algorithm 1 on the training rows below `layer`, `layer`'s leaf tables (paper Algorithm 1, Sec. 7.3)."
-    _check_cascade(model)
-    method = _method(calibration)
-    L = _layer_index(model, layer)
-    n_jobs = check_n_jobs(n_jobs)
-    cache = _model_cache(model, model.layers_)
-    layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
-    # the pass without new rows
-    no_rows = [np.zeros((0, a.train_input.shape[1]), np.float32) for a in layers]
-    algorithm1_pass(
-        layers,
-        _compiled_table(method),
-        model.n_outputs_,
-        no_rows,
-        new_layers='last',
-        cache=cache,
-        tag=method,
-        table_budget=_table_budget(model, cache),
-        n_jobs=n_jobs,
-        verbose=verbose,
-    )
-    return model
 
 
 # %% ../nbs/06_calibration.ipynb #c025
@@ -846,3 +812,37 @@ def explore_deep_forest(
         _explorer_asset('deep_forest.js'),
         'Deep-forest step-through: Algorithm 1 on one path, then the layer\u2019s contributions',
     )
+
+
+# %% ../nbs/06_calibration.ipynb #c020q
+def prepare_explanations(
+    model,  # fitted CascadeForestClassifier / CascadeForestRegressor
+    *,
+    calibration: str | None = 'partial',  # the calibration map the later calls will use
+    # the layer they will explain (default: the model's best layer)
+    layer: int | None = None,
+    n_jobs: int | None = None,  # threads (forests of a layer run in parallel)
+    verbose: int = 0,  # tqdm progress over the trees when > 0
+):  # the model, its per-model cache filled
+    "Precompute what every explanation of new rows shares: Algorithm 1 on the training rows below `layer`, `layer`'s leaf tables (paper Algorithm 1, Sec. 7.3)."
+    _check_cascade(model)
+    method = _method(calibration)
+    L = _layer_index(model, layer)
+    n_jobs = check_n_jobs(n_jobs)
+    cache = _model_cache(model, model.layers_)
+    layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
+    # the pass without new rows
+    no_rows = [np.zeros((0, a.train_input.shape[1]), np.float32) for a in layers]
+    algorithm1_pass(
+        layers,
+        _compiled_table(method),
+        model.n_outputs_,
+        no_rows,
+        new_layers='last',
+        cache=cache,
+        tag=method,
+        table_budget=_table_budget(model, cache),
+        n_jobs=n_jobs,
+        verbose=verbose,
+    )
+    return model
