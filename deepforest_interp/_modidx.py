@@ -222,10 +222,6 @@ d = {
                 'cascade_forest.html#cascadeforestclassifier',
                 'deepforest_interp/cascade.py',
             ),
-            'deepforest_interp.cascade.CascadeForestClassifier.__init__': (
-                'cascade_forest.html#cascadeforestclassifier.__init__',
-                'deepforest_interp/cascade.py',
-            ),
             'deepforest_interp.cascade.CascadeForestClassifier._encode_y': (
                 'cascade_forest.html#cascadeforestclassifier._encode_y',
                 'deepforest_interp/cascade.py',
@@ -254,10 +250,6 @@ d = {
                 'cascade_forest.html#cascadeforestregressor',
                 'deepforest_interp/cascade.py',
             ),
-            'deepforest_interp.cascade.CascadeForestRegressor.__init__': (
-                'cascade_forest.html#cascadeforestregressor.__init__',
-                'deepforest_interp/cascade.py',
-            ),
             'deepforest_interp.cascade.CascadeForestRegressor._encode_y': (
                 'cascade_forest.html#cascadeforestregressor._encode_y',
                 'deepforest_interp/cascade.py',
@@ -280,6 +272,10 @@ d = {
             ),
             'deepforest_interp.cascade._BaseCascadeForest': (
                 'cascade_forest.html#_basecascadeforest',
+                'deepforest_interp/cascade.py',
+            ),
+            'deepforest_interp.cascade._BaseCascadeForest.__init__': (
+                'cascade_forest.html#_basecascadeforest.__init__',
                 'deepforest_interp/cascade.py',
             ),
             'deepforest_interp.cascade._BaseCascadeForest._check_forest': (
@@ -1840,6 +1836,10 @@ d = {
             ),
             'deepforest_interp.pipelines._trace': (
                 'pipelines.html#_trace',
+                'deepforest_interp/pipelines.py',
+            ),
+            'deepforest_interp.pipelines.accepts_pipeline': (
+                'pipelines.html#accepts_pipeline',
                 'deepforest_interp/pipelines.py',
             ),
             'deepforest_interp.pipelines.check_level': (

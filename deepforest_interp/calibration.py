@@ -22,7 +22,7 @@ from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
 from .estimation import estimated_increments
 from .cascade import CascadeForestClassifier, CascadeForestRegressor
 from .cascade import _BaseCascadeForest
-from .pipelines import is_pipeline, explain_pipeline, check_level
+from .pipelines import accepts_pipeline, is_pipeline, check_level
 from .pipelines import unwrap_pipeline, pipeline_rows, to_raw
 
 # %% auto #0
@@ -352,6 +352,7 @@ def _explanations(model, res_list, key, X, names, oof):
     return out
 
 
+@accepts_pipeline
 def deep_forest_contributions(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
     X,  # rows to explain (the training data when oof=True)
@@ -368,20 +369,6 @@ def deep_forest_contributions(
     verbose: int = 0,  # tqdm progress over the trees when > 0 (a first call on a big model takes a while)
 ):
     "Contributions of the original features to a deep forest's output (paper Algorithm 1, Eq. 27-30)."
-    if is_pipeline(model):
-        return explain_pipeline(
-            deep_forest_contributions,
-            model,
-            X,
-            calibration=calibration,
-            layer=layer,
-            oof=oof,
-            all_layers=all_layers,
-            n_jobs=n_jobs,
-            verbose=verbose,
-            level=level,
-        )
-    check_level(level)
     _check_cascade(model)
     _method(calibration)
     _layer_index(model, layer)
@@ -414,6 +401,7 @@ def _mdi_from(values, Y):
     return np.einsum('ikc,ic->k', v, Y - Y.mean(0)) / len(Y)
 
 
+@accepts_pipeline  # linear in the contributions, tree by tree: grouped exactly
 def deep_forest_mdi(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
     X,  # the training data (oof=True); any labelled rows, e.g. the training data, (oof=False)
@@ -453,22 +441,6 @@ def deep_forest_mdi(
             "return_std=True is the spread over one layer's trees: pass layer=l instead"
             ' of all_layers=True'
         )
-    if is_pipeline(model):  # linear in the contributions, tree by tree: grouped exactly
-        return explain_pipeline(
-            deep_forest_mdi,
-            model,
-            X,
-            y,
-            calibration=calibration,
-            oof=oof,
-            layer=layer,
-            all_layers=all_layers,
-            n_jobs=n_jobs,
-            verbose=verbose,
-            return_std=return_std,
-            level=level,
-        )
-    check_level(level)
     _check_cascade(model)
     X = check_X(X, model)  # checked once: passed down as `Rows`
     es = deep_forest_contributions(
@@ -520,6 +492,7 @@ def deep_forest_mdi(
 
 
 # %% ../nbs/06_calibration.ipynb #c025l
+@accepts_pipeline  # linear in the contributions: grouped exactly
 def deep_forest_local_mdi(
     model,  # fitted CascadeForestClassifier
     X,
@@ -535,20 +508,6 @@ def deep_forest_local_mdi(
     level: str = 'raw',
 ) -> pd.DataFrame:  # features x classes
     "Per-class local MDI of a deep-forest classifier, features x classes (seed 000 Sec. 7.2)."
-    if is_pipeline(model):  # linear in the contributions: grouped exactly
-        return explain_pipeline(
-            deep_forest_local_mdi,
-            model,
-            X,
-            y,
-            calibration=calibration,
-            oof=oof,
-            layer=layer,
-            n_jobs=n_jobs,
-            verbose=verbose,
-            level=level,
-        )
-    check_level(level)
     _check_cascade(model)
     if not hasattr(model, 'classes_'):
         raise TypeError(

@@ -118,6 +118,36 @@ class _BaseCascadeForest(BaseEstimator):
         'n_jobs': [numbers.Integral, None],
         'verbose': ['verbose'],
     }
+
+    # one signature for both estimators (scikit-learn reads the parameters from it)
+    def __init__(
+        self,
+        n_forests=4,
+        n_estimators=50,
+        max_depth=None,
+        min_samples_leaf=1,
+        max_features='sqrt',
+        n_folds=3,
+        fold_scheme='per_layer',
+        max_layers=10,
+        n_tolerant_rounds=2,
+        random_state=None,
+        n_jobs=None,
+        verbose=0,
+    ):
+        self.n_forests = n_forests
+        self.n_estimators = n_estimators
+        self.max_depth = max_depth
+        self.min_samples_leaf = min_samples_leaf
+        self.max_features = max_features
+        self.n_folds = n_folds
+        self.fold_scheme = fold_scheme
+        self.max_layers = max_layers
+        self.n_tolerant_rounds = n_tolerant_rounds
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
     _forest_types = ()  # (RandomForest*, ExtraTrees*), set by the subclasses
 
     # ---- specialised by the subclasses -----------------------------------------------
@@ -489,34 +519,6 @@ _PARAMS_DOC = """
 
 
 class CascadeForestClassifier(ClassifierMixin, _BaseCascadeForest):
-    def __init__(
-        self,
-        n_forests=4,
-        n_estimators=50,
-        max_depth=None,
-        min_samples_leaf=1,
-        max_features='sqrt',
-        n_folds=3,
-        fold_scheme='per_layer',
-        max_layers=10,
-        n_tolerant_rounds=2,
-        random_state=None,
-        n_jobs=None,
-        verbose=0,
-    ):
-        self.n_forests = n_forests
-        self.n_estimators = n_estimators
-        self.max_depth = max_depth
-        self.min_samples_leaf = min_samples_leaf
-        self.max_features = max_features
-        self.n_folds = n_folds
-        self.fold_scheme = fold_scheme
-        self.max_layers = max_layers
-        self.n_tolerant_rounds = n_tolerant_rounds
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.verbose = verbose
-
     _forest_types = (RandomForestClassifier, ExtraTreesClassifier)
     _greater_is_better = True
 
@@ -591,34 +593,6 @@ CascadeForestClassifier.__doc__ = (
 
 # %% ../nbs/04_cascade_forest.ipynb #c015
 class CascadeForestRegressor(RegressorMixin, _BaseCascadeForest):
-    def __init__(
-        self,
-        n_forests=4,
-        n_estimators=50,
-        max_depth=None,
-        min_samples_leaf=1,
-        max_features='sqrt',
-        n_folds=3,
-        fold_scheme='per_layer',
-        max_layers=10,
-        n_tolerant_rounds=2,
-        random_state=None,
-        n_jobs=None,
-        verbose=0,
-    ):
-        self.n_forests = n_forests
-        self.n_estimators = n_estimators
-        self.max_depth = max_depth
-        self.min_samples_leaf = min_samples_leaf
-        self.max_features = max_features
-        self.n_folds = n_folds
-        self.fold_scheme = fold_scheme
-        self.max_layers = max_layers
-        self.n_tolerant_rounds = n_tolerant_rounds
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.verbose = verbose
-
     _forest_types = (RandomForestRegressor, ExtraTreesRegressor)
     _greater_is_better = False
 

@@ -15,7 +15,7 @@ from .core import check_y, check_int, check_n_jobs, ensemble_trees
 from .core import inbag_counts, label_codes, encode_target
 from .core import check_training_rows, check_real
 from .core import node_table, walk
-from .pipelines import is_pipeline, explain_pipeline, check_level
+from .pipelines import accepts_pipeline, is_pipeline, check_level
 from .pipelines import raw_rows
 from .core import align_columns
 
@@ -52,6 +52,7 @@ def _base_value(forest, root_value: np.ndarray, y, n: int) -> np.ndarray:
 
 
 # %% ../nbs/08_forest_floor.ipynb #c007
+@accepts_pipeline
 def oob_contributions(
     forest,  # fitted RandomForest*/ExtraTrees* with bootstrap=True
     X_train,  # the training rows, in the order the forest was fitted on
@@ -62,17 +63,6 @@ def oob_contributions(
     level: str = 'raw',  # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
 ) -> Explanation:  # values (n, K[, C]); bias (n[, C]) = mu_0; bootstrap (n[, C]) = F_i0
     "OOB cross-validated feature contributions: `bias + bootstrap + values.sum(1)` = OOB prediction (paper Eq. 12, Eq. 14-15)."
-    if is_pipeline(forest):
-        return explain_pipeline(
-            oob_contributions,
-            forest,
-            X_train,
-            y,
-            never_oob=never_oob,
-            n_jobs=n_jobs,
-            level=level,
-        )
-    check_level(level)
     check_model(forest, FOREST_TYPES)
     n_jobs = check_n_jobs(n_jobs)
     if not forest.bootstrap:
@@ -121,6 +111,7 @@ def oob_contributions(
 
 
 # %% ../nbs/08_forest_floor.ipynb #c014b
+@accepts_pipeline
 def heldout_contributions(
     forest,  # fitted RandomForest*/ExtraTrees*
     X_new,  # rows to explain (new rows, not the training rows)
@@ -132,11 +123,6 @@ def heldout_contributions(
     Explanation
 ):  # values (n, K[, C]); bias = mu_0; bootstrap = F_0 (same for every row)
     "Contributions of new rows over all trees, on the scale of `oob_contributions` (paper Eq. 13, Eq. 16)."
-    if is_pipeline(forest):
-        return explain_pipeline(
-            heldout_contributions, forest, X_new, y, n_jobs=n_jobs, level=level
-        )
-    check_level(level)
     check_model(forest, FOREST_TYPES)
     n_jobs = check_n_jobs(n_jobs)
     X, names = check_X(X_new, forest, name='X_new')

@@ -26,7 +26,7 @@ from .intersection_trees import MAX_INTERSECTION_DEPTH, MAX_N_CHILD
 from .cascade import CascadeForestClassifier
 from .tree_contributions import contributions
 from .importance import encode_target
-from .pipelines import is_pipeline, explain_pipeline, check_level
+from .pipelines import accepts_pipeline
 
 # Algorithm 1's engine (notebook 05) and its compiled, calibrated tables (notebook 06)
 from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
@@ -787,6 +787,7 @@ def _specs(model) -> list:
     return [(I, L.weights) for L in kept for I in L.interactions]
 
 
+@accepts_pipeline  # additive per original column: grouped exactly
 def hidf_contributions(
     model,  # fitted HiDFClassifier (either pipeline)
     X,  # rows to explain (n, K)
@@ -799,17 +800,6 @@ def hidf_contributions(
     level: str = 'raw',
 ):
     "Contributions of the original features to a hiDF's class probabilities: ALC splits credited by Definition 1, class vectors calibrated (seed 001 Eq. 3, seed 000 Algorithm 1)."
-    if is_pipeline(model):  # additive per original column: grouped exactly
-        return explain_pipeline(
-            hidf_contributions,
-            model,
-            X,
-            calibration=calibration,
-            all_layers=all_layers,
-            verbose=verbose,
-            level=level,
-        )
-    check_level(level)
     _check_hidf(model)
     if calibration not in _HIDF_CALIBRATIONS:
         raise ValueError(
@@ -855,6 +845,7 @@ def hidf_contributions(
 
 
 # %% ../nbs/07b_alc_hidf.ipynb #c075
+@accepts_pipeline  # linear in the contributions: grouped exactly
 def hidf_mdi(
     model,  # fitted HiDFClassifier
     X,  # labelled rows (held-out rows give an unbiased picture)
@@ -865,10 +856,6 @@ def hidf_mdi(
     level: str = 'raw',  # a Pipeline ending in a HiDFClassifier: see `hidf_contributions`
 ) -> Importance:  # one importance per original feature, indexed by name
     "MDI of the original features: covariance of their hiDF contributions with the one-hot label (seed 000 Eq. 31)."
-    if is_pipeline(model):  # linear in the contributions: grouped exactly
-        return explain_pipeline(
-            hidf_mdi, model, X, y, calibration=calibration, verbose=verbose, level=level
-        )
     e = hidf_contributions(model, X, calibration=calibration, verbose=verbose)
     Y = encode_target(model, check_y(y, len(e)))
     return Importance.of(

@@ -20,6 +20,7 @@ from .core import feature_names as model_feature_names
 from .core import node_table, walk_dot
 from .tree_contributions import contributions, _is_dask, _dask_rows
 from .tree_contributions import _tree_reduce
+from .pipelines import accepts_pipeline
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .pipelines import unwrap_pipeline, to_raw, pipeline_rows
 from .core import align_columns
@@ -186,6 +187,7 @@ def _covariance(per_tree, model, names, name: str, return_std: bool) -> Importan
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c016
+@accepts_pipeline
 def mdi_covariance(
     model,  # fitted DecisionTree* / RandomForest* / ExtraTrees* (criterion gini / squared_error)
     X,  # with inbag=True: the training data, in training order; else any labelled rows
@@ -196,18 +198,6 @@ def mdi_covariance(
     return_std: bool = False,  # True: also the sd over the trees (importances_std) and the per-tree values (importances)
 ) -> Importance:  # one value per feature, indexed by feature name
     "MDI as the covariance of feature contributions with the (one-hot) label (paper Eq. 13-14)."
-    if is_pipeline(model):
-        return explain_pipeline(
-            mdi_covariance,
-            model,
-            X,
-            y,
-            inbag,
-            sample_weight,
-            level=level,
-            return_std=return_std,
-        )
-    check_level(level)
     check_model(model, TREE_TYPES + FOREST_TYPES)
     if not isinstance(inbag, (bool, np.bool_)):
         raise TypeError(f'inbag must be a bool, got {type(inbag).__name__} {inbag!r}')
@@ -335,6 +325,7 @@ def _dask_mdi_covariance(model, X, y, sample_weight, return_std: bool):
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c022
+@accepts_pipeline  # per tree a sum over nodes: grouped tree by tree exactly
 def mdi_oob(
     forest,  # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True), gini / squared_error
     X,  # the training data, in training order
@@ -344,17 +335,6 @@ def mdi_oob(
     return_std: bool = False,  # True: also the sd over the trees (importances_std) and the per-tree values (importances)
 ) -> Importance:  # one value per feature, indexed by feature name
     "Li et al.'s debiased MDI: Eq. 13 evaluated on each tree's out-of-bag rows (seed 000 [Li+19])."
-    if is_pipeline(forest):  # per tree a sum over nodes: grouped tree by tree exactly
-        return explain_pipeline(
-            mdi_oob,
-            forest,
-            X,
-            y,
-            sample_weight,
-            level=level,
-            return_std=return_std,
-        )
-    check_level(level)
     check_model(forest, FOREST_TYPES)
     _check_bool(return_std, 'return_std')
     _check_criterion(forest, 'mdi_oob')
@@ -416,6 +396,7 @@ def _local_mdi_spread(model, X, y) -> ClassImportance:
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027c
+@accepts_pipeline  # local MDI is linear in the contributions: grouped exactly
 def local_mdi(
     model,  # fitted classifier (tree / forest / boosting)
     X,  # labelled rows to explain (e.g. training or held-out data)
@@ -426,11 +407,6 @@ def local_mdi(
     level: str = 'raw',
 ) -> ClassImportance:  # features x classes
     "Per-class local MDI of a classifier on labelled rows (seed 000 Sec. 7.2)."
-    if is_pipeline(model):  # local MDI is linear in the contributions: grouped exactly
-        return explain_pipeline(
-            local_mdi, model, X, y, level=level, return_std=return_std
-        )
-    check_level(level)
     if not is_classifier(model):
         raise TypeError('local_mdi needs a classifier (one local MDI per class)')
     check_model(model)

@@ -4,7 +4,7 @@
 
 # %% ../nbs/01b_pipelines.ipynb #p002
 from __future__ import annotations
-import copy
+import copy, functools, inspect
 from dataclasses import dataclass
 import numpy as np
 import pandas as pd
@@ -29,6 +29,7 @@ __all__ = [
     'pipeline_rows',
     'to_raw',
     'explain_pipeline',
+    'accepts_pipeline',
 ]
 
 # %% ../nbs/01b_pipelines.ipynb #p_columnwise
@@ -331,3 +332,24 @@ def explain_pipeline(explainer, pipe, X, *args, level: str = 'raw', **kwargs):
     return to_raw(
         parts, explainer(parts.model, parts.transform_rows(X), *args, **kwargs), X
     )
+
+
+# %% ../nbs/01b_pipelines.ipynb #p_accepts
+def accepts_pipeline(explainer):
+    "Decorate `explainer(model, X, ...)` so that it also takes a `Pipeline` ending in a supported model (`explain_pipeline`, at `level`), checking `level` once."
+    model_arg, rows_arg = list(inspect.signature(explainer).parameters)[:2]
+
+    @functools.wraps(explainer)
+    def explain(*args, level: str = 'raw', **kwargs):
+        args = list(args)
+        for name in (model_arg, rows_arg)[len(args) :]:  # given by keyword
+            if name not in kwargs:
+                raise TypeError(f'{explainer.__name__}() needs the argument {name!r}')
+            args.append(kwargs.pop(name))
+        model, X, *rest = args
+        check_level(level)
+        if is_pipeline(model):
+            return explain_pipeline(explainer, model, X, *rest, level=level, **kwargs)
+        return explainer(model, X, *rest, level=level, **kwargs)
+
+    return explain
