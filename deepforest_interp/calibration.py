@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 from .core import Explanation, check_X, check_y, check_n_jobs
 from .core import Importance, stack_layers
 from .core import LazyKernels, pipeline_message, feature_names
-from .core import NodeTable
+from .core import NodeTable, Rows
 from .importance import encode_target, local_mdi_from_contributions
 from .importance import _spread
 from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
@@ -638,21 +638,17 @@ def deep_forest_steps_data(
         for g in range(F)
         for c in range(C)
     ]
-    Xdf = (
-        pd.DataFrame(Xs, columns=model.feature_names_in_)
-        if getattr(model, 'feature_names_in_', None) is not None
-        else Xs
-    )
-    Zs = model.layer_inputs(Xdf, model.n_layers_ - 1)
+    Xr = Rows(Xs, names, model)  # checked above: not checked again below
+    Zs = model.layer_inputs(Xr, model.n_layers_ - 1)
     layers, rows_out = [], [{'x': _num(Xs[i]), 'layers': []} for i in range(len(idx))]
     for l in range(model.n_layers_):
-        e = deep_forest_contributions(model, Xdf, calibration=calibration, layer=l)
+        e = deep_forest_contributions(model, Xr, calibration=calibration, layer=l)
         V = e.values if e.values.ndim == 3 else e.values[..., None]
         B = e.bias if e.bias.ndim == 2 else e.bias[:, None]
         out = (
-            model.predict_proba(Xdf, layer=l)
+            model.predict_proba(Xr, layer=l)
             if clf
-            else model.predict(Xdf, layer=l)[:, None]
+            else model.predict(Xr, layer=l)[:, None]
         )
         prev = None
         if l > 0:

@@ -337,6 +337,8 @@ class _BaseCascadeForest(BaseEstimator):
 
     def _validate_X(self, X) -> np.ndarray:
         check_is_fitted(self)
+        if is_checked(X, self):  # rows `check_X` checked for this cascade: not again
+            return X.X
         return np.ascontiguousarray(
             validate_data(self, numeric_frame(X), dtype=np.float64, reset=False)
         )
@@ -380,7 +382,7 @@ class _BaseCascadeForest(BaseEstimator):
 
     def layer_inputs(self, X, layer: int | None = None, *, verbose: int = 0) -> list:
         "Input matrices of layers 0..`layer` for new rows X in one forward pass (each equals `layer_input(X, l)`); tqdm over the layers when verbose > 0; X checked by `check_X` for this cascade (a `Rows`) is not checked again."
-        X = X.X if is_checked(X, self) else self._validate_X(X)
+        X = self._validate_X(X)
         l = self._check_layer(layer)
         inputs, out = [], None
         with tqdm(
