@@ -26,6 +26,10 @@ d = {
                 'boosting.html#_boosted_explanation',
                 'deepforest_interp/boosting.py',
             ),
+            'deepforest_interp.boosting._category_codes': (
+                'boosting.html#_category_codes',
+                'deepforest_interp/boosting.py',
+            ),
             'deepforest_interp.boosting._fingerprint': (
                 'boosting.html#_fingerprint',
                 'deepforest_interp/boosting.py',
@@ -50,6 +54,10 @@ d = {
                 'boosting.html#_lgbm_booster',
                 'deepforest_interp/boosting.py',
             ),
+            'deepforest_interp.boosting._lgbm_names': (
+                'boosting.html#_lgbm_names',
+                'deepforest_interp/boosting.py',
+            ),
             'deepforest_interp.boosting._lgbm_tree': (
                 'boosting.html#_lgbm_tree',
                 'deepforest_interp/boosting.py',
@@ -72,6 +80,14 @@ d = {
             ),
             'deepforest_interp.boosting._xgb_booster': (
                 'boosting.html#_xgb_booster',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting._xgb_categories': (
+                'boosting.html#_xgb_categories',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting._xgb_missing': (
+                'boosting.html#_xgb_missing',
                 'deepforest_interp/boosting.py',
             ),
             'deepforest_interp.boosting._xgb_n_trees': (

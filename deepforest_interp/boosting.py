@@ -4,7 +4,7 @@
 
 # %% ../nbs/01c_boosting.ipynb #b002
 from __future__ import annotations
-import json, weakref
+import json, re, weakref
 import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
@@ -20,6 +20,7 @@ from deepforest_interp.core import (
     register_reader,
     walk,
 )
+from .pipelines import raw_rows
 
 # %% auto #0
 __all__ = [
@@ -210,7 +211,7 @@ def _xgb_n_trees(model, booster, per_iter: int) -> int | None:
 
 def _margin_link(objective: str, base: np.ndarray) -> np.ndarray:
     "XGBoost `base_score` in margin space: logit for logistic objectives, log for log-link ones, unchanged otherwise."
-    if objective in ('binary:logistic', 'reg:logistic', 'binary:logitraw'):
+    if objective in ('binary:logistic', 'reg:logistic'):  # not logitraw: a raw margin
         return np.log(base / (1 - base))
     if objective in (
         'count:poisson',
@@ -242,22 +243,20 @@ def _xgb_tree(node: dict, index: dict, column: int) -> dict:
         leaf_value=np.zeros(S),
         weight=np.zeros(S),
         column=column,
+        cats={},
     )
     for i, n in enumerate(order):
         t['weight'][i] = n.get('cover', 1.0)
         if 'leaf' in n:
             t['leaf_value'][i] = n['leaf']
             continue
-        # categorical splits list their categories
-        if not isinstance(n.get('split_condition'), (int, float)):
-            raise ValueError(
-                'this XGBoost model has categorical splits, which are not supported: '
-                'one-hot or ordinal-encode the categories before training'
-            )
         t['left'][i], t['right'][i] = pos[n['yes']], pos[n['no']]
         t['missing_left'][i] = n['missing'] == n['yes']
         f = n['split']
         t['feature'][i] = index[f] if f in index else int(f[1:])
+        if isinstance(n['split_condition'], list):  # the category codes that go 'yes'
+            t['cats'][i] = _bits([int(c) for c in n['split_condition']])
+            continue
         # x < c <=> x <= the float32 just below c
         c = np.float32(n['split_condition'])
         t['threshold'][i] = float(
@@ -311,7 +310,9 @@ def xgb_trees(model) -> NodeTable:
         names = list(range(n_groups))
     elif n_groups > 1:
         names = [f'y{c}' for c in range(n_groups)]
-    return _assemble(trees, offset, booster.num_features(), names, 'xgboost')
+    bt = _assemble(trees, offset, booster.num_features(), names, 'xgboost')
+    bt.categories = _xgb_categories(booster)
+    return bt
 
 
 # %% ../nbs/01c_boosting.ipynb #b018
@@ -489,9 +490,72 @@ def boosted_trees(model) -> NodeTable:
     return node_table(model)
 
 
+# %% ../nbs/01c_boosting.ipynb #b027c
+def _lgbm_names(X, stored) -> tuple:
+    "A frame whose column names LightGBM stored with whitespace as '_' (as it does at fit), renamed to them; and the caller's names."
+    X = row_frame(X)
+    if not isinstance(X, pd.DataFrame) or stored is None:
+        return X, None
+    clean = {c: re.sub(r'\s', '_', str(c)) for c in X.columns}
+    if list(clean.values()) == [str(c) for c in X.columns] or set(
+        clean.values()
+    ) != set(map(str, stored)):
+        return X, None
+    shown = {clean[c]: str(c) for c in X.columns}
+    return X.rename(columns=clean), [shown[str(f)] for f in stored]
+
+
+def _xgb_categories(booster) -> dict | None:
+    "{column position: its categories} XGBoost (>= 3.1) keeps for its category columns; None when it keeps none (it then splits a frame's own codes)."
+    if 'c' not in (booster.feature_types or []):
+        return None
+    gb = json.loads(booster.save_raw('json'))['learner']['gradient_booster']
+    enc = gb.get('model', {}).get('cats', {}).get('enc')
+    if not enc:
+        return None
+    out = {}
+    for j, e in enumerate(enc):
+        vals = e.get('values') or []
+        if vals and 'offsets' in e:  # strings: their UTF-8 bytes, cut at the offsets
+            b, o = bytes(vals), e['offsets']
+            out[j] = [b[o[k] : o[k + 1]].decode() for k in range(len(o) - 1)]
+        elif vals:
+            out[j] = list(vals)
+    return out
+
+
+def _category_codes(model, lib: str, X: pd.DataFrame) -> pd.DataFrame:
+    "X (fitted column order) with each category column as the code the trees split on (the training categories' order; unknown or missing: NaN), as the library itself encodes it."
+    cols = [c for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)]
+    if lib == 'lightgbm':  # LightGBM pairs the frame's category columns with its lists
+        kept = _lgbm_booster(model).pandas_categorical or []
+        if len(kept) != len(cols):
+            raise ValueError(
+                f'X has {len(cols)} category columns {cols[:5]}, but the model was'
+                f' fitted with {len(kept)}'
+            )
+        ref = dict(zip(cols, kept))
+    else:
+        known = boosted_trees(model).categories
+        ref = {} if known is None else {X.columns[j]: v for j, v in known.items()}
+    X = X.copy()
+    for c in cols:
+        col = X[c] if ref.get(c) is None else X[c].cat.set_categories(ref[c])
+        X[c] = col.cat.codes.astype(float).where(col.cat.codes >= 0)
+    return X
+
+
+def _xgb_missing(model, Xa: np.ndarray) -> np.ndarray:
+    "Values equal to the sklearn wrapper's `missing` sentinel (compared in float32, as XGBoost does) as NaN."
+    miss = getattr(model, 'missing', np.nan)
+    if miss is None or np.isnan(miss):
+        return Xa
+    return np.where(Xa == float(np.float32(miss)), np.nan, Xa)
+
+
 # %% ../nbs/01c_boosting.ipynb #b027
 def _prepare_rows(model, lib: str, X) -> tuple:
-    "(rows the kernel walks in the caller's column order, what to pass the model's own predict, feature names)."
+    "(rows the kernel walks, in the fitted column order; what to pass the model's own predict; feature names; the rows to show, category labels included)."
     if lib == 'sklearn-hgb':
         fitted = getattr(model, 'feature_names_in_', None)
         X = row_frame(
@@ -513,13 +577,23 @@ def _prepare_rows(model, lib: str, X) -> tuple:
             raise ValueError('X contains infinite values')
         walk = np.empty_like(rows)
         walk[:, _hgb_columns(model)] = rows
-        return walk, Xm, names
+        cats = isinstance(Xm, pd.DataFrame) and any(
+            isinstance(t, pd.CategoricalDtype) for t in Xm.dtypes
+        )
+        return walk, Xm, names, raw_rows(Xm) if cats else walk
     stored = getattr(model, 'feature_names_in_', None)  # a native Booster's own names
     if stored is None and lib == 'xgboost':
         stored = _xgb_booster(model).feature_names
     if stored is None and lib == 'lightgbm':
         stored = _lgbm_booster(model).feature_name()
+    X, shown = _lgbm_names(X, stored) if lib == 'lightgbm' else (row_frame(X), None)
     X = align_columns(X, stored, strict=False)  # the fitted columns in another order
+    Xm, data = X, None
+    if (
+        isinstance(X, pd.DataFrame)
+        and any(isinstance(t, pd.CategoricalDtype) for t in X.dtypes)
+    ):  # categories as the codes the trees split on; the model predicts the frame itself
+        X, data = _category_codes(model, lib, X), raw_rows(X)
     Xa, names = check_X(
         X, model if hasattr(model, 'n_features_in_') else None, allow_nan=True
     )
@@ -533,9 +607,11 @@ def _prepare_rows(model, lib: str, X) -> tuple:
         fitted = _xgb_booster(model).feature_names
     if fitted is not None:
         names = [str(f) for f in fitted]
-    Xm = pd.DataFrame(Xa, columns=fitted) if fitted is not None else Xa
-    walk = Xa.astype(np.float32).astype(float) if lib == 'xgboost' else Xa
-    return walk, Xm, names
+    if data is None:
+        Xm = pd.DataFrame(Xa, columns=fitted) if fitted is not None else Xa
+    if lib == 'xgboost':
+        Xa = _xgb_missing(model, Xa.astype(np.float32).astype(float))
+    return Xa, Xm, names if shown is None else shown, Xa if data is None else data
 
 
 def _raw_output(model, lib: str, Xm) -> np.ndarray:
@@ -559,7 +635,9 @@ def _raw_output(model, lib: str, Xm) -> np.ndarray:
 BOOSTING_RTOL = {'sklearn-hgb': 1e-9, 'lightgbm': 1e-9, 'xgboost': 1e-6}
 
 
-def _boosted_explanation(bt: NodeTable, rows, names, lib: str, n_jobs) -> Explanation:
+def _boosted_explanation(
+    bt: NodeTable, rows, names, lib: str, n_jobs, data=None
+) -> Explanation:
     "Eq. (B2) for the prepared rows: the walk of the increments, the intercept plus the roots as the bias."
     values = walk(bt, rows, n_jobs=n_jobs)
     bias = np.tile(bt.bias, (len(rows), 1))
@@ -567,7 +645,8 @@ def _boosted_explanation(bt: NodeTable, rows, names, lib: str, n_jobs) -> Explan
     if names_out is None and bt.n_outputs == 1:
         values, bias = values[..., 0], bias[:, 0]  # a single-output regressor
     info = {'output': 'raw score', 'library': lib}
-    return Explanation(values, bias, names, rows, names_out, info=info)
+    data = rows if data is None else data  # category labels, where the model has them
+    return Explanation(values, bias, names, data, names_out, info=info)
 
 
 def boosted_contributions(
@@ -581,8 +660,8 @@ def boosted_contributions(
     "Saabas path contributions of a boosting model in raw-score space: `bias + values.sum(1) == raw score` (Eq. B1-B2)."
     lib = boosting_library(model)
     bt = boosted_trees(model)
-    rows, Xm, names = _prepare_rows(model, lib, X)
-    e = _boosted_explanation(bt, rows, names, lib, n_jobs)
+    rows, Xm, names, data = _prepare_rows(model, lib, X)
+    e = _boosted_explanation(bt, rows, names, lib, n_jobs, data)
     if check_additivity:
         out = _raw_output(model, lib, Xm).reshape(e.output.shape)
         scale = max(1.0, float(np.abs(out).max()))
@@ -594,7 +673,7 @@ def boosted_contributions(
             # a Booster's trees edited in place (load_model, set_leaf_output) keep the
             # object and the tree count the cache knows it by: read the trees again
             bt = node_table(model, refresh=True)
-            e = _boosted_explanation(bt, rows, names, lib, n_jobs)
+            e = _boosted_explanation(bt, rows, names, lib, n_jobs, data)
             err = np.abs(e.output - out).max()
         if not err <= tol:
             raise ValueError(
@@ -604,6 +683,6 @@ def boosted_contributions(
             )
     if np.dtype(dtype) != e.values.dtype:
         e = Explanation(
-            e.values.astype(dtype), e.bias, names, rows, e.output_names, info=e.info
+            e.values.astype(dtype), e.bias, names, e.data, e.output_names, info=e.info
         )
     return e

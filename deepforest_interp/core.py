@@ -1203,6 +1203,9 @@ class NodeTable:
     n_samples: np.ndarray | None = None
     impurity: np.ndarray | None = None  # (N,) impurity as scikit-learn computed it
     raw_scale: float = 1.0  # the model's own raw score times this is the output
+    # {column position: its categories, code c = categories[c]} of a boosting model's
+    # category columns, when the library keeps them (XGBoost >= 3.1, LightGBM)
+    categories: dict | None = None
 
     def __post_init__(self):
         N = len(self.left)
