@@ -684,6 +684,10 @@ d = {
                 'core.html#_same',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core._same_shape': (
+                'core.html#_same_shape',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._sklearn_fingerprint': (
                 'core.html#_sklearn_fingerprint',
                 'deepforest_interp/core.py',
@@ -1254,6 +1258,10 @@ d = {
             ),
             'deepforest_interp.forest_floor._output_values': (
                 'forest_floor.html#_output_values',
+                'deepforest_interp/forest_floor.py',
+            ),
+            'deepforest_interp.forest_floor._placed': (
+                'forest_floor.html#_placed',
                 'deepforest_interp/forest_floor.py',
             ),
             'deepforest_interp.forest_floor._r2': (
@@ -1840,6 +1848,10 @@ d = {
             ),
             'deepforest_interp.pipelines._importance_to_raw': (
                 'pipelines.html#_importance_to_raw',
+                'deepforest_interp/pipelines.py',
+            ),
+            'deepforest_interp.pipelines._named': (
+                'pipelines.html#_named',
                 'deepforest_interp/pipelines.py',
             ),
             'deepforest_interp.pipelines._sentinel': (

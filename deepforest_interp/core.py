@@ -29,6 +29,7 @@ __all__ = [
     'TREE_TYPES',
     'FOREST_TYPES',
     'BOOSTING_TYPES',
+    'LIBRARY',
     'MAX_DENSE_BYTES',
     'MAX_SEED',
     'TRAINING_RTOL',
@@ -155,6 +156,11 @@ def _float_values(a):
     return a if a.dtype in (np.float32, np.float64) else a.astype(float)
 
 
+def _same_shape(a: tuple, b: tuple) -> bool:
+    "Shapes equal, an unknown (NaN) length of a lazy dask array matching an unknown one."
+    return len(a) == len(b) and all(x == y or (x != x and y != y) for x, y in zip(a, b))
+
+
 @dataclass(eq=False, repr=False)
 class Explanation:
     "Additive explanation: `bias (+ bootstrap) + values.sum(1)` reproduces the model output (seed 000 Eq. 11-12)."
@@ -183,7 +189,7 @@ class Explanation:
                 f'values must be 2-D or 3-D, got shape {self.values.shape}'
             )
         n, K = self.values.shape[:2]
-        if self.bias.shape != (n,) + self.values.shape[2:]:
+        if not _same_shape(self.bias.shape, (n,) + self.values.shape[2:]):
             raise ValueError(
                 f'bias has shape {self.bias.shape}, expected {(n,) + self.values.shape[2:]}'
             )
@@ -201,7 +207,7 @@ class Explanation:
                     f' {self.values.shape}'
                 )
         self.data = _frozen(self.data)
-        if self.data is not None and self.data.shape != (n, K):
+        if self.data is not None and not _same_shape(self.data.shape, (n, K)):
             raise ValueError(
                 f'data has shape {self.data.shape}, expected (n_rows, n_features) = {(n, K)}'
             )
@@ -821,14 +827,28 @@ def row_frame(X):
 
 
 # %% ../nbs/00_core.ipynb #c010rx
+LIBRARY = (
+    'library-made'  # the `model` of rows the library derives itself (a layer's input)
+)
+
+
 class Rows(tuple):
-    "Rows checked once at a public boundary: unpacks as `(X, names)`; `X` is C-contiguous float64 (or kept float32), in the fitted column order, never the caller's array; `model` is what they were checked against (None: library-made rows, such as a layer's input)."
+    "Rows checked once at a public boundary: unpacks as `(X, names)`; `X` is a read-only, C-contiguous float64 (or kept float32) array in the fitted column order, never the caller's; `model` is what they were checked for (`LIBRARY`: rows the library derived, trusted everywhere); `named`: the names are the caller's columns (matched by name if checked again)."
 
     def __new__(
-        cls, X: np.ndarray, names: list, model=None, has_nan: bool | None = None
+        cls,
+        X: np.ndarray,
+        names: list,
+        model=LIBRARY,
+        has_nan: bool | None = None,
+        named: bool = False,
     ):
+        X = (
+            X.view()
+        )  # read-only through this view only: the rows cannot change after the check
+        X.flags.writeable = False
         self = super().__new__(cls, (X, list(names)))
-        self.model = model
+        self.model, self.named = model, named
         self.has_nan = bool(np.isnan(X).any()) if has_nan is None else has_nan
         return self
 
@@ -839,10 +859,19 @@ class Rows(tuple):
 
 # %% ../nbs/00_core.ipynb #c010ry
 def is_checked(X, model=None) -> bool:
-    "True when `X` is a `Rows` checked for `model` (or made by the library, or `model` is None): nothing to check again."
-    return isinstance(X, Rows) and (
-        model is None or X.model is None or X.model is model
-    )
+    "True when `X` is a `Rows` that needs no new check for `model`: library-made, checked for this model as it is fitted now (same columns), or `model` is None."
+    if not isinstance(X, Rows):
+        return False
+    if X.model is LIBRARY or model is None:
+        return True
+    if X.model is not model:
+        return False
+    fitted = getattr(
+        model, 'feature_names_in_', None
+    )  # a refit in place may move columns
+    if fitted is not None and [str(f) for f in fitted] != X.names:
+        return False
+    return getattr(model, 'n_features_in_', X.shape[1]) == X.shape[1]
 
 
 # %% ../nbs/00_core.ipynb #c011
@@ -861,16 +890,18 @@ def check_X(
     if allow_nan is None:
         allow_nan = model is not None and routes_missing(model)
     if isinstance(X, Rows):
-        if not is_checked(X, model):
-            X = X.X  # checked for another model: checked again, by position
+        if not is_checked(X, model):  # for another model: checked again, by name
+            X = pd.DataFrame(X.X, columns=X.names) if X.named else X.X
         elif X.has_nan and not allow_nan:
             raise ValueError(
                 f'{name} contains NaN and this model cannot route missing values'
             )
         elif X.X.dtype == np.float32 and not keep_float32:
-            return Rows(X.X.astype(float), X.names, X.model, False)
+            return Rows(X.X.astype(float), X.names, X.model, False, X.named)
         else:
             return X
+    if X is None:
+        raise TypeError(f'{name} is None: pass the rows (an array or a DataFrame)')
     X = row_frame(X)
     # scipy sparse: trees see the same values densified
     if hasattr(X, 'toarray') and hasattr(X, 'nnz'):
@@ -888,9 +919,8 @@ def check_X(
             raise ValueError(
                 f'{name} has duplicate column names {dup[:5]}: every feature needs its own name'
             )
-        if model is not None:  # the fitted columns in another order
-            fitted = getattr(model, 'feature_names_in_', None)
-            X = align_columns(X, fitted, strict=False)
+        if model is not None:  # the fitted columns in another order; others by name
+            X = align_columns(X, getattr(model, 'feature_names_in_', None), name=name)
         bad = [
             c
             for c in X.columns
@@ -981,13 +1011,15 @@ def check_X(
                     f' names {list(fitted)[:5]}...'
                 )
             names = [str(f) for f in fitted]
+    named = names is not None
     if names is None:
         names = [f'x{j}' for j in range(arr.shape[1])]
     # float32 kept, not widened
     if keep_float32 and arr.dtype == np.float32:
-        return Rows(np.ascontiguousarray(arr), names, model, has_nan)
+        return Rows(np.ascontiguousarray(arr), names, model, has_nan, named)
     # our own copy: never aliases the caller's X
-    return Rows(np.array(arr, dtype=float, order='C', copy=True), names, model, has_nan)
+    arr = np.array(arr, dtype=float, order='C', copy=True)
+    return Rows(arr, names, model, has_nan, named)
 
 
 # %% ../nbs/00_core.ipynb #c012

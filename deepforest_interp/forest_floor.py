@@ -17,7 +17,7 @@ from .core import check_training_rows, check_real
 from .core import node_table, walk
 from .pipelines import accepts_pipeline, is_pipeline, check_level
 from .pipelines import raw_rows
-from .core import align_columns
+from .core import align_columns, row_frame
 
 # %% auto #0
 __all__ = [
@@ -291,16 +291,25 @@ def _feature_list(names: list, features) -> list:
     return list(_feature_group(names, list(features), 'features list'))
 
 
+def _placed(Z: np.ndarray) -> np.ndarray:
+    "Rows whose context values are all present: a missing value cannot be placed in the plot or the kNN fit, so those rows are left out of both."
+    return np.isfinite(Z).all(1) if Z.ndim == 2 else np.isfinite(Z)
+
+
 def _context_data(e: Explanation, X=None) -> np.ndarray:
-    "The feature values the plots and GOV use: `X` if given (checked against `e`), else `e.data`."
+    "The feature values the plots and GOV use: `X` if given (checked against `e`, labels and missing values as in `e.data`), else `e.data`; label columns as sorted-label positions, NaN where a value is missing."
     if X is None:
         if e.data is None:
             raise ValueError(
                 'this explanation has no data: pass X (the explained rows)'
             )
         return label_codes(e.data)[0]  # category labels -> sorted-label positions
-    X = align_columns(X, e.feature_names, strict=False)  # matched by name
-    X, _ = check_X(X)
+    X = align_columns(row_frame(X), e.feature_names, strict=False)  # matched by name
+    if isinstance(
+        X, pd.DataFrame
+    ):  # a Pipeline's raw frame: labels, as e.data holds them
+        X = label_codes(raw_rows(X))[0]
+    X, _ = check_X(X, allow_nan=True)
     if X.shape != e.values.shape[:2]:
         raise ValueError(
             f'X has shape {X.shape} but the explanation has {e.values.shape[:2]} (rows, features)'
@@ -394,8 +403,9 @@ def goodness_of_visualization(
     for grp in groups:
         f = V[:, list(grp)].sum(1)  # (n, C')
         cols = list(grp if ctx is None else ctx)
+        ok = _placed(Xc[:, cols])
         out['+'.join(names[j] for j in grp)] = _gov(
-            f, knn_loo(Xc[:, cols], f, k), multiclass
+            f[ok], knn_loo(Xc[ok][:, cols], f[ok], k), multiclass
         )
     if multiclass == 'per_class':
         cols = ['GOV'] if labels == [None] else labels
@@ -530,8 +540,11 @@ def feature_colors(
     "Colour each row by its position along one feature or the first PCs of several (forestFloor's `fcol`, seed 003)."
     if isinstance(X, Explanation):
         Xa, names = _context_data(X), X.feature_names
-    else:
-        Xa, names = check_X(X)
+    else:  # labels and missing values allowed, as in an explanation's data
+        X = row_frame(X)
+        names = [str(c) for c in X.columns] if isinstance(X, pd.DataFrame) else None
+        Xa = label_codes(raw_rows(X) if names else check_X(X, allow_nan=True)[0])[0]
+        names = names or [f'x{j}' for j in range(Xa.shape[1])]
     cols = (
         list(range(Xa.shape[1])) if features is None else _feature_list(names, features)
     )
@@ -540,10 +553,14 @@ def feature_colors(
     outlier_lim = check_real(outlier_lim, 'outlier_lim', 0, low_open=True)
     alpha = check_real(alpha, 'alpha', 0, 1)
     Z = Xa[:, cols]
-    if not np.isfinite(Z).all():
+    if np.isinf(Z).any():
+        raise ValueError('X contains infinite values in the colouring features')
+    ok = _placed(Z)  # a row with a missing value is drawn grey
+    if not ok.any():
         raise ValueError(
-            'X contains NaN or infinite values in the colouring features: colours need every value'
+            'every row has a missing value in the colouring features: nothing to colour by'
         )
+    full, Z = Z, Z[ok]
     Z = (Z - Z.mean(0)) / _context_scale(Z)
     Z = np.clip(Z, -outlier_lim, outlier_lim)
     if Z.shape[1] > max_components:  # PCA on the standardised, clipped features
@@ -563,7 +580,9 @@ def feature_colors(
         )
     else:
         rgb = 0.08 + 0.84 * T  # three components -> R, G, B (no black, no white)
-    return np.c_[rgb, np.full(len(rgb), float(alpha))]
+    out = np.full((len(full), 3), 0.6)  # grey: a missing value
+    out[ok] = rgb
+    return np.c_[out, np.full(len(out), float(alpha))]
 
 
 # %% ../nbs/08_forest_floor.ipynb #c029
@@ -602,12 +621,18 @@ def rank_interactions(
     ks = _feature_list(names, features)
     rows = []
     for j in ks:
-        f = V[:, j]
-        one = _gov(f, knn_loo(Xc[:, [j]], f, k), multiclass)
+        f, one_all = V[:, j], None
         for m in range(len(names)):
             if m == j:
                 continue
-            two = _gov(f, knn_loo(Xc[:, [j, m]], f, k), multiclass)
+            ok = _placed(Xc[:, [j, m]])  # the same rows for the one- and two-way fits
+            if ok.all():  # no missing value: the one-way fit is shared
+                if one_all is None:
+                    one_all = _gov(f, knn_loo(Xc[:, [j]], f, k), multiclass)
+                one = one_all
+            else:
+                one = _gov(f[ok], knn_loo(Xc[ok][:, [j]], f[ok], k), multiclass)
+            two = _gov(f[ok], knn_loo(Xc[ok][:, [j, m]], f[ok], k), multiclass)
             rows.append(
                 (names[j], names[m], one, two, two - one, f.var(0).mean() * (two - one))
             )

@@ -190,10 +190,11 @@ def plot_forest_floor(
                 linewidths=0.7,
                 label='new rows',
             )
-        if fit:
-            u = np.unique(x)
+        ok = np.isfinite(x)  # a missing value has no place on the axis
+        if fit and ok.sum() >= 2:
+            u = np.unique(x[ok])
             xs = u if len(u) <= 200 else np.linspace(u[0], u[-1], 200)
-            ax.plot(xs, knn_smooth(x, f, xs[:, None]), color='k', lw=1.3)
+            ax.plot(xs, knn_smooth(x[ok], f[ok], xs[:, None]), color='k', lw=1.3)
         ax.axhline(0, color='0.6', lw=0.6, zorder=0)
         ax.set_xlabel(names[j])
         if j in labs:  # a label column: name its positions
@@ -282,6 +283,8 @@ def plot_two_way(
     Xc = _context_data(e, X)
     f = V[:, list(fc), 0].sum(1)
     Z = Xc[:, list(ctx)]
+    ok = np.isfinite(Z).all(1)  # rows with a missing value cannot be placed
+    Z, f = Z[ok], f[ok]
     (g1, d1), (g2, d2) = (_axis_levels(Z[:, c], grid, max_levels) for c in (0, 1))
     G1, G2 = np.meshgrid(g1, g2)
     # S[b, a]: level b of axis 2, a of axis 1
@@ -461,12 +464,13 @@ def plot_aligned(
                     linewidths=0.6,
                     label='new rows' if c == C - 1 else None,
                 )
-            if fit:
-                u = np.unique(Xc[:, j])
+            ok = np.isfinite(Xc[:, j])  # a missing value has no place on the axis
+            if fit and ok.sum() >= 2:
+                u = np.unique(Xc[ok, j])
                 xs = u if len(u) <= 200 else np.linspace(u[0], u[-1], 200)
                 ax.plot(
                     xs,
-                    knn_smooth(Xc[:, j], V[:, j, c], xs[:, None]),
+                    knn_smooth(Xc[ok, j], V[ok, j, c], xs[:, None]),
                     color=cols[c],
                     lw=1.3,
                 )
@@ -705,9 +709,11 @@ def forest_floor_data(
     )
     fits = []
     for j in ks:
-        u = np.unique(Xc[:, j])
+        ok = np.isfinite(Xc[:, j])  # missing values: not on the axis, not in the fit
+        u = np.unique(Xc[ok, j])
         xs = u if len(u) <= 40 else np.linspace(u[0], u[-1], 40)
-        fits.append([_num(xs, 6), _num(knn_smooth(Xc[:, j], V[:, j], xs[:, None]), 6)])
+        g = knn_smooth(Xc[ok, j], V[ok, j], xs[:, None])
+        fits.append([_num(xs, 6), _num(g, 6)])
     return {
         'features': names,
         'panels': ks,

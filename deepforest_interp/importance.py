@@ -268,6 +268,9 @@ def _cov_label_block(model, yb, wb):
 
 def _cov_tree_block(model, xb, yb, wb, ybar, wtot):
     "Pass 2 on one block: per-tree sums of w_i f_{T,k,c}(x_i) (y_ic - ybar_c) / sum(w), (n_trees, K, C)."
+    if xb.shape[0] == 0:  # an empty block adds nothing
+        nt = node_table(model)
+        return (np.zeros((nt.n_trees, nt.n_features, len(ybar))),)
     xb = check_X(xb, model, keep_float32=True)[0]
     Y = encode_target(model, check_y(yb, xb.shape[0])) - ybar
     w = np.ones(xb.shape[0]) if wb is None else np.asarray(wb, dtype=float)
@@ -279,6 +282,8 @@ def _dask_mdi_covariance(model, X, y, sample_weight, return_std: bool):
     import dask, dask.array as da
 
     X = _dask_rows(model, X)
+    if any(c != c for c in X.chunks[0]):  # unknown block lengths: y is cut like X
+        X = X.compute_chunk_sizes()
     chunks = X.chunks[0]
 
     def rows_like_X(a, name):
@@ -293,6 +298,8 @@ def _dask_mdi_covariance(model, X, y, sample_weight, return_std: bool):
                 )
             )
         )
+        if any(c != c for c in a.chunks[0]):  # filtered like X: lengths unknown
+            a = a.compute_chunk_sizes()
         if a.ndim not in (1, 2) or a.shape[0] != X.shape[0]:
             raise ValueError(
                 f'{name} must have one entry per row of X ({X.shape[0]}), got shape {a.shape}'
@@ -309,7 +316,11 @@ def _dask_mdi_covariance(model, X, y, sample_weight, return_std: bool):
         )
     )[0]
     if not wtot > 0:
-        raise ValueError('sample_weight must have a positive sum')
+        raise ValueError(
+            'X has no rows (every block of the dask array is empty)'
+            if sample_weight is None
+            else 'sample_weight must have a positive sum'
+        )
     parts = [
         dask.delayed(_cov_tree_block)(dm, xb, yb, wb, wy / wtot, wtot)
         for xb, yb, wb in zip(X.to_delayed().ravel(), ys, ws)

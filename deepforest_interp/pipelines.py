@@ -15,7 +15,7 @@ from sklearn import preprocessing as _pp
 from sklearn.preprocessing import FunctionTransformer
 from sklearn.impute import SimpleImputer, MissingIndicator
 from sklearn.feature_selection import SelectorMixin
-from .core import Explanation, align_columns, row_frame
+from .core import Explanation, align_columns, row_frame, Rows
 from .core import Importance, ClassImportance
 
 # %% auto #0
@@ -179,7 +179,13 @@ class PipelineParts:
             Xt = Xt.toarray()
         if isinstance(Xt, pd.DataFrame):
             return Xt
-        return pd.DataFrame(np.asarray(Xt), columns=self.transformed_names)
+        Xt = np.asarray(Xt)
+        if Xt.dtype.kind == 'O':  # e.g. a bool column passed through beside numbers
+            try:
+                Xt = Xt.astype(float)
+            except (TypeError, ValueError):
+                pass  # strings left: the explainer's check names the columns
+        return pd.DataFrame(Xt, columns=self.transformed_names)
 
 
 # %% ../nbs/01b_pipelines.ipynb #p_is_pipeline
@@ -263,7 +269,9 @@ def raw_rows(X) -> np.ndarray:
 
 # %% ../nbs/01b_pipelines.ipynb #p_pipeline_rows
 def pipeline_rows(pipe, X):
-    "`X` as the pipeline's `fit` saw it: columns in the fitted order, a row as a frame."
+    "`X` as the pipeline's `fit` saw it: columns in the fitted order, a row as a frame (checked `Rows` as the frame or array they came from)."
+    if isinstance(X, Rows):
+        X = pd.DataFrame(X.X, columns=X.names) if X.named else X.X
     return align_columns(row_frame(X), getattr(pipe, 'feature_names_in_', None))
 
 
@@ -290,6 +298,8 @@ def _importance_to_raw(imp, groups: dict, names: list):
         per = None if imp.importances is None else _grouped(imp.importances, groups).T
         axis = 'tree' if per is None else imp.importances.columns.name or 'tree'
         out = Importance.of(mean, names, imp.name, per, axis=axis)
+        if per is not None:  # the trees keep their labels, e.g. (forest, fold, tree)
+            out.importances.columns = imp.importances.columns
     if imp.layers_below is not None:
         out.layers_below = {
             l: _importance_to_raw(i, groups, names) for l, i in imp.layers_below.items()
@@ -297,13 +307,31 @@ def _importance_to_raw(imp, groups: dict, names: list):
     return out
 
 
+# %% ../nbs/01b_pipelines.ipynb #p_named
+def _named(result, names: list):
+    "A result on the transformed columns labelled with the pipeline's names for them (an explainer that saw an array calls them x0, x1, ...)."
+    if isinstance(result, Explanation) and len(result.feature_names) == len(names):
+        result.feature_names = list(names)
+    elif isinstance(result, (pd.Series, pd.DataFrame)) and len(result.index) == len(
+        names
+    ):
+        result.index = pd.Index(names, name='feature')
+        for attr in ('importances', 'importances_std'):
+            part = getattr(result, attr, None)
+            if isinstance(part, (pd.Series, pd.DataFrame)):
+                part.index = result.index
+    for below in (getattr(result, 'layers_below', None) or {}).values():
+        _named(below, names)
+    return result
+
+
 # %% ../nbs/01b_pipelines.ipynb #p_to_raw
 def to_raw(parts: PipelineParts, result, X=None):
     "Map an explainer's result on the transformed columns back to the raw columns (sum over each column's group)."
     if isinstance(result, list):
         return [to_raw(parts, r, X) for r in result]
-    if parts.source is None:
-        return result  # level='transformed'
+    if parts.source is None:  # level='transformed': named as the pipeline names them
+        return _named(result, [str(c) for c in parts.transformed_names])
     groups = parts.groups
     if isinstance(result, Explanation):
         data = None if X is None else raw_rows(X)
@@ -329,27 +357,28 @@ def explain_pipeline(explainer, pipe, X, *args, level: str = 'raw', **kwargs):
     parts = unwrap_pipeline(pipe, level)
     if X is not None:
         X = pipeline_rows(pipe, X)
-    return to_raw(
-        parts, explainer(parts.model, parts.transform_rows(X), *args, **kwargs), X
-    )
+    Xt = None if X is None else parts.transform_rows(X)  # None: the explainer says why
+    return to_raw(parts, explainer(parts.model, Xt, *args, **kwargs), X)
 
 
 # %% ../nbs/01b_pipelines.ipynb #p_accepts
 def accepts_pipeline(explainer):
     "Decorate `explainer(model, X, ...)` so that it also takes a `Pipeline` ending in a supported model (`explain_pipeline`, at `level`), checking `level` once."
-    model_arg, rows_arg = list(inspect.signature(explainer).parameters)[:2]
+    sig = inspect.signature(explainer)
+    model_arg, rows_arg = list(sig.parameters)[:2]
 
     @functools.wraps(explainer)
-    def explain(*args, level: str = 'raw', **kwargs):
-        args = list(args)
-        for name in (model_arg, rows_arg)[len(args) :]:  # given by keyword
-            if name not in kwargs:
-                raise TypeError(f'{explainer.__name__}() needs the argument {name!r}')
-            args.append(kwargs.pop(name))
-        model, X, *rest = args
-        check_level(level)
+    def explain(*args, **kwargs):
+        try:  # the explainer's own signature: positional or keyword, as documented
+            bound = sig.bind(*args, **kwargs)
+        except TypeError as err:
+            raise TypeError(f'{explainer.__name__}(): {err}') from None
+        bound.apply_defaults()
+        given = dict(bound.arguments)
+        level = check_level(given.pop('level', 'raw'))
+        model, X = given.pop(model_arg), given.pop(rows_arg)
         if is_pipeline(model):
-            return explain_pipeline(explainer, model, X, *rest, level=level, **kwargs)
-        return explainer(model, X, *rest, level=level, **kwargs)
+            return explain_pipeline(explainer, model, X, level=level, **given)
+        return explainer(*bound.args, **bound.kwargs)
 
     return explain

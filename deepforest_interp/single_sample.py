@@ -20,6 +20,7 @@ with warnings.catch_warnings():
 from .core import check_X, check_y, check_model, check_int, check_real
 from .core import check_array, check_n_jobs, check_index
 from .core import check_training_rows, tree_arrays, Rows
+from .core import routes_missing, row_frame, pipeline_message
 from .core import oob_mask, model_trees, TREE_TYPES, FOREST_TYPES
 from .core import NodeTable, node_table, walk
 from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
@@ -58,7 +59,8 @@ def depth_weight(
 
 # %% ../nbs/09_ssfi.ipynb #c009
 def _named_scale(scale, X):
-    "An array of scales given with a frame follows the frame's columns, whatever their order: a Series by column name."
+    "An array of scales given with a frame (or a row Series) follows its columns, whatever their order: a Series by column name."
+    X = row_frame(X)
     if isinstance(X, pd.DataFrame) and scale is not None and np.ndim(scale) == 1:
         if not isinstance(scale, pd.Series) and len(scale) == X.shape[1]:
             return pd.Series(np.asarray(scale), [str(c) for c in X.columns])
@@ -233,8 +235,9 @@ def feature_ranges(
     np.ndarray | pd.Series
 ):  # (n_features,) max - min per feature (1 if constant), by name for a frame
     "Per-feature range of the training data: the `scale` under which SSFI sees min-max-scaled [0, 1] inputs (paper Sec. 5.2)."
-    Xa, names = check_X(X)
-    r = Xa.max(0) - Xa.min(0)
+    Xa, names = check_X(X, allow_nan=True)  # a missing value does not widen a range
+    r = np.nanmax(Xa, 0, initial=-np.inf) - np.nanmin(Xa, 0, initial=np.inf)
+    r = np.where(np.isfinite(r), r, 1.0)
     r = np.where(r > 0, r, 1.0)
     # a frame's ranges by column name: `ssfi` matches them to the model's columns
     return pd.Series(r, index=names, name='range') if hasattr(X, 'columns') else r
@@ -354,6 +357,8 @@ def loo_forest(
     max_trees: int | None = None,
 ) -> LOOForest:
     "Fit one forest and give every row in `rows` a sub-forest of `n_estimators` trees it is out of bag for."
+    if is_pipeline(estimator):
+        raise TypeError(pipeline_message('loo_forest'))
     if not isinstance(estimator, (RandomForestClassifier, RandomForestRegressor)):
         raise TypeError(
             f'loo_forest needs a RandomForestClassifier/Regressor, got {type(estimator).__name__}'
@@ -362,7 +367,7 @@ def loo_forest(
         raise ValueError(
             'loo_forest needs bootstrap=True: without it no row is ever out of bag'
         )
-    X, _ = check_X(X)
+    X, _ = check_X(X, allow_nan=routes_missing(estimator))
     y = check_y(y, len(X))
     n = len(X)
     rows = _check_rows(rows, n)
@@ -444,13 +449,15 @@ def ssfi_loo(
     "Leave-one-out SSFI (paper Algorithm 1): every row explained by a model fitted without it."
     a = _check_alpha(alpha)
     n_jobs = check_n_jobs(n_jobs)
+    if is_pipeline(estimator):
+        raise TypeError(pipeline_message('ssfi_loo'))
     if not isinstance(estimator, TREE_TYPES + FOREST_TYPES):
         raise TypeError(
             f'unsupported estimator type {type(estimator).__name__}; expected a'
             ' decision tree, random forest or extra-trees model'
         )
     scale = _named_scale(scale, X)
-    X_in, (X, names) = X, check_X(X)
+    X_in, (X, names) = X, check_X(X, allow_nan=routes_missing(estimator))
     y = check_y(y, len(X))
     rows = _check_rows(rows, len(X))
     inv = _inv_scale(scale, X.shape[1], names)

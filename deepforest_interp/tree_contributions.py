@@ -256,6 +256,8 @@ def contribution_summary(
         return _pipeline_summary(model, X, batch_size, n_jobs, level, ens)
     if _is_dask(X):
         s, sa, n = _dask_summary_sums(model, X)
+        if n == 0:
+            raise ValueError('X has no rows (every block of the dask array is empty)')
     else:
         if not (isinstance(X, (np.ndarray, pd.DataFrame)) and X.ndim == 2):
             X = check_X(X, model)[0]  # lists, rows, sparse
@@ -315,6 +317,9 @@ def _dask_rows(model, X):
 
 def _dask_block(xb, model, check_additivity, return_std, dtype):
     "Contributions of one block packed as (rows, K + 1 [+ K], C): values, bias, std."
+    if xb.shape[0] == 0:  # an empty block (e.g. after boolean filtering)
+        K, C = xb.shape[1], ensemble_trees(model).n_outputs
+        return np.zeros((0, 2 * K + 1 if return_std else K + 1, C), dtype)
     e = contributions(
         model,
         xb,
@@ -372,6 +377,13 @@ def _dask_contributions(
 
 def _dask_summary_block(xb, model, n_jobs):
     "Partial sums of one block: (sum, sum |.|, rows)."
+    if xb.shape[0] == 0:  # an empty block (e.g. after boolean filtering)
+        nt = node_table(model)
+        return (
+            np.zeros((nt.n_features, nt.n_outputs)),
+            np.zeros((nt.n_features, nt.n_outputs)),
+            0,
+        )
     xb = check_X(xb, model, keep_float32=True)[0]
     v = walk(node_table(model), xb, n_jobs=n_jobs)
     return v.sum(0), np.abs(v, out=v).sum(0), v.shape[0]
@@ -526,13 +538,13 @@ class Explorer:
 
 # %% ../nbs/02_tree_contributions.ipynb #gx01c
 def _num(a, digits: int = 12) -> list:
-    "An array as nested lists of floats rounded to `digits` significant digits (smaller pages; sums move by < 1e-11 relative)."
+    "An array as nested lists of floats rounded to `digits` significant digits (smaller pages; sums move by < 1e-11 relative); NaN (a missing value) and the infinite threshold of a missing-vs-present split as None, JSON's null."
     a = np.asarray(a, dtype=float)
-    return (
-        np.array([float(f'{v:.{digits}g}') for v in a.ravel()])
-        .reshape(a.shape)
-        .tolist()
+    out = np.array(
+        [float(f'{v:.{digits}g}') if np.isfinite(v) else None for v in a.ravel()],
+        dtype=object,
     )
+    return out.reshape(a.shape).tolist()
 
 
 # %% ../nbs/02_tree_contributions.ipynb #gx02
@@ -664,7 +676,10 @@ def tree_path_data(
                 'nodes': {
                     str(t): [
                         int(ta.feature[t]),
-                        float(ta.threshold[t]),
+                        # exact (the path follows it); None: a missing-vs-present split
+                        float(ta.threshold[t])
+                        if np.isfinite(ta.threshold[t])
+                        else None,
                         _num(ta.value[t, o]),
                         int(ta.n_samples[t]),
                         int(ta.left[t]),

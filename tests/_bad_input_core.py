@@ -76,7 +76,7 @@ BAD = [
             ),
         ),
         ValueError,
-        'differ from the fitted feature names',
+        "missing ['x', 'y', 'z'], unexpected ['a', 'b', 'c']",
     ),
     Bad(
         'check_y/None',

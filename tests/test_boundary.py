@@ -269,8 +269,10 @@ def test_hgb_categories_on_a_reordered_frame():
 def test_missing_or_extra_columns_are_refused_by_name():
     with pytest.raises(ValueError, match=r"missing \['d'\]"):
         dfi.contributions(PIPE, X[['a', 'b', 'c']])
-    with pytest.raises(ValueError, match='has 4 features'):
+    with pytest.raises(ValueError, match=r"unexpected \['z'\]"):
         dfi.contributions(RF, NUM.assign(z=1.0))
+    with pytest.raises(ValueError, match=r"missing \['a'\]"):
+        dfi.ssfi(RF, NUM.drop(columns='a'))
 
 
 @pytest.mark.parametrize('frame', [False, True])
@@ -586,3 +588,190 @@ def test_hidf_refuses_a_pipeline_switched_after_fit():
     h.set_params(pipeline='cascade')
     with pytest.raises(ValueError, match='fit it again'):
         dfi.hidf_contributions(h, NUM)
+
+
+# ---- the second adversarial pass: checked rows, keyword calls, missing values, names ----
+
+
+def _rows_case():
+    from deepforest_interp.core import check_X
+
+    rng = np.random.default_rng(0)
+    Xd = pd.DataFrame(rng.normal(size=(200, 4)), columns=list('abcd'))
+    yd = Xd.a * 2 + Xd.b**2
+    perm = ['d', 'b', 'a', 'c']
+    A = RandomForestRegressor(10, random_state=0).fit(Xd, yd)
+    return check_X, Xd, yd, perm, A
+
+
+def test_rows_checked_for_another_model_or_none_are_matched_by_name():
+    check_X, Xd, yd, perm, A = _rows_case()
+    B = RandomForestRegressor(10, random_state=0).fit(Xd[perm], yd)
+    for rows in (check_X(Xd.iloc[:10], A), check_X(Xd[perm].iloc[:10])):
+        for m, want in (
+            (B, B.predict(Xd[perm].iloc[:10])),
+            (A, A.predict(Xd.iloc[:10])),
+        ):
+            e = dfi.contributions(m, rows)
+            assert e.feature_names == list(m.feature_names_in_)
+            np.testing.assert_allclose(e.output, want, atol=1e-9)
+
+
+def test_rows_of_a_model_refit_in_place_are_checked_again():
+    check_X, Xd, yd, perm, _ = _rows_case()
+    m = RandomForestRegressor(10, random_state=0).fit(Xd, yd)
+    rows = check_X(Xd.iloc[:10], m)
+    m.fit(Xd[perm], yd)
+    e = dfi.contributions(m, rows)
+    assert e.feature_names == perm
+    np.testing.assert_allclose(e.output, m.predict(Xd[perm].iloc[:10]), atol=1e-9)
+
+
+def test_checked_rows_are_read_only():
+    check_X, Xd, _, _, A = _rows_case()
+    rows = check_X(Xd.iloc[:5], A)
+    with pytest.raises(ValueError, match='read-only'):
+        rows.X[0, 0] = np.nan
+    a = np.ones((3, 4), np.float32)
+    check_X(
+        a, keep_float32=True
+    )  # kept without a copy: the caller's array stays writable
+    a[0, 0] = 2.0
+
+
+def test_ssfi_array_scale_follows_a_row_series_like_a_frame():
+    _, Xd, _, perm, A = _rows_case()
+    scale = pd.Series([1.0, 2.0, 5.0, 10.0], list('abcd'))[perm].to_numpy()
+    np.testing.assert_allclose(
+        dfi.ssfi(A, Xd[perm].iloc[3], scale=scale).to_numpy(),
+        dfi.ssfi(A, Xd[perm].iloc[[3]], scale=scale).to_numpy(),
+    )
+
+
+def test_pipeline_edges_give_clear_answers():
+    from deepforest_interp.core import check_X
+
+    with pytest.raises(TypeError, match='pipe\\[-1\\]'):
+        dfi.ssfi_loo(PIPE, X, y, rows=[0], progress=False)
+    with pytest.raises(TypeError, match='X is None'):
+        dfi.contributions(PIPE, None)
+    # checked rows given to a Pipeline are read as the frame they came from
+    with pytest.raises(ValueError, match=r"missing \['c'\]"):
+        dfi.contributions(PIPE, check_X(NUM))
+    e = dfi.oob_contributions(PIPE, X, y, never_oob='all_trees')
+    gov = dfi.goodness_of_visualization(e, X=X)  # the raw frame, labels included
+    np.testing.assert_allclose(
+        gov.to_numpy(), dfi.goodness_of_visualization(e).to_numpy()
+    )
+
+
+def test_decorated_explainers_take_their_documented_positional_arguments():
+    _, Xd, yd, _, A = _rows_case()
+    np.testing.assert_allclose(
+        dfi.mdi_covariance(A, Xd, yd, True, None, 'raw', True).importances_std,
+        dfi.mdi_covariance(A, Xd, yd, return_std=True).importances_std,
+    )
+    assert list(dfi.mdi_oob(A, Xd, yd, None, 'transformed').index) == list('abcd')
+    with pytest.raises(
+        TypeError, match="mdi_oob\\(\\): missing a required argument: 'y'"
+    ):
+        dfi.mdi_oob(A, Xd)
+
+
+def test_forest_floor_leaves_rows_with_missing_values_out_of_fits_and_colours():
+    import matplotlib
+
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+
+    rng = np.random.default_rng(1)
+    Xn = pd.DataFrame(rng.normal(size=(200, 3)), columns=list('abc'))
+    yn = Xn.a * 2 + Xn.b
+    Xn.iloc[::7, 0] = np.nan
+    m = RandomForestRegressor(20, random_state=3).fit(Xn, yn)
+    e = dfi.oob_contributions(m, Xn, yn)
+    gov = dfi.goodness_of_visualization(e)
+    assert np.isfinite(gov.to_numpy()).all()
+    ok = Xn.a.notna().to_numpy()
+    # GOV of 'a' uses exactly the rows where 'a' is present
+    e_ok = dfi.Explanation(
+        e.values[ok], e.bias[ok], e.feature_names, np.asarray(e.data)[ok]
+    )
+    assert gov['a'] == pytest.approx(
+        dfi.goodness_of_visualization(e_ok)['a'], abs=1e-12
+    )
+    colours = dfi.feature_colors(e, ['a'], max_components=1)
+    assert np.allclose(colours[~ok, :3], 0.6) and np.isfinite(colours).all()
+    dfi.plot_forest_floor(e)
+    plt.close('all')
+    assert 'null' in dfi.explore_forest_floor(e).to_html()
+    r = dfi.ssfi_loo(
+        RandomForestRegressor(5, random_state=0),
+        Xn.iloc[:40],
+        yn[:40],
+        rows=[0],
+        progress=False,
+    )
+    assert np.isfinite(r.values.to_numpy()).all()
+
+
+def test_transformed_level_uses_the_pipelines_names_everywhere():
+    from sklearn.compose import make_column_transformer
+
+    casc = make_pipeline(
+        make_column_transformer(
+            (OneHotEncoder(sparse_output=False), ['c']), remainder='passthrough'
+        ),
+        dfi.CascadeForestClassifier(
+            n_forests=2, n_estimators=5, max_layers=2, random_state=0
+        ),
+    ).fit(X, y)
+    want = dfi.deep_forest_contributions(
+        casc, X.iloc[:3], level='transformed'
+    ).feature_names
+    assert not want[0].startswith('x')
+    assert (
+        dfi.deep_forest_explain(casc, X.iloc[:3], level='transformed').new.feature_names
+        == want
+    )
+    b = dfi.deep_forest_mdi(casc, X, y, return_std=True)
+    assert b.importances.columns.names == ['forest', 'fold', 'tree']
+
+
+def test_dask_arrays_with_unknown_or_empty_blocks():
+    da = pytest.importorskip('dask.array')
+    rng = np.random.default_rng(0)
+    Xd = rng.normal(size=(600, 4))
+    yd = (Xd[:, 0] > 0).astype(int)
+    m = RandomForestClassifier(n_estimators=5, random_state=0).fit(Xd, yd)
+    lazy = da.from_array(Xd, chunks=(200, 4))
+    kept = lazy[lazy[:, 0] > 0]  # block lengths unknown until computed
+    e = dfi.contributions(m, kept)
+    np.testing.assert_allclose(
+        e.values.compute(), dfi.contributions(m, Xd[Xd[:, 0] > 0]).values, atol=1e-12
+    )
+    gaps = da.from_array(Xd, chunks=((200, 0, 400), (4,)))  # an empty block
+    assert dfi.contribution_summary(m, gaps).n == 600
+    with pytest.raises(ValueError, match='no rows'):
+        dfi.contribution_summary(m, lazy[lazy[:, 0] > 99])
+    imp = dfi.mdi_covariance(
+        m, kept, da.from_array(yd, chunks=200)[lazy[:, 0] > 0], inbag=False
+    )
+    np.testing.assert_allclose(
+        imp.to_numpy(),
+        dfi.mdi_covariance(
+            m, Xd[Xd[:, 0] > 0], yd[Xd[:, 0] > 0], inbag=False
+        ).to_numpy(),
+        atol=1e-12,
+    )
+
+
+def test_explore_path_shows_missing_values():
+    rng = np.random.default_rng(0)
+    Xn = rng.normal(size=(300, 4))
+    Xn[:5, 1] = np.nan
+    m = RandomForestRegressor(5, random_state=0).fit(
+        Xn, Xn[:, 0] + np.nan_to_num(Xn[:, 1])
+    )
+    html = dfi.explore_path(m, Xn[:10]).to_html()
+    assert 'null' in html and 'NaN' not in html.split('<script')[0]

@@ -243,9 +243,9 @@ def test_mixing_transformers_and_bad_input():
     with pytest.raises(ValueError, match='level must be'):
         dfi.contributions(rf, X[['age', 'hours']], level=None)
     with pytest.raises(
-        TypeError, match=r"columns \['workclass', 'sex'\].*OneHotEncoder"
+        ValueError, match=r"unexpected \['workclass', 'sex', 'fnlwgt'\]"
     ):
-        check_X(X, rf)
+        check_X(X, rf)  # columns the model never saw are named
     with pytest.raises(TypeError, match=r"\['workclass', 'sex'\].*make_pipeline"):
         dfi.CascadeForestClassifier(n_estimators=5, max_layers=1).fit(X, y)
 
@@ -375,3 +375,24 @@ def test_forest_floor_plots_show_labels():
     plt.close(fig)
     gov = dfi.goodness_of_visualization(e)
     assert list(gov.index) == list(X.columns) and np.isfinite(gov.to_numpy()).all()
+
+
+def test_a_bool_column_passed_through_and_a_one_row_series():
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(
+        {
+            'a': rng.normal(size=300),
+            'flag': rng.uniform(size=300) > 0.5,
+            's': rng.choice(['u', 'v'], 300),
+        }
+    )
+    y = (df.a + df.flag > 0.5).astype(int)
+    pipe = make_pipeline(
+        make_column_transformer((OneHotEncoder(), ['s']), remainder='passthrough'),
+        RandomForestClassifier(n_estimators=10, random_state=0),
+    ).fit(df, y)
+    e = dfi.contributions(pipe, df)
+    assert e.feature_names == ['a', 'flag', 's']
+    np.testing.assert_allclose(e.output, pipe.predict_proba(df), atol=1e-9)
+    one = dfi.contributions(pipe, df.iloc[4])  # a row as a Series (object dtype)
+    np.testing.assert_allclose(one.values, e.values[4:5], atol=1e-12)

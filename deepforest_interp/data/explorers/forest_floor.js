@@ -21,7 +21,8 @@ function render(body, D, root) {
     var box = U.el('div', {'data-role': 'panel', 'data-feature': D.features[j]}, grid);
     var t = U.el('div', {style: 'font-weight:600'}, box, D.features[j] + '  GOV R\u00b2 = ' + D.gov[pi].toFixed(2));
     t.setAttribute('data-role', 'gov'); t.setAttribute('data-value', D.gov[pi]);
-    var xl = Infinity, xh = -Infinity; D.x.forEach(function(r) { xl = Math.min(xl, r[j]); xh = Math.max(xh, r[j]); });
+    // a missing value (null) cannot be placed on the axis: its point is not drawn and never selected
+    var xl = Infinity, xh = -Infinity; D.x.forEach(function(r) { if (r[j] !== null) { xl = Math.min(xl, r[j]); xh = Math.max(xh, r[j]); } });
     var xp = 0.04 * (xh - xl || 1); xl -= xp; xh += xp;
     var sx = function(v) { return L + (W - L - R) * (v - xl) / (xh - xl); }, sy = function(v) { return T + (H - T - B) * (hi - v) / (hi - lo); };
     var ix = function(p) { return xl + (p - L) / (W - L - R) * (xh - xl); }, iy = function(p) { return hi - (p - T) / (H - T - B) * (hi - lo); };
@@ -34,7 +35,7 @@ function render(body, D, root) {
     U.svg('text', {x: 10, y: (T + H - B) / 2, transform: 'rotate(-90 10 ' + (T + H - B) / 2 + ')', 'text-anchor': 'middle'}, svg,
           'contribution' + (D.output ? ' to ' + D.output : ''));
     var g = U.svg('g', {}, svg), dots = [];
-    for (var i = 0; i < n; i++) dots.push(U.svg('circle', {cx: sx(D.x[i][j]), cy: sy(D.y[i][j]), r: 2.6, 'data-i': i}, g));
+    for (var i = 0; i < n; i++) dots.push(U.svg('circle', {cx: D.x[i][j] === null ? L : sx(D.x[i][j]), cy: sy(D.y[i][j]), r: D.x[i][j] === null ? 0 : 2.6, 'data-i': i}, g));
     var fx = D.fit[pi][0], fy = D.fit[pi][1];
     U.svg('polyline', {points: fx.map(function(v, q) { return sx(v) + ',' + sy(fy[q]); }).join(' '), fill: 'none', stroke: '#000',
                        'stroke-width': 1.6, 'pointer-events': 'none'}, svg);
@@ -57,11 +58,11 @@ function render(body, D, root) {
       if (mode === 'box') {
         var x0 = Math.min(ix(start[0]), ix(p[0])), x1 = Math.max(ix(start[0]), ix(p[0]));
         var y0 = Math.min(iy(start[1]), iy(p[1])), y1 = Math.max(iy(start[1]), iy(p[1]));
-        for (var i = 0; i < n; i++) if (D.x[i][j] >= x0 && D.x[i][j] <= x1 && D.y[i][j] >= y0 && D.y[i][j] <= y1) s.push(i);
+        for (var i = 0; i < n; i++) if (D.x[i][j] !== null && D.x[i][j] >= x0 && D.x[i][j] <= x1 && D.y[i][j] >= y0 && D.y[i][j] <= y1) s.push(i);
         root.setAttribute('data-brush', JSON.stringify([pi, x0, x1, y0, y1]));
       } else {
         pts.push(p);
-        for (var i = 0; i < n; i++) { var px = sx(D.x[i][j]), py = sy(D.y[i][j]), inside = false;
+        for (var i = 0; i < n; i++) { if (D.x[i][j] === null) continue; var px = sx(D.x[i][j]), py = sy(D.y[i][j]), inside = false;
           for (var a = 0, b = pts.length - 1; a < pts.length; b = a++) {
             if ((pts[a][1] > py) !== (pts[b][1] > py) && px < (pts[b][0] - pts[a][0]) * (py - pts[a][1]) / (pts[b][1] - pts[a][1]) + pts[a][0]) inside = !inside; }
           if (inside) s.push(i); }

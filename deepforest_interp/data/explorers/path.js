@@ -1,5 +1,7 @@
 function render(body, D, root) {
   var K = D.features.length, st = {row: 0, tree: 0};
+  // a missing value (NaN, sent as null) is shown as such: the tree routed it by its missing-value rule
+  var xval = function(v) { return v === null ? 'NaN (missing)' : U.f(v); };
   var ctl = U.el('div', {'class': 'dfx-ctl'}, body);
   var rowS = U.range(ctl, 'row', D.rows.length, 'row');
   var treeS = U.select(ctl, 'tree', D.trees.map(function(t) { return 'tree ' + t.index; }), 'tree');
@@ -32,7 +34,7 @@ function render(body, D, root) {
       U.svg('rect', {x: cx - 95, y: y, width: 190, height: 30, rx: 5, fill: leaf ? '#fde8c8' : '#eef2fb',
                      stroke: '#889'}, svg);
       U.svg('text', {x: cx, y: y + 13, 'text-anchor': 'middle', 'font-weight': 600}, svg,
-            leaf ? 'leaf: v = ' + U.f(nd[2]) : name(nd[0]) + ' \u2264 ' + U.f(nd[1]) + '  (x = ' + U.f(D.rows[st.row].x[nd[0]]) + ')');
+            leaf ? 'leaf: v = ' + U.f(nd[2]) : name(nd[0]) + (nd[1] === null ? ' not missing' : ' \u2264 ' + U.f(nd[1])) + '  (x = ' + xval(D.rows[st.row].x[nd[0]]) + ')');
       U.svg('text', {x: cx, y: y + 26, 'text-anchor': 'middle', fill: '#555'}, svg, 'v(t) = ' + U.f(nd[2]) + ', n = ' + nd[3]);
     }
   }
@@ -59,7 +61,7 @@ function render(body, D, root) {
     var ct = U.el('table', {'data-role': 'tree-contrib'}, tabBox), h2 = U.el('tr', {}, ct);
     U.el('th', {'class': 'l'}, h2, 'feature'); U.el('th', {}, h2, 'value x'); U.el('th', {}, h2, 'f_T,k(x)');
     for (var k = 0; k < K; k++) { var q = U.el('tr', {}, ct); U.el('td', {'class': 'l'}, q, name(k));
-      U.el('td', {}, q, U.f(r.x[k])); U.el('td', {'class': U.cls(contrib[k])}, q, contrib[k] ? U.s(contrib[k]) : '0'); }
+      U.el('td', {}, q, xval(r.x[k])); U.el('td', {'class': U.cls(contrib[k])}, q, contrib[k] ? U.s(contrib[k]) : '0'); }
     return run;
   }
   function drawChart(r) {
