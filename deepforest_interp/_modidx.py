@@ -488,6 +488,10 @@ d = {
                 'core.html#explanation.layers',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.Explanation.load': (
+                'core.html#explanation.load',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.Explanation.mean': (
                 'core.html#explanation.mean',
                 'deepforest_interp/core.py',
@@ -498,6 +502,10 @@ d = {
             ),
             'deepforest_interp.core.Explanation.output_index': (
                 'core.html#explanation.output_index',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.Explanation.save': (
+                'core.html#explanation.save',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.Explanation.shape': (
@@ -652,6 +660,14 @@ d = {
                 'core.html#_child',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core._explanation_arrays': (
+                'core.html#_explanation_arrays',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._explanation_from': (
+                'core.html#_explanation_from',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._float_values': (
                 'core.html#_float_values',
                 'deepforest_interp/core.py',
@@ -662,6 +678,10 @@ d = {
             ),
             'deepforest_interp.core._has_labels': (
                 'core.html#_has_labels',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._json_value': (
+                'core.html#_json_value',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._leaves_match': (
@@ -690,6 +710,10 @@ d = {
             ),
             'deepforest_interp.core._sklearn_fingerprint': (
                 'core.html#_sklearn_fingerprint',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._split_labels': (
+                'core.html#_split_labels',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._up': (
@@ -722,6 +746,10 @@ d = {
             ),
             'deepforest_interp.core.accepts_categories': (
                 'core.html#accepts_categories',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.additivity_rows': (
+                'core.html#additivity_rows',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.align_columns': (

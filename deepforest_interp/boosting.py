@@ -19,6 +19,7 @@ from deepforest_interp.core import (
     node_table,
     register_reader,
     walk,
+    additivity_rows,
 )
 from .pipelines import raw_rows
 
@@ -653,7 +654,9 @@ def boosted_contributions(
     model,  # fitted HistGradientBoosting*, XGBoost or LightGBM model
     X,  # (n_samples, n_features) array or DataFrame (HGB: pandas category columns allowed)
     *,
-    check_additivity: bool = True,  # raise if bias + sum(values) differs from the model's raw score (see BOOSTING_RTOL)
+    # raise if bias + sum(values) differs from the model's raw score (see BOOSTING_RTOL):
+    # every row on a model's first call, then rows with a missing value ('all': always)
+    check_additivity: bool | str = True,
     n_jobs: int | None = -1,  # threads for the row loop (joblib convention)
     dtype=np.float64,  # of `values`: np.float32 halves the memory (checked in float64)
 ) -> Explanation:  # values (n, K) regressors, (n, K, C) classifiers; raw-score space
@@ -662,25 +665,32 @@ def boosted_contributions(
     bt = boosted_trees(model)
     rows, Xm, names, data = _prepare_rows(model, lib, X)
     e = _boosted_explanation(bt, rows, names, lib, n_jobs, data)
-    if check_additivity:
-        out = _raw_output(model, lib, Xm).reshape(e.output.shape)
+    sel = additivity_rows(bt, rows, check_additivity) if check_additivity else []
+    if sel is None or len(sel):
+        if sel is not None:  # the rows whose routing varies: missing values
+            Xm = Xm.iloc[sel] if isinstance(Xm, pd.DataFrame) else Xm[sel]
+        got = e.output if sel is None else e.output[sel]
+        out = _raw_output(model, lib, Xm).reshape(got.shape)
         scale = max(1.0, float(np.abs(out).max()))
         tol = BOOSTING_RTOL[lib] * scale + (
             1e-7 * bt.n_trees * scale if lib == 'xgboost' else 0.0
         )
-        err = np.abs(e.output - out).max()
+        err = np.abs(got - out).max()
         if not err <= tol:
             # a Booster's trees edited in place (load_model, set_leaf_output) keep the
             # object and the tree count the cache knows it by: read the trees again
             bt = node_table(model, refresh=True)
             e = _boosted_explanation(bt, rows, names, lib, n_jobs, data)
-            err = np.abs(e.output - out).max()
+            got = e.output if sel is None else e.output[sel]
+            err = np.abs(got - out).max()
         if not err <= tol:
             raise ValueError(
                 "contributions do not add up to the model's raw score (max error"
                 f' {err:.3g}, output scale {scale:.3g}); pass check_additivity=False to'
                 ' inspect them'
             )
+        if sel is None:
+            bt.verified = True  # the table reproduces the model: later calls trust it
     if np.dtype(dtype) != e.values.dtype:
         e = Explanation(
             e.values.astype(dtype), e.bias, names, e.data, e.output_names, info=e.info

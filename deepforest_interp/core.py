@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_core.ipynb #c002
 from __future__ import annotations
-import functools, numbers, threading, weakref
+import functools, json, numbers, threading, weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 import numpy as np
@@ -64,6 +64,7 @@ __all__ = [
     'model_output',
     'register_reader',
     'node_table',
+    'additivity_rows',
     'clear_node_tables',
     'walk',
     'walk_spread',
@@ -270,9 +271,13 @@ class Explanation:
         extra = [
             f for f in ('data', 'bootstrap', 'std') if getattr(self, f) is not None
         ] + ([] if self.layers_below is None else ['layers'])
-        kind = self.info.get(
-            'kind', 'multi-output' if self.values.ndim == 3 else 'single-output'
-        )
+        kind = self.info.get('kind')
+        if kind is None and self.values.ndim == 2:
+            kind = 'single-output'
+        elif kind is None:  # a boosted classifier: its raw score(s), one per column
+            raw = self.info.get('output') == 'raw score'
+            kind = 'raw score' if raw else 'multi-output'
+
         return (
             f'Explanation(n_rows={n}, n_features={K}{outs},'
             f' features={_abbrev(self.feature_names)}, kind={kind!r},'
@@ -436,12 +441,17 @@ class Explanation:
                 f'every feature must belong to exactly one group; not so for {bad[:5]}'
             )
         vals = np.stack([self.values[:, ks].sum(1) for ks in groups.values()], axis=1)
-        if (
-            data is None
-            and self.data is not None
-            and all(len(ks) == 1 for ks in groups.values())
-        ):
+        single = all(len(ks) == 1 for ks in groups.values())  # a relabelling
+        if data is None and self.data is not None and single:
             data = self.data[:, [ks[0] for ks in groups.values()]]
+        info, std = dict(self.info), None
+        if self.std is not None and single:
+            std = self.std[:, [ks[0] for ks in groups.values()]]
+        elif self.std is not None:  # the spread of a sum needs the covariances
+            info['std'] = (
+                'dropped by group(): the sd over the trees of a sum of features needs'
+                ' their covariances over the trees, which are not kept'
+            )
         return Explanation(
             vals,
             self.bias,
@@ -449,12 +459,13 @@ class Explanation:
             data,
             self.output_names,
             self.bootstrap,
-            dict(self.info),
+            info,
+            std,
             layers_below=self._below(lambda e: e.group(mapping, data)),
         )
 
     def to_frame(self) -> pd.DataFrame:
-        "Tidy long table, one row per (sample, feature[, output]): value, contribution, bias (and bootstrap, std); `from_frame` inverts it."
+        "Tidy long table, one row per (sample, feature[, output]): value (numbers; a category's label in `label`), contribution, bias (and bootstrap, std); one type per column, so it writes to parquet; `from_frame` inverts it."
         n, K = self.values.shape[:2]
         C = self.values.shape[2] if self.values.ndim == 3 else 1
         rep = lambda a: np.asarray(a).reshape(n, K, C).reshape(-1)  # (n, K, C) order
@@ -467,8 +478,11 @@ class Explanation:
                 'feature': np.tile(np.repeat(self.feature_names, C), n),
             }
         )
-        if self.data is not None:
-            df['value'] = np.repeat(self.data.reshape(-1), C)
+        if self.data is not None:  # numbers in 'value'; category labels in 'label'
+            num, labels = _split_labels(self.data)
+            df['value'] = np.repeat(num.reshape(-1), C)
+            if labels is not None:
+                df['label'] = pd.array(np.repeat(labels.reshape(-1), C), dtype='string')
         if self.values.ndim == 3:
             outs = (
                 self.output_names if self.output_names is not None else list(range(C))
@@ -520,6 +534,10 @@ class Explanation:
             (n, C) if has_out else (n,)
         )
         data = col('value').reshape(n, K, C)[:, :, 0] if 'value' in df.columns else None
+        if data is not None and 'label' in df.columns:  # labels back in their cells
+            lab = np.asarray(pd.Series(col('label'), dtype=object)).reshape(n, K, C)
+            lab = lab[:, :, 0]
+            data = np.where(pd.isna(lab), data.astype(object), lab)
         return cls(
             col('contribution').reshape(shape),
             first(col('bias')),
@@ -551,9 +569,115 @@ class Explanation:
         elif output is not None:
             raise ValueError('this explanation has a single output: leave output=None')
         base = e.bias if e.bootstrap is None else e.bias + e.bootstrap
+        data, shown = e.data, None
+        if data is not None and np.asarray(data).dtype.kind == 'O':
+            # numbers for shap's colour scales; the labels are what its plots print
+            data, shown = label_codes(data)[0], np.asarray(e.data)
         return shap.Explanation(
-            e.values, base_values=base, data=e.data, feature_names=e.feature_names
+            e.values,
+            base_values=base,
+            data=data,
+            display_data=shown,
+            feature_names=e.feature_names,
         )
+
+    def save(self, path) -> None:
+        "Write the explanation, its layers included, to one `.npz` file of numpy arrays and JSON text (no pickle); `Explanation.load` reads it back exactly."
+        np.savez_compressed(path, **_explanation_arrays(self))
+
+    @classmethod
+    def load(cls, path) -> Explanation:
+        "Read an explanation written by `save` (numpy's `.npz`, read with `allow_pickle=False`)."
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+        if arrays.get('format', np.array('')).item() != _SAVE_FORMAT:
+            raise ValueError(f'{path} was not written by Explanation.save')
+        return _explanation_from(arrays)
+
+
+# %% ../nbs/00_core.ipynb #c005s
+_SAVE_FORMAT = 'deepforest_interp.Explanation/1'  # the tag `Explanation.save` writes
+
+
+def _split_labels(data) -> tuple[np.ndarray, np.ndarray | None]:
+    "An explanation's data as numbers (NaN where a cell holds a label or is missing) and, if any cell holds a label, the labels (None elsewhere)."
+    data = np.asarray(data)
+    if data.dtype.kind != 'O':
+        return data.astype(float), None
+    num = np.full(data.shape, np.nan)
+    lab = np.full(data.shape, None, dtype=object)
+    for idx, v in np.ndenumerate(data):
+        if v is None or (isinstance(v, float) and v != v) or v is pd.NA:
+            continue
+        try:
+            num[idx] = float(v)
+        except (TypeError, ValueError):
+            lab[idx] = str(v)
+    return num, (lab if any(v is not None for v in lab.ravel()) else None)
+
+
+def _json_value(v):
+    "numpy scalars as Python ones, for JSON."
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _explanation_arrays(e, prefix: str = '') -> dict:
+    "The arrays `Explanation.save` writes: numbers as they are, names and labels as unicode, the rest as JSON."
+    out = {prefix + 'values': e.values, prefix + 'bias': e.bias}
+    for f in ('bootstrap', 'std'):
+        if getattr(e, f) is not None:
+            out[prefix + f] = getattr(e, f)
+    out[prefix + 'feature_names'] = np.array(e.feature_names, dtype=str)
+    if e.data is not None:
+        num, lab = _split_labels(e.data)
+        out[prefix + 'data'] = num
+        if lab is not None:
+            out[prefix + 'data_label'] = np.array(
+                ['' if v is None else v for v in lab.ravel()], dtype=str
+            ).reshape(lab.shape)
+            out[prefix + 'data_is_label'] = np.array(
+                [v is not None for v in lab.ravel()]
+            ).reshape(lab.shape)
+    meta = {
+        'output_names': None
+        if e.output_names is None
+        else [_json_value(v) for v in e.output_names],
+        'info': json.loads(
+            json.dumps(e.info, default=lambda v: _json_value(np.asarray(v).tolist()))
+        ),
+        'layers': []
+        if e.layers_below is None
+        else [_json_value(k) for k in e.layers_below],
+    }
+    out[prefix + 'meta'] = np.array(json.dumps(meta))
+    for k, below in (e.layers_below or {}).items():
+        out.update(_explanation_arrays(below, f'{prefix}layer{k}.'))
+    if not prefix:
+        out['format'] = np.array(_SAVE_FORMAT)
+    return out
+
+
+def _explanation_from(a: dict, prefix: str = ''):
+    "The explanation `_explanation_arrays` wrote (read back exactly)."
+    meta = json.loads(a[prefix + 'meta'].item())
+    data = a.get(prefix + 'data')
+    if data is not None and prefix + 'data_label' in a:
+        labels = a[prefix + 'data_label'].astype(object)
+        data = np.where(a[prefix + 'data_is_label'], labels, data.astype(object))
+    below = {
+        k: _explanation_from(a, f'{prefix}layer{k}.') for k in meta['layers']
+    } or None
+    return Explanation(
+        a[prefix + 'values'],
+        a[prefix + 'bias'],
+        [str(f) for f in a[prefix + 'feature_names']],
+        data,
+        meta['output_names'],
+        a.get(prefix + 'bootstrap'),
+        meta['info'],
+        a.get(prefix + 'std'),
+        below,
+    )
 
 
 # %% ../nbs/00_core.ipynb #c008q
@@ -1591,6 +1715,23 @@ def node_table(
     if cache:
         _TABLES[model] = (fp, table)
     return table
+
+
+# %% ../nbs/00_core.ipynb #c020o3a
+def additivity_rows(
+    nt: NodeTable,  # the model's cached table
+    X: np.ndarray,  # the checked rows
+    check,  # the caller's check_additivity: True, or 'all' (every row, every call)
+) -> np.ndarray | None:  # rows to compare with the model's own output; None: all
+    "Which rows an additivity check compares: every row the first time a model's table is used (or always with `check='all'`, or a model with category splits); afterwards only rows with a missing value, whose routing is the part that varies from row to row, and for an XGBoost / LightGBM Booster (whose trees can be edited in place) 16 rows spread over X."
+    if check == 'all' or not getattr(nt, 'verified', False):
+        return None
+    if nt.cat_row is not None and (nt.cat_row >= 0).any():
+        return None  # unseen categories route per row: every row, every call
+    rows = np.isnan(X).any(1)
+    if nt.source in ('xgboost', 'lightgbm'):
+        rows[np.linspace(0, len(X) - 1, min(len(X), 16)).astype(int)] = True
+    return np.flatnonzero(rows)
 
 
 # %% ../nbs/00_core.ipynb #c020o3

@@ -11,7 +11,7 @@ from sklearn.utils import Bunch
 from .core import Explanation, Ensemble, ensemble_trees, check_X
 from .core import model_output, check_int, check_n_jobs
 from sklearn.tree import DecisionTreeClassifier
-from .core import node_table, walk, walk_spread
+from .core import node_table, walk, walk_spread, additivity_rows
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .pipelines import unwrap_pipeline, pipeline_rows
 from .boosting import boosting_library, boosted_contributions
@@ -113,7 +113,10 @@ def contributions(
     model,
     X,  # (n_samples, n_features) array, DataFrame or dask array to explain
     *,
-    check_additivity: bool = True,  # raise if bias + sum(values) differs from the output by more than 1e-6 x its scale
+    # raise if bias + sum(values) differs from the output by more than 1e-6 x its scale:
+    # every row on a model's first call, then the rows with a missing value ('all':
+    # every row, every call)
+    check_additivity: bool | str = True,
     n_jobs: int
     | None = -1,  # threads for the row loop (joblib convention: -1 = all cores)
     return_std: bool = False,  # also set `e.std`: the sd (ddof=0) over the trees of their own contributions
@@ -183,9 +186,12 @@ def contributions(
             std='sd (ddof=0) over the trees of their own contributions',
             n_trees=nt.n_trees,
         )
-    if check_additivity:
-        out = np.asarray(model_output(model, X), dtype=float).reshape(e.output.shape)
-        err, scale = np.abs(e.output - out).max(), max(1.0, float(np.abs(out).max()))
+    rows = additivity_rows(nt, X, check_additivity) if check_additivity else []
+    if rows is None or len(rows):
+        got = e.output if rows is None else e.output[rows]
+        Xc = X if rows is None else X[rows]
+        out = np.asarray(model_output(model, Xc), dtype=float).reshape(got.shape)
+        err, scale = np.abs(got - out).max(), max(1.0, float(np.abs(out).max()))
         # float32 sums round at ~1e-7 per term
         tol = (1e-4 if np.dtype(dtype) == np.float32 else ADDITIVITY_RTOL) * scale
         if not err <= tol:
@@ -194,6 +200,8 @@ def contributions(
                 f' output scale {scale:.3g}); pass check_additivity=False to inspect'
                 ' them'
             )
+        if rows is None:
+            nt.verified = True  # the table reproduces the model: later calls trust it
     return e
 
 
@@ -463,8 +471,13 @@ def plot_contributions(
     # OOB / held-out explanations
     boot = '' if e.bootstrap is None else f' + bootstrap {e.bootstrap[(row,) + c]:.3g}'
     ax.set_xlabel('contribution')
+    what = ''  # the class (or output) the bars explain
+    if c and e.output_names is not None:
+        what = f', {e.output_names[c[0]]}'
+    elif c:
+        what = f', output {c[0]}'
     ax.set_title(
-        f'row {row}: bias {b:.3g}{boot} + contributions = {e.output[(row,) + c]:.3g}'
+        f'row {row}{what}: bias {b:.3g}{boot} + contributions = {e.output[(row,) + c]:.3g}'
     )
     return ax
 

@@ -341,7 +341,7 @@ def test_a_booster_edited_in_place_is_read_again():
     contributions(b, X)
     other = xgb.XGBRegressor(n_estimators=5).fit(X, -y).get_booster()
     b.load_model(bytearray(other.save_raw('json')))
-    e = contributions(b, X)  # the default check: stale table detected and re-read
+    e = contributions(b, X)  # the default check (16 rows spread over X): re-read
     margin = b.predict(xgb.DMatrix(X), output_margin=True)
     np.testing.assert_allclose(e.output, margin, atol=1e-5 * np.abs(margin).max())
     m = lgb.LGBMRegressor(n_estimators=5, verbose=-1).fit(X, y)
