@@ -78,6 +78,10 @@ d = {
                 'boosting.html#_reader',
                 'deepforest_interp/boosting.py',
             ),
+            'deepforest_interp.boosting._restore_categories': (
+                'boosting.html#_restore_categories',
+                'deepforest_interp/boosting.py',
+            ),
             'deepforest_interp.boosting._xgb_booster': (
                 'boosting.html#_xgb_booster',
                 'deepforest_interp/boosting.py',
@@ -834,6 +838,10 @@ d = {
             ),
             'deepforest_interp.core.node_table': (
                 'core.html#node_table',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.numbers_from_objects': (
+                'core.html#numbers_from_objects',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.numeric_frame': (

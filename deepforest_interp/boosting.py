@@ -225,7 +225,7 @@ def _margin_link(objective: str, base: np.ndarray) -> np.ndarray:
     return base
 
 
-def _xgb_tree(node: dict, index: dict, column: int) -> dict:
+def _xgb_tree(node: dict, index: dict, column: int, raw: dict | None = None) -> dict:
     "One tree of `get_dump(dump_format='json', with_stats=True)` as node arrays (ids compacted in dump order)."
     stack, order = [node], []
     while stack:
@@ -252,14 +252,23 @@ def _xgb_tree(node: dict, index: dict, column: int) -> dict:
             t['leaf_value'][i] = n['leaf']
             continue
         t['left'][i], t['right'][i] = pos[n['yes']], pos[n['no']]
-        t['missing_left'][i] = n['missing'] == n['yes']
+        t['missing_left'][i] = n.get('missing') == n['yes']
+        cond = n.get('split_condition')
+        if cond is None:  # an indicator (bool) column: the dump hides its test, the
+            # saved model keeps it (x < condition goes left; missing: default_left)
+            k = n['nodeid']
+            t['left'][i], t['right'][i] = (
+                pos[raw[s][k]] for s in ('left_children', 'right_children')
+            )
+            t['missing_left'][i] = raw['default_left'][k]
+            cond = raw['split_conditions'][k]
         f = n['split']
         t['feature'][i] = index[f] if f in index else int(f[1:])
-        if isinstance(n['split_condition'], list):  # the category codes that go 'yes'
-            t['cats'][i] = _bits([int(c) for c in n['split_condition']])
+        if isinstance(cond, list):  # the category codes that go 'yes'
+            t['cats'][i] = _bits([int(c) for c in cond])
             continue
         # x < c <=> x <= the float32 just below c
-        c = np.float32(n['split_condition'])
+        c = np.float32(cond)
         t['threshold'][i] = float(
             np.nextafter(c, np.float32(-np.inf), dtype=np.float32)
         )
@@ -296,8 +305,12 @@ def xgb_trees(model) -> NodeTable:
     if limit is not None:
         dumps = dumps[:limit]
     index = {f: j for j, f in enumerate(booster.feature_names or [])}
+    raws = [None] * len(dumps)
+    if 'i' in (booster.feature_types or []):  # indicator splits: their saved tests
+        saved = json.loads(booster.save_raw('json'))['learner']['gradient_booster']
+        raws = saved['model']['trees']
     trees = [
-        _xgb_tree(json.loads(d), index, (m // npt) % n_groups)
+        _xgb_tree(json.loads(d), index, (m // npt) % n_groups, raws[m])
         for m, d in enumerate(dumps)
     ]
     names = None
@@ -510,7 +523,9 @@ def _xgb_categories(booster) -> dict | None:
     "{column position: its categories} XGBoost (>= 3.1) keeps for its category columns; None when it keeps none (it then splits a frame's own codes)."
     if 'c' not in (booster.feature_types or []):
         return None
-    gb = json.loads(booster.save_raw('json'))['learner']['gradient_booster']
+    gb = json.loads(booster.save_raw('json'))['learner'][
+        'gradient_booster'
+    ]  # read once
     enc = gb.get('model', {}).get('cats', {}).get('enc')
     if not enc:
         return None
@@ -523,6 +538,35 @@ def _xgb_categories(booster) -> dict | None:
         elif vals:
             out[j] = list(vals)
     return out
+
+
+def _restore_categories(model, lib: str, X):
+    "A frame (fitted column order) whose category columns lost their dtype (a row given as a Series, plain strings) made category columns again with the model's own categories, so they are encoded as the model encodes them."
+    if not isinstance(X, pd.DataFrame):
+        return X
+    if lib == 'xgboost':
+        known = boosted_trees(model).categories or {}
+        cols = {j: v for j, v in known.items() if j < X.shape[1]}
+    else:
+        b = _lgbm_booster(model)
+        pos = b.params.get('categorical_column')
+        if (
+            pos is None
+        ):  # a Booster loaded from a file: the features with category values
+            infos = list(b.dump_model()['feature_infos'].values())
+            pos = [j for j, f in enumerate(infos) if f.get('values')]
+        cols = dict(zip(pos, b.pandas_categorical or []))
+    fix = {
+        j: v
+        for j, v in cols.items()
+        if not isinstance(X.iloc[:, j].dtype, pd.CategoricalDtype)
+    }
+    if not fix:
+        return X
+    X = X.copy()
+    for j, v in fix.items():
+        X[X.columns[j]] = pd.Categorical(X.iloc[:, j].astype(object), categories=v)
+    return X
 
 
 def _category_codes(model, lib: str, X: pd.DataFrame) -> pd.DataFrame:
@@ -563,6 +607,11 @@ def _prepare_rows(model, lib: str, X) -> tuple:
             X
         )  # a row as a Series: its category values as HGB reads a frame's
         if isinstance(X, pd.DataFrame):
+            if not X.columns.is_unique:
+                dup = X.columns[X.columns.duplicated()].unique().tolist()
+                raise ValueError(
+                    f'X has duplicate column names {dup[:5]}: every feature needs its own name'
+                )
             Xm = align_columns(X, fitted)
             names = [str(c) for c in Xm.columns]
         else:
@@ -589,6 +638,7 @@ def _prepare_rows(model, lib: str, X) -> tuple:
         stored = _lgbm_booster(model).feature_name()
     X, shown = _lgbm_names(X, stored) if lib == 'lightgbm' else (row_frame(X), None)
     X = align_columns(X, stored, strict=False)  # the fitted columns in another order
+    X = _restore_categories(model, lib, X)
     Xm, data = X, None
     if (
         isinstance(X, pd.DataFrame)
@@ -617,16 +667,22 @@ def _prepare_rows(model, lib: str, X) -> tuple:
 
 def _raw_output(model, lib: str, Xm) -> np.ndarray:
     "The model's own raw score `(n, C)` (Eq. B1)."
-    if lib == 'sklearn-hgb':
-        out = _hgb_raw(model, Xm)
-    elif lib == 'xgboost':
-        out = (
-            model.predict(Xm, output_margin=True)
-            if hasattr(model, 'get_booster')
-            else model.inplace_predict(Xm, predict_type='margin')
+    try:
+        if lib == 'sklearn-hgb':
+            out = _hgb_raw(model, Xm)
+        elif lib == 'xgboost':
+            out = (
+                model.predict(Xm, output_margin=True)
+                if hasattr(model, 'get_booster')
+                else model.inplace_predict(Xm, predict_type='margin')
+            )
+        else:
+            out = model.predict(Xm, raw_score=True)
+    except Exception as err:  # the library's own error (XGBoostError, ...), one line
+        first = (
+            str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         )
-    else:
-        out = model.predict(Xm, raw_score=True)
+        raise ValueError(f"the model's own predict refuses X: {first[:300]}") from None
     out = np.asarray(out, dtype=float) * boosted_trees(model).raw_scale
     return out.reshape(out.shape[0], -1)
 

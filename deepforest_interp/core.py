@@ -42,6 +42,7 @@ __all__ = [
     'pipeline_message',
     'routes_missing',
     'categorical_message',
+    'numbers_from_objects',
     'numeric_frame',
     'accepts_categories',
     'align_columns',
@@ -887,10 +888,29 @@ def categorical_message(columns, name: str = 'X') -> str:
     )
 
 
+# %% ../nbs/00_core.ipynb #c010so
+def numbers_from_objects(X: pd.DataFrame) -> pd.DataFrame:
+    "`X` with every object column that holds only numbers (or bools, or missing values) read as numbers, as scikit-learn reads it; other columns unchanged."
+    conv = {}
+    for c in X.columns:
+        if X[c].dtype == object:
+            try:
+                conv[c] = pd.to_numeric(X[c].where(X[c].notna()))
+            except (TypeError, ValueError):
+                pass
+    if not conv:
+        return X
+    X = X.copy()
+    for c, v in conv.items():
+        X[c] = v
+    return X
+
+
 # %% ../nbs/00_core.ipynb #c010s
 def numeric_frame(X, name: str = 'X'):
-    "Return `X` unchanged, after raising `categorical_message` if it is a DataFrame with category/string columns."
+    "Return `X` (object columns of numbers read as numbers), after raising `categorical_message` if it is a DataFrame with category/string columns."
     if isinstance(X, pd.DataFrame):
+        X = numbers_from_objects(X)
         bad = [
             c
             for c in X.columns
@@ -1045,6 +1065,9 @@ def check_X(
             )
         if model is not None:  # the fitted columns in another order; others by name
             X = align_columns(X, getattr(model, 'feature_names_in_', None), name=name)
+        X = numbers_from_objects(
+            X
+        )  # numbers in object columns, as scikit-learn reads them
         bad = [
             c
             for c in X.columns

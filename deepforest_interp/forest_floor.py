@@ -131,6 +131,11 @@ def heldout_contributions(
     n_train = getattr(forest, '_n_samples', None)
     if y is not None and n_train is None:
         raise ValueError('this forest does not record its number of training rows')
+    if y is not None and np.shape(y)[:1] != (n_train,):
+        raise ValueError(
+            f'y is the training target (one entry per training row, {n_train}), got'
+            f' shape {np.shape(y)}'
+        )
     mu0 = _base_value(forest, nt.root_value, y, n_train)  # (C,)
     values = walk(nt, X, n_jobs=n_jobs)  # Eq. (13), weights 1/M
     bias = np.tile(mu0, (n, 1))
@@ -404,6 +409,11 @@ def goodness_of_visualization(
         f = V[:, list(grp)].sum(1)  # (n, C')
         cols = list(grp if ctx is None else ctx)
         ok = _placed(Xc[:, cols])
+        if ok.sum() < 3:
+            raise ValueError(
+                f'GOV of {"+".join(names[j] for j in grp)!r} needs at least 3 rows whose'
+                f' plotted values are present, got {int(ok.sum())}'
+            )
         out['+'.join(names[j] for j in grp)] = _gov(
             f[ok], knn_loo(Xc[ok][:, cols], f[ok], k), multiclass
         )

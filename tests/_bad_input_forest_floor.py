@@ -233,7 +233,7 @@ BAD = [
         'heldout/y-short',
         lambda: heldout_contributions(RF, X[:5], y[:5]),
         ValueError,
-        'has 5 rows',
+        'y is the training target',
     ),
     Bad(
         'heldout/n_jobs',

@@ -99,3 +99,45 @@ def test_lightgbm_names_with_spaces_take_the_callers_frame():
     # the same in another column order
     e2 = dfi.contributions(m, X[['b  second', 'first value']])
     np.testing.assert_array_equal(e2.values, e.values)
+
+
+def test_xgboost_bool_columns_and_their_missing_values():
+    r = np.random.default_rng(2)
+    G = pd.DataFrame(
+        {'a': r.normal(size=N), 'flag': r.random(N) < 0.5, 'k': r.integers(0, 3, N)}
+    )
+    y = ((G.a + 2 * G.flag - G.k) > 0).astype(int).to_numpy()
+    nullable = G.astype({'flag': 'boolean'})
+    nullable.loc[::5, 'flag'] = pd.NA
+    for X in (G, nullable):  # XGBoost stores bool columns as indicator ('i') features
+        m = xgb.XGBClassifier(n_estimators=10, max_depth=3).fit(X, y)
+        e = dfi.contributions(m, X)
+        np.testing.assert_allclose(e.output[:, 0], _margin(m, X), atol=1e-5)
+
+
+def test_category_models_take_a_row_series_strings_and_refuse_unseen_categories():
+    for m in (
+        xgb.XGBRegressor(n_estimators=5, enable_categorical=True),
+        lgb.LGBMRegressor(n_estimators=5, verbose=-1, min_child_samples=5),
+    ):
+        m.fit(FRAME, Y_REG)
+        full = dfi.contributions(m, FRAME.iloc[[3]])
+        np.testing.assert_array_equal(
+            dfi.contributions(m, FRAME.iloc[3]).values, full.values
+        )
+        as_text = FRAME.assign(colour=FRAME.colour.astype(str).replace('nan', np.nan))
+        np.testing.assert_allclose(
+            dfi.contributions(m, as_text).values, dfi.contributions(m, FRAME).values
+        )
+    xm = xgb.XGBRegressor(n_estimators=5, enable_categorical=True).fit(FRAME, Y_REG)
+    with pytest.raises(ValueError, match='not in the training set'):
+        dfi.contributions(xm, FRAME.iloc[:3].assign(colour=pd.Categorical(['zz'] * 3)))
+
+
+def test_numbers_in_object_columns_are_read_as_numbers():
+    from sklearn.ensemble import RandomForestRegressor
+
+    X = FRAME[['a', 'b']]
+    rf = RandomForestRegressor(5, random_state=0).fit(X, Y_REG)
+    e = dfi.contributions(rf, X.astype(object))
+    np.testing.assert_allclose(e.output, rf.predict(X), atol=1e-9)
