@@ -824,6 +824,10 @@ d = {
                 'core.html#is_checked',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.join_explanations': (
+                'core.html#join_explanations',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.label_codes': (
                 'core.html#label_codes',
                 'deepforest_interp/core.py',
@@ -2116,6 +2120,10 @@ d = {
             ),
             'deepforest_interp.tree_contributions._finish': (
                 'tree_contributions.html#_finish',
+                'deepforest_interp/tree_contributions.py',
+            ),
+            'deepforest_interp.tree_contributions._in_blocks': (
+                'tree_contributions.html#_in_blocks',
                 'deepforest_interp/tree_contributions.py',
             ),
             'deepforest_interp.tree_contributions._is_dask': (

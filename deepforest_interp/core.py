@@ -34,6 +34,7 @@ __all__ = [
     'MAX_SEED',
     'TRAINING_RTOL',
     'Explanation',
+    'join_explanations',
     'label_codes',
     'Importance',
     'ClassImportance',
@@ -678,6 +679,27 @@ def _explanation_from(a: dict, prefix: str = ''):
         meta['info'],
         a.get(prefix + 'std'),
         below,
+    )
+
+
+# %% ../nbs/00_core.ipynb #c005j
+def join_explanations(parts: list):
+    "Explanations of consecutive blocks of rows (same features and outputs) as one, in row order."
+    first = parts[0]
+    cat = lambda f: (
+        None
+        if getattr(first, f) is None
+        else np.concatenate([getattr(p, f) for p in parts])
+    )
+    return Explanation(
+        cat('values'),
+        cat('bias'),
+        first.feature_names,
+        cat('data'),
+        first.output_names,
+        cat('bootstrap'),
+        dict(first.info),
+        cat('std'),
     )
 
 

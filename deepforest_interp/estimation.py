@@ -603,7 +603,12 @@ def algorithm1_pass(
                 f' layer L x outputs), got shape {tree_dot.shape}'
             )
     prev, out = None, []
-    with tqdm(total=0, desc='Algorithm 1', unit='tree', disable=not verbose) as bar:
+    n_trees = [
+        sum(len(fm.estimators_) for f in lay.forests for fm in f) for lay in layers
+    ]
+    with tqdm(
+        total=sum(n_trees), desc='Algorithm 1', unit='tree', disable=not verbose
+    ) as bar:
         for l, layer in enumerate(layers):
             K, F = layer.n_features, len(layer.forests)
             want_new = new_inputs is not None and (new_layers == 'all' or l == L)
@@ -616,6 +621,7 @@ def algorithm1_pass(
             ):
                 out.append(Bunch(**cached))
                 prev = cached['train']
+                bar.update(n_trees[l])  # kept from an earlier call: done
                 continue
             # the per-tree terms need the training rows' pass again
             want_train = (
@@ -645,10 +651,6 @@ def algorithm1_pass(
                 Pb = np.ascontiguousarray(P.transpose(1, 0, 2, 3)).reshape(
                     P.shape[1], len(P), -1
                 )  # (G, n, K*C): a block per forest
-            bar.total += sum(
-                len(fm.estimators_) for forest in layer.forests for fm in forest
-            )
-            bar.refresh()
             job = lambda f: _forest_pass(
                 layer,
                 l,

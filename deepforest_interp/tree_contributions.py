@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 from .core import Explanation, Ensemble, ensemble_trees, check_X
+from .core import join_explanations
 from .core import model_output, check_int, check_n_jobs
 from sklearn.tree import DecisionTreeClassifier
 from .core import node_table, walk, walk_spread, additivity_rows
@@ -91,6 +92,27 @@ def _feature_names(model, K: int, X=None) -> list:
     return [f'x{j}' for j in range(K)]
 
 
+# %% ../nbs/02_tree_contributions.ipynb #c013b
+# blocks of rows a progress bar counts (verbose > 0)
+PROGRESS_BLOCKS = 20
+
+
+def _in_blocks(model, X, kw: dict) -> Explanation:
+    "`contributions(model, X, **kw)` block by block of rows under a tqdm bar, the blocks' explanations joined in row order."
+    from tqdm.std import tqdm  # plain text bars, as the other long calls
+
+    n = len(X)
+    edges = np.unique(np.linspace(0, n, min(n, PROGRESS_BLOCKS) + 1).astype(int))
+    take = lambda lo, hi: X.iloc[lo:hi] if hasattr(X, 'iloc') else X[lo:hi]
+    parts = [
+        contributions(model, take(lo, hi), **kw)
+        for lo, hi in tqdm(
+            list(zip(edges[:-1], edges[1:])), desc='contributions', unit='block'
+        )
+    ]
+    return join_explanations(parts)
+
+
 # %% ../nbs/02_tree_contributions.ipynb #c014
 # additivity tolerance, relative to the largest |output| (at least 1)
 ADDITIVITY_RTOL = 1e-6
@@ -122,8 +144,17 @@ def contributions(
     return_std: bool = False,  # also set `e.std`: the sd (ddof=0) over the trees of their own contributions
     dtype=np.float64,  # of `values` (and `std`): np.float32 halves the memory
     level: str = 'raw',  # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
+    verbose: int = 0,  # > 0: a tqdm progress bar over blocks of rows (for long calls)
 ) -> Explanation:  # values (n, K) or (n, K, C), bias (n,) or (n, C)
     "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6)."
+    if check_additivity not in (True, False, 'all'):
+        raise ValueError(
+            f"check_additivity must be True, False or 'all', got {check_additivity!r}"
+        )
+    verbose = check_int(verbose, 'verbose', 0)
+    if verbose and not _is_dask(X) and np.ndim(X) == 2 and len(X) > 1:
+        kw = dict(check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype)
+        return _in_blocks(model, X, kw | dict(return_std=return_std, level=level))
     if not isinstance(return_std, (bool, np.bool_)):
         raise TypeError(f'return_std must be a bool, got {type(return_std).__name__}')
     if np.dtype(dtype) not in (np.float32, np.float64):

@@ -113,3 +113,24 @@ def test_plot_title_names_the_class():
     ax = dfi.plot_contributions(e, row=1, output='high')
     assert ax.get_title().startswith('row 1, high:')
     plt.close('all')
+
+
+def test_progress_bars_change_nothing_but_stderr(capsys):
+    e0 = dfi.contributions(PIPE, FRAME)
+    e1 = dfi.contributions(PIPE, FRAME, verbose=1)
+    np.testing.assert_array_equal(e1.values, e0.values)
+    assert list(e1.data[:, 1]) == list(e0.data[:, 1])
+    assert 'contributions' in capsys.readouterr().err
+    with pytest.raises(
+        ValueError, match="check_additivity must be True, False or 'all'"
+    ):
+        dfi.contributions(PIPE, FRAME, check_additivity='yes')
+    X = FRAME[['age', 'income']].to_numpy(float)
+    casc = dfi.CascadeForestClassifier(
+        n_estimators=5, max_layers=2, random_state=0
+    ).fit(X, Y)
+    dfi.deep_forest_contributions(casc, X[:10], verbose=1)
+    err = capsys.readouterr().err
+    assert (
+        'Algorithm 1' in err and ' 0tree' not in err
+    )  # one bar with its total from the start
