@@ -176,3 +176,17 @@ __all__ = [
     'load_bike_sharing',
     'list_datasets',
 ]
+
+
+def _document_public():
+    "Give every public function the numpy-style docstring `help()` shows, built from the comments beside its parameters (`core.numpy_doc`)."
+    import inspect
+    from .core import numpy_doc
+
+    for name in __all__:
+        obj = globals().get(name)
+        if inspect.isfunction(obj):
+            obj.__doc__ = numpy_doc(obj)
+
+
+_document_public()

@@ -804,6 +804,10 @@ d = {
                 'core.html#clear_node_tables',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.docments_of': (
+                'core.html#docments_of',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.encode_target': (
                 'core.html#encode_target',
                 'deepforest_interp/core.py',
@@ -850,6 +854,10 @@ d = {
             ),
             'deepforest_interp.core.numeric_frame': (
                 'core.html#numeric_frame',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.numpy_doc': (
+                'core.html#numpy_doc',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.oob_mask': (

@@ -77,6 +77,8 @@ __all__ = [
     'inbag_counts',
     'oob_mask',
     'check_training_rows',
+    'docments_of',
+    'numpy_doc',
 ]
 
 
@@ -2492,3 +2494,72 @@ def check_training_rows(
         ' in-bag weighted leaf totals/values are not reproduced: rows reordered, a'
         f" different {y_name}, or the fit's sample_weight missing): {fix}"
     )
+
+
+# %% ../nbs/00_core.ipynb #c091
+def docments_of(fn) -> tuple[dict, str | None]:
+    "The comment of each parameter of `fn` (beside it, or on the lines just above it) and of its return annotation, read from the source."
+    import io, inspect, textwrap, tokenize
+
+    src = textwrap.dedent(inspect.getsource(inspect.unwrap(fn)))
+    params, pending, last, depth, ret = {}, [], None, 0, None
+    prev, closed = '(', False
+    for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+        if tok.type == tokenize.OP and tok.string in '([{':
+            depth += 1
+        elif tok.type == tokenize.OP and tok.string in ')]}':
+            depth -= 1
+            closed = closed or depth == 0
+        elif tok.type == tokenize.NAME and depth == 1 and prev in ('(', ',', '*', '**'):
+            last = tok.string
+            if pending:
+                params[last] = ' '.join(pending)
+                pending = []
+        elif tok.type == tokenize.COMMENT:
+            text = tok.string.lstrip('#').strip()
+            if closed:  # after the signature's closing parenthesis: the return's
+                ret = text
+                break
+            if depth >= 1 and tok.line.strip().startswith('#'):
+                pending.append(text)  # a comment line above the next parameter
+            elif depth >= 1 and last is not None:
+                params[last] = (params[last] + ' ' + text) if last in params else text
+        elif tok.type == tokenize.NEWLINE and closed:
+            break
+        if tok.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE):
+            prev = tok.string
+    return params, ret
+
+
+# %% ../nbs/00_core.ipynb #c092
+def numpy_doc(fn) -> str:
+    "`fn`'s summary with numpy-style `Parameters` and `Returns` sections built from its docments comments (what `help()` shows)."
+    import inspect
+
+    doc = inspect.getdoc(fn) or ''
+    if 'Parameters\n----------' in doc:
+        return doc
+    try:
+        params, ret = docments_of(fn)
+        sig = inspect.signature(inspect.unwrap(fn))
+    except (
+        OSError,
+        TypeError,
+        ValueError,
+    ):  # no source (a compiled or built-in function)
+        return doc
+    fmt = lambda a: a if isinstance(a, str) else getattr(a, '__name__', str(a))
+    lines = [doc, '', 'Parameters', '----------']
+    for name, p in sig.parameters.items():
+        ann = '' if p.annotation is p.empty else f' : {fmt(p.annotation)}'
+        shown = p.default.__name__ if isinstance(p.default, type) else repr(p.default)
+        default = '' if p.default is p.empty else f', default {shown}'
+        lines.append(f'{name}{ann}{default}')
+        if params.get(name):
+            lines.append(f'    {params[name]}')
+    if sig.return_annotation is not sig.empty or ret:
+        rann = '' if sig.return_annotation is sig.empty else fmt(sig.return_annotation)
+        lines += ['', 'Returns', '-------', rann or 'value']
+        if ret:
+            lines.append(f'    {ret}')
+    return '\n'.join(lines)

@@ -134,3 +134,19 @@ def test_progress_bars_change_nothing_but_stderr(capsys):
     assert (
         'Algorithm 1' in err and ' 0tree' not in err
     )  # one bar with its total from the start
+
+
+def test_help_lists_every_parameter_and_the_return():
+    import inspect
+
+    for name in dfi.__all__:
+        fn = getattr(dfi, name)
+        if not inspect.isfunction(fn):
+            continue
+        doc = fn.__doc__
+        assert 'Parameters\n----------' in doc, name
+        for p in inspect.signature(inspect.unwrap(fn)).parameters:
+            assert f'\n{p}' in doc, (name, p)
+    doc = dfi.contributions.__doc__
+    assert 'check_additivity : bool | str, default True\n    raise if' in doc
+    assert doc.rstrip().endswith('values (n, K) or (n, K, C), bias (n,) or (n, C)')
