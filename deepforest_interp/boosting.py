@@ -745,8 +745,9 @@ def boosted_contributions(
                 f' {err:.3g}, output scale {scale:.3g}); pass check_additivity=False to'
                 ' inspect them'
             )
-        if sel is None:
-            bt.verified = True  # the table reproduces the model: later calls trust it
+        bt.verified = True  # the table reproduces the model: later calls trust it
+        if np.isnan(rows if sel is None else rows[sel]).any():  # missing values too
+            bt.verified_missing = True
     if np.dtype(dtype) != e.values.dtype:
         e = Explanation(
             e.values.astype(dtype), e.bias, names, e.data, e.output_names, info=e.info

@@ -1770,12 +1770,13 @@ def additivity_rows(
     X: np.ndarray,  # the checked rows
     check,  # the caller's check_additivity: True, or 'all' (every row, every call)
 ) -> np.ndarray | None:  # rows to compare with the model's own output; None: all
-    "Which rows an additivity check compares: every row the first time a model's table is used (or always with `check='all'`, or an XGBoost model with category splits, which refuses unseen categories); afterwards only rows with a missing value (an unseen category is one), whose routing is the part that varies from row to row, and for an XGBoost / LightGBM Booster (whose trees can be edited in place) 16 rows spread over X."
+    "Which rows an additivity check compares: every row the first time a model's table is used (or always with `check='all'`, or an XGBoost model with category splits, which refuses unseen categories); afterwards only rows with a missing value (an unseen category is one), whose routing is the part that varies from row to row, until one check has passed on such rows, and for an XGBoost / LightGBM Booster (whose trees can be edited in place) 16 rows spread over X."
     if check == 'all' or not getattr(nt, 'verified', False):
         return None
     if nt.source == 'xgboost' and nt.cat_row is not None and (nt.cat_row >= 0).any():
         return None  # XGBoost refuses unseen categories itself: every row, every call
-    rows = np.isnan(X).any(1)
+    # rows with a missing value, until a check has seen the model route some
+    rows = np.isnan(X).any(1) & (not getattr(nt, 'verified_missing', False))
     if nt.source in ('xgboost', 'lightgbm'):
         rows[np.linspace(0, len(X) - 1, min(len(X), 16)).astype(int)] = True
     return np.flatnonzero(rows)

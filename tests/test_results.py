@@ -150,3 +150,23 @@ def test_help_lists_every_parameter_and_the_return():
     doc = dfi.contributions.__doc__
     assert 'check_additivity : bool | str, default True\n    raise if' in doc
     assert doc.rstrip().endswith('values (n, K) or (n, K, C), bias (n,) or (n, C)')
+
+
+def test_the_additivity_check_asks_the_model_until_it_has_seen_what_varies(monkeypatch):
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 3))
+    X[::9, 1] = np.nan
+    m = HistGradientBoostingRegressor(max_iter=20).fit(X, X[:, 0])
+    import deepforest_interp.boosting as boosting
+
+    calls, real = [], boosting._hgb_raw
+    monkeypatch.setattr(
+        boosting, '_hgb_raw', lambda model, Z: calls.append(len(Z)) or real(model, Z)
+    )
+    dfi.contributions(m, X[~np.isnan(X).any(1)][:50])  # no missing value: every row
+    dfi.contributions(m, X[:100])  # rows with a missing value: those compared
+    dfi.contributions(m, X[:100])  # seen: nothing to ask
+    dfi.contributions(m, X, check_additivity='all')  # every row, every call
+    assert calls == [50, 12, 300]
