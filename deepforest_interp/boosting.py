@@ -429,6 +429,12 @@ def lgbm_trees(model) -> NodeTable:
         trees, np.zeros(C), int(dm['max_feature_idx']) + 1, names, 'lightgbm'
     )
     bt.raw_scale = scale
+    # the category columns' positions (the fit's parameters, else the features with
+    # category values) and the categories behind their codes
+    pos = booster.params.get('categorical_column')
+    if pos is None:
+        pos = [j for j, f in enumerate(dm['feature_infos'].values()) if f.get('values')]
+    bt.categories = dict(zip(pos, dm.get('pandas_categorical') or [])) or None
     return bt
 
 
@@ -544,18 +550,8 @@ def _restore_categories(model, lib: str, X):
     "A frame (fitted column order) whose category columns lost their dtype (a row given as a Series, plain strings) made category columns again with the model's own categories, so they are encoded as the model encodes them."
     if not isinstance(X, pd.DataFrame):
         return X
-    if lib == 'xgboost':
-        known = boosted_trees(model).categories or {}
-        cols = {j: v for j, v in known.items() if j < X.shape[1]}
-    else:
-        b = _lgbm_booster(model)
-        pos = b.params.get('categorical_column')
-        if (
-            pos is None
-        ):  # a Booster loaded from a file: the features with category values
-            infos = list(b.dump_model()['feature_infos'].values())
-            pos = [j for j, f in enumerate(infos) if f.get('values')]
-        cols = dict(zip(pos, b.pandas_categorical or []))
+    known = boosted_trees(model).categories or {}  # read once, with the trees
+    cols = {j: v for j, v in known.items() if j < X.shape[1]}
     fix = {
         j: v
         for j, v in cols.items()

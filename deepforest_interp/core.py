@@ -1089,9 +1089,8 @@ def check_X(
             )
         if model is not None:  # the fitted columns in another order; others by name
             X = align_columns(X, getattr(model, 'feature_names_in_', None), name=name)
-        X = numbers_from_objects(
-            X
-        )  # numbers in object columns, as scikit-learn reads them
+        # numbers in object columns, as scikit-learn reads them
+        X = numbers_from_objects(X)
         bad = [
             c
             for c in X.columns
@@ -1408,6 +1407,7 @@ class NodeTable:
     raw_scale: float = 1.0  # the model's own raw score times this is the output
     # {column position: its categories, code c = categories[c]} of a boosting model's
     # category columns, when the library keeps them (XGBoost >= 3.1, LightGBM)
+    # (read with the trees)
     categories: dict | None = None
 
     def __post_init__(self):
