@@ -294,6 +294,10 @@ d = {
                 'cascade_forest.html#_basecascadeforest',
                 'deepforest_interp/cascade.py',
             ),
+            'deepforest_interp.cascade._BaseCascadeForest.__getstate__': (
+                'cascade_forest.html#_basecascadeforest.__getstate__',
+                'deepforest_interp/cascade.py',
+            ),
             'deepforest_interp.cascade._BaseCascadeForest.__init__': (
                 'cascade_forest.html#_basecascadeforest.__init__',
                 'deepforest_interp/cascade.py',
@@ -390,6 +394,18 @@ d = {
                 'cascade_forest.html#_basecascadeforest.training_input',
                 'deepforest_interp/cascade.py',
             ),
+            'deepforest_interp.cascade._PackedTree': (
+                'cascade_forest.html#_packedtree',
+                'deepforest_interp/cascade.py',
+            ),
+            'deepforest_interp.cascade._PackedTree.__init__': (
+                'cascade_forest.html#_packedtree.__init__',
+                'deepforest_interp/cascade.py',
+            ),
+            'deepforest_interp.cascade._PackedTree.__reduce__': (
+                'cascade_forest.html#_packedtree.__reduce__',
+                'deepforest_interp/cascade.py',
+            ),
             'deepforest_interp.cascade._cross_fit_forest': (
                 'cascade_forest.html#_cross_fit_forest',
                 'deepforest_interp/cascade.py',
@@ -398,12 +414,44 @@ d = {
                 'cascade_forest.html#_fingerprint',
                 'deepforest_interp/cascade.py',
             ),
+            'deepforest_interp.cascade._gini': (
+                'cascade_forest.html#_gini',
+                'deepforest_interp/cascade.py',
+            ),
             'deepforest_interp.cascade._layer_matrix': (
                 'cascade_forest.html#_layer_matrix',
                 'deepforest_interp/cascade.py',
             ),
+            'deepforest_interp.cascade._pack_tree': (
+                'cascade_forest.html#_pack_tree',
+                'deepforest_interp/cascade.py',
+            ),
+            'deepforest_interp.cascade._packed_layers': (
+                'cascade_forest.html#_packed_layers',
+                'deepforest_interp/cascade.py',
+            ),
+            'deepforest_interp.cascade._subtree_sums': (
+                'cascade_forest.html#_subtree_sums',
+                'deepforest_interp/cascade.py',
+            ),
             'deepforest_interp.cascade._sum_in_order': (
                 'cascade_forest.html#_sum_in_order',
+                'deepforest_interp/cascade.py',
+            ),
+            'deepforest_interp.cascade._tree_arrays': (
+                'cascade_forest.html#_tree_arrays',
+                'deepforest_interp/cascade.py',
+            ),
+            'deepforest_interp.cascade._unpack_tree': (
+                'cascade_forest.html#_unpack_tree',
+                'deepforest_interp/cascade.py',
+            ),
+            'deepforest_interp.cascade._unzip': (
+                'cascade_forest.html#_unzip',
+                'deepforest_interp/cascade.py',
+            ),
+            'deepforest_interp.cascade._zip': (
+                'cascade_forest.html#_zip',
                 'deepforest_interp/cascade.py',
             ),
             'deepforest_interp.cascade.new_feature_split_share': (

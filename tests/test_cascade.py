@@ -294,3 +294,92 @@ def test_bad_input_messages():
     ).fit(X, np.full(30, -1.5))
     assert c.best_layer_ == 0 and c.validation_scores_[0] == 0.0
     np.testing.assert_array_equal(c.predict(X[:4]), np.full(4, -1.5))
+
+
+# ---- pickles: packed trees come back byte for byte ------------------------------------
+def _tree_state_bytes(model):
+    out = []
+    for layer in model.layers_:
+        for forests in layer:
+            for fm in forests:
+                for t in fm.estimators_:
+                    st = t.tree_.__getstate__()
+                    out += [st['nodes'][n].tobytes() for n in st['nodes'].dtype.names]
+                    out += [st['values'].tobytes(), str(st['max_depth'])]
+    return out
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    n=st.integers(20, 120),
+    C=st.integers(2, 12),
+    weighted=st.booleans(),
+    regression=st.booleans(),
+    max_depth=st.sampled_from([None, 2, 6]),
+    bootstrap_dup=st.booleans(),
+)
+def test_pickle_round_trip_exact(
+    seed, n, C, weighted, regression, max_depth, bootstrap_dup
+):
+    import pickle
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    if bootstrap_dup:  # duplicated rows with conflicting labels: impure leaves
+        X = np.vstack([X, X[: n // 2]])
+    y = X[:, 0] + rng.normal(size=len(X)) if regression else np.arange(len(X)) % C
+    w = rng.uniform(0.5, 3, size=len(X)) if weighted else None
+    Est = CascadeForestRegressor if regression else CascadeForestClassifier
+    model = Est(
+        n_forests=2,
+        n_estimators=3,
+        max_depth=max_depth,
+        max_layers=2,
+        n_tolerant_rounds=2,
+        random_state=seed,
+    ).fit(X, y, sample_weight=w)
+    before = _tree_state_bytes(model)
+    back = pickle.loads(pickle.dumps(model))
+    assert (
+        _tree_state_bytes(model) == before
+    )  # pickling does not touch the fitted model
+    assert _tree_state_bytes(back) == before
+    out = back.predict(X) if regression else back.predict_proba(X)
+    ref = model.predict(X) if regression else model.predict_proba(X)
+    np.testing.assert_array_equal(out, ref)
+
+
+def test_pickle_is_compact_and_explains_the_same():
+    import pickle
+    from sklearn.base import BaseEstimator
+    from deepforest_interp.calibration import deep_forest_contributions
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 5, size=(1500, 6)).astype(float)
+    y = (X[:, 0] + rng.integers(0, 4, size=1500) > 4).astype(int)
+    model = CascadeForestClassifier(n_estimators=10, max_layers=2, random_state=0).fit(
+        X, y
+    )
+    plain = len(pickle.dumps(BaseEstimator.__getstate__(model)))
+    blob = pickle.dumps(model)
+    assert len(blob) * 5 < plain, (len(blob), plain)
+    back = pickle.loads(blob)
+    a, b = (
+        deep_forest_contributions(model, X[:50]),
+        deep_forest_contributions(back, X[:50]),
+    )
+    np.testing.assert_array_equal(a.values, b.values)
+    np.testing.assert_array_equal(a.bias, b.bias)
+
+
+def test_pickle_of_hidf_round_trip():
+    import pickle
+    from deepforest_interp.hidf import HiDFClassifier
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(120, 5))
+    y = ((X[:, 0] > 0) & (X[:, 1] > 0)).astype(int)
+    model = HiDFClassifier(n_estimators=5, max_layers=2, random_state=0).fit(X, y)
+    back = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(back.predict_proba(X), model.predict_proba(X))
