@@ -480,7 +480,6 @@ def _forest_pass(
                 continue
             t = tree.tree_
             key = ('table', tag, l, f, j, m)
-            leaf_tr = None
             hit = None if cache is None else cache.get(key)
             if hit is None:
                 if nt is None:
@@ -500,19 +499,16 @@ def _forest_pass(
                             fm, len(tr), layer.sample_weight is not None
                         )  # all ones without bootstrap
                     rows, w = _inbag(fm, m, tr, counts, layer.sample_weight)
-                    # one pass serves the OOF rows too
-                    if want_train:
-                        leaf_tr = t.apply(Ztr)
-                        leaf = leaf_tr[rows]
-                    else:
-                        leaf = t.apply(Ztr[rows])
+                    # the in-bag rows only (the held-out fold is routed below)
+                    leaf = t.apply(Ztr[rows])
                     # not scikit-learn's draw: take its public one
                     if drawn and not _counts_fit(t, leaf, w):
                         counts, drawn = inbag_counts(fm, len(tr)), False
                         rows, w = _inbag(fm, m, tr, counts, layer.sample_weight)
                         leaf = t.apply(Ztr[rows])
-                    # node sums of the forests split on only (0 elsewhere)
-                    S = np.zeros((nodes.n_nodes, len(Pb), K * C))
+                    # node sums of the forests split on only; Eq. (16) reads no other
+                    # forest's sums, so the rest is left unset
+                    S = np.empty((nodes.n_nodes, len(Pb), K * C))
                     for gg in g:
                         S[:, gg] = _K._node_sums_nb(
                             nodes.n_nodes, nodes.parent, leaf, rows, w, Pb[gg]
@@ -530,11 +526,7 @@ def _forest_pass(
                 if keep and cache is not None:
                     _keep_table(cache, key, hit, budget)
             pos, tab, root = hit
-            lv = (
-                pos[t.apply(Zva) if leaf_tr is None else leaf_tr[va]]
-                if want_train
-                else None
-            )
+            lv = pos[t.apply(Zva)] if want_train else None
             ln = None if Znew is None else pos[t.apply(Znew)]
             if want_train:
                 _K._gather_add(fold_v, lv, tab)

@@ -312,7 +312,7 @@ def _tree_state_bytes(model):
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10_000),
-    n=st.integers(20, 120),
+    n=st.integers(36, 120),  # >= n_folds rows of each of up to 12 classes
     C=st.integers(2, 12),
     weighted=st.booleans(),
     regression=st.booleans(),
