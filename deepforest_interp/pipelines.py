@@ -171,8 +171,8 @@ class PipelineParts:
             for j, name in enumerate(self.input_names)
         }
 
-    def transform_rows(self, X):
-        "The rows as the model sees them: a DataFrame with the transformed column names."
+    def transform_rows(self, X, frame: bool = True):
+        "The rows as the model sees them: a DataFrame with the transformed column names (`frame=False`: the array itself when the model was fitted without names)."
         Xt = X if self.transform is None else self.transform.transform(X)
         # sparse one-hot output
         if hasattr(Xt, 'toarray') and hasattr(Xt, 'nnz'):
@@ -185,6 +185,8 @@ class PipelineParts:
                 Xt = Xt.astype(float)
             except (TypeError, ValueError):
                 pass  # strings left: the explainer's check names the columns
+        if not frame and getattr(self.model, 'feature_names_in_', None) is None:
+            return Xt  # the caller names the result (`to_raw`): no frame to build and check
         return pd.DataFrame(Xt, columns=self.transformed_names)
 
 
@@ -262,7 +264,7 @@ def raw_rows(X) -> np.ndarray:
             pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c])
             for c in X.columns
         )
-        return X.to_numpy(dtype=float) if numeric else X.astype(object).to_numpy()
+        return X.to_numpy(dtype=float) if numeric else X.to_numpy(dtype=object)
     X = np.asarray(X)
     return X if X.ndim == 2 else X.reshape(1, -1)
 
@@ -352,12 +354,15 @@ def to_raw(parts: PipelineParts, result, X=None):
 
 
 # %% ../nbs/01b_pipelines.ipynb #p_explain_pipeline
-def explain_pipeline(explainer, pipe, X, *args, level: str = 'raw', **kwargs):
-    "Run `explainer(model, X_transformed, ...)` on the pipeline's last step; at `level='raw'` sum back to the raw columns."
+def explain_pipeline(
+    explainer, pipe, X, *args, level: str = 'raw', frame: bool = True, **kwargs
+):
+    "Run `explainer(model, X_transformed, ...)` on the pipeline's last step; at `level='raw'` sum back to the raw columns (`frame=False`: the explainer may get the transformed array, named afterwards)."
     parts = unwrap_pipeline(pipe, level)
     if X is not None:
         X = pipeline_rows(pipe, X)
-    Xt = None if X is None else parts.transform_rows(X)  # None: the explainer says why
+    # None: the explainer says why
+    Xt = None if X is None else parts.transform_rows(X, frame=frame)
     return to_raw(parts, explainer(parts.model, Xt, *args, **kwargs), X)
 
 

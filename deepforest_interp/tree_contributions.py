@@ -175,6 +175,7 @@ def contributions(
             n_jobs=n_jobs,
             return_std=return_std,
             dtype=dtype,
+            frame=False,  # an array is checked faster; `to_raw` names the result
         )
     check_level(level)
     # HistGradientBoosting*, XGBoost, LightGBM: notebook 01c
