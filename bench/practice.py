@@ -8,12 +8,14 @@ Data (each ships with a pip-installable package; nothing is downloaded at run ti
 Models: a RandomForest (100 trees, min_samples_leaf=5) Pipeline (imputer + one-hot on text columns) or a plain forest
 on numeric data, and a HistGradientBoosting model (categories from the frame's dtype where the data has them).
 
-Columns of the table, each the median of `--reps` (default 7) calls after one warm-up, every side on all cores:
+Columns of the table, each the median of `--reps` (default 7) calls after one warm-up, every side on all cores, the
+sides called in turn in every round (so that load from other processes hits all of them alike):
 * ours     = `contributions(model, X)`: the default call, additivity check included (the first call of a model, made
   in the warm-up, compares every row; later calls the rows with a missing value);
 * no check = `contributions(model, X, check_additivity=False)`;
 * shap     = `TreeExplainer(final model).shap_values(rows it sees, approximate=True)`, explainer built once outside the
-  timer; for a Pipeline shap gets the transformed rows, so the pipeline's own transform (printed) is not in its time;
+  timer (as our model's trees are read once, by the first call, outside it); for a Pipeline the timed call is the
+  pipeline's transform and then shap on its output, the same work as ours (the transform alone is printed);
   shap cannot take an HGB model with category columns (its reading of their splits is wrong, see notebook 01c), so
   that cell says so;
 * predict  = the model's own predict_proba / predict on the same rows.
@@ -55,6 +57,19 @@ def med(fn, reps=reps):
         fn()
         ts.append(time.perf_counter() - t)
     return statistics.median(ts)
+
+
+def interleaved(fns: dict, reps=reps) -> dict:
+    "Median time of each function, the functions called in turn in every round (load hits all alike), after one warm-up each."
+    for fn in fns.values():
+        fn()
+    ts = {k: [] for k in fns}
+    for _ in range(reps):
+        for k, fn in fns.items():
+            t = time.perf_counter()
+            fn()
+            ts[k].append(time.perf_counter() - t)
+    return {k: statistics.median(v) for k, v in ts.items()}
 
 
 def data_sets():
@@ -103,19 +118,39 @@ def row(name, model_name, model, X):
     rows = model[:-1].transform(X) if hasattr(model, 'steps') else X
     predict = model.predict_proba if hasattr(model, 'predict_proba') else model.predict
     dfi.core.clear_node_tables()
-    ours = med(lambda: dfi.contributions(model, X))
-    plain = med(lambda: dfi.contributions(model, X, check_additivity=False))
-    own = med(lambda: predict(X))
+    dfi.contributions(
+        model, X
+    )  # the model's first call: reads its trees, checks every row
     cats = isinstance(X, pd.DataFrame) and any(
         isinstance(t, pd.CategoricalDtype) for t in X.dtypes
     )
+    fns = {
+        'ours': lambda: dfi.contributions(model, X),
+        'plain': lambda: dfi.contributions(model, X, check_additivity=False),
+        'own': lambda: predict(X),
+    }
+    once = (
+        len(X) > 50_000
+    )  # shap's Saabas on the big data: one timed call, not interleaved
+    shap_s = None
     if cats and 'HistGradient' in type(final).__name__:
         shap_s = 'n/a (category columns)'
     else:
         ex = shap.TreeExplainer(final)
-        once = len(X) > 50_000  # shap's Saabas on the big data: one timed call
-        t = med(lambda: ex.shap_values(rows, approximate=True), 1 if once else reps)
-        shap_s = f'{t * 1e3:.1f} ms' + (' (1 call)' if once else '')
+        if once:
+            shap_s = f'{med(lambda: ex.shap_values(rows, approximate=True), 1) * 1e3:.1f} ms (1 call)'
+        elif hasattr(
+            model, 'steps'
+        ):  # the same work as ours: the transform, then Saabas
+            fns['shap'] = lambda: ex.shap_values(
+                model[:-1].transform(X), approximate=True
+            )
+        else:
+            fns['shap'] = lambda: ex.shap_values(rows, approximate=True)
+    t = interleaved(fns)
+    ours, plain, own = t['ours'], t['plain'], t['own']
+    if 'shap' in t:
+        shap_s = f'{t["shap"] * 1e3:.1f} ms'
     extra = ''
     if hasattr(model, 'steps'):
         extra = f' (the pipeline transform alone: {med(lambda: model[:-1].transform(X)) * 1e3:.1f} ms)'

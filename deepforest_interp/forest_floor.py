@@ -437,6 +437,7 @@ def cv_contributions(
     # a Pipeline ending in one (each fold refits it): 'raw' input columns or the
     # model's 'transformed' ones
     level: str = 'raw',
+    verbose: int = 0,  # > 0: a tqdm progress bar over the folds (each refits the forest)
     # like oob_contributions: bias (per fold) + bootstrap + values.sum(1) =
     # cross_val_predict
 ) -> Explanation:
@@ -454,6 +455,7 @@ def cv_contributions(
         )
     check_level(level)
     n_folds = check_int(n_folds, 'n_folds', 2)
+    verbose = check_int(verbose, 'verbose', 0)
     if pipe:  # the pipeline takes the raw columns, category and string ones included
         X_ = raw_rows(X)
         if X_.ndim != 2 or X_.shape[0] == 0:
@@ -474,7 +476,12 @@ def cv_contributions(
     # pandas names reach the forests
     Xf = X.reset_index(drop=True) if isinstance(X, pd.DataFrame) else X_
     parts = []
-    for tr, te in cv.split(np.zeros((len(y_), 1)), y_):
+    from tqdm.std import tqdm  # plain text bars, as the other long calls
+
+    folds = cv.split(np.zeros((len(y_), 1)), y_)
+    for tr, te in tqdm(
+        folds, total=n_folds, desc='cv_contributions', unit='fold', disable=not verbose
+    ):
         m = clone(estimator).fit(Xf.iloc[tr] if hasattr(Xf, 'iloc') else X_[tr], y_[tr])
         if clf and len(m.classes_) != len(np.unique(y_)):
             raise ValueError('a training fold lacks a class: use fewer folds')

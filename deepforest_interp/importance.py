@@ -516,6 +516,7 @@ def oob_permutation_importance(
     # a Pipeline: 'raw' = permute each input column (all its encoded columns with one
     # permutation), 'transformed' = the model's columns one by one
     level: str = 'raw',
+    verbose: int = 0,  # > 0: a tqdm progress bar over the trees
     # the mean by feature; importances_std (sd over the trees, ddof=1), importances
     # (features x trees) and z_scores (mean / (sd / sqrt(n_trees)))
 ) -> Importance:
@@ -528,6 +529,7 @@ def oob_permutation_importance(
             groups = parts.groups
         forest = parts.model
     check_level(level)
+    verbose = check_int(verbose, 'verbose', 0)
     check_model(forest, FOREST_TYPES)
     rows = check_X(X, forest)
     X, names = rows
@@ -558,7 +560,15 @@ def oob_permutation_importance(
     N, K = len(forest.estimators_), len(groups)
     imp = np.zeros((K, N))
     X32 = X.astype(np.float32)
-    for m, tree in enumerate(forest.estimators_):
+    from tqdm.std import tqdm  # plain text bars, as the other long calls
+
+    trees = tqdm(
+        forest.estimators_,
+        desc='oob_permutation_importance',
+        unit='tree',
+        disable=not verbose,
+    )
+    for m, tree in enumerate(trees):
         rows = np.flatnonzero(oob[m])
         if rows.size == 0:
             continue

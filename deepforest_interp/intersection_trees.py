@@ -810,6 +810,7 @@ def stability_scores(
     random_state=None,  # None, int or RandomState
     n_jobs=None,  # bootstraps run in parallel threads
     sample_weight=None,  # (n,) non-negative row weights: bootstrap rows are drawn with probability ~ weight
+    verbose: int = 0,  # > 0: a tqdm progress bar over the bootstraps
 ) -> (
     Stability
 ):  # Interactions with `stability` and `prevalence`, most stable first; `.runs`
@@ -850,11 +851,23 @@ def stability_scores(
         threshold_agg=threshold_agg,
         collect=collect,
     )
-    runs = Parallel(n_jobs=n_jobs, prefer='threads')(
+    from tqdm.std import tqdm  # plain text bars, as the other long calls
+
+    show = check_int(verbose, 'verbose', 0)  # checked before any bootstrap starts
+    done = Parallel(n_jobs=n_jobs, prefer='threads', return_as='generator')(
         delayed(_one_bootstrap)(
             X, y, int(s), feature_weights, erf_params, grit_params, p
         )
         for s in seeds
+    )  # in seed order, each as it finishes
+    runs = list(
+        tqdm(
+            done,
+            total=len(seeds),
+            desc='stability_scores',
+            unit='bootstrap',
+            disable=not show,
+        )
     )
     out = _combine_runs(runs, threshold_agg)
     return Stability(out, runs)

@@ -141,3 +141,32 @@ def test_numbers_in_object_columns_are_read_as_numbers():
     rf = RandomForestRegressor(5, random_state=0).fit(X, Y_REG)
     e = dfi.contributions(rf, X.astype(object))
     np.testing.assert_allclose(e.output, rf.predict(X), atol=1e-9)
+
+
+@pytest.mark.parametrize('family', ['xgboost', 'hgb'])
+def test_binary_boosting_gives_shap_users_their_shape(family):
+    "A binary booster explains one column, the log-odds of classes_[1]: values (n, K, 1); `to_shap()` is shap's (n, K)."
+    shap = pytest.importorskip('shap')
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    r = np.random.default_rng(3)
+    X = r.normal(size=(300, 5))
+    y = np.where(X[:, 0] + X[:, 1] * X[:, 2] > 0, 'yes', 'no')
+    if family == 'xgboost':
+        m = xgb.XGBClassifier(n_estimators=20, max_depth=3).fit(
+            X, (y == 'yes').astype(int)
+        )
+        positive = 1
+    else:
+        m = HistGradientBoostingClassifier(max_iter=20, random_state=0).fit(X, y)
+        positive = 'yes'
+    e = dfi.contributions(m, X)
+    assert e.values.shape == (300, 5, 1) and e.output_names == [positive]
+    s = e.to_shap()
+    sv = np.asarray(shap.TreeExplainer(m).shap_values(X, approximate=True))
+    assert s.values.shape == sv.shape == (300, 5)
+    # XGBoost keeps float32 leaves: shap and we agree to its rounding
+    np.testing.assert_allclose(s.values, sv, atol=1e-6 if family == 'xgboost' else 1e-9)
+    np.testing.assert_allclose(
+        s.base_values + s.values.sum(1), e.output[:, 0], atol=1e-9
+    )

@@ -775,3 +775,37 @@ def test_explore_path_shows_missing_values():
     )
     html = dfi.explore_path(m, Xn[:10]).to_html()
     assert 'null' in html and 'NaN' not in html.split('<script')[0]
+
+
+def test_long_calls_show_progress(capsys):
+    "verbose=1 draws a tqdm bar on stderr; verbose=0 draws nothing; a bad verbose is named."
+    from sklearn.ensemble import RandomForestClassifier
+    from deepforest_interp.forest_floor import cv_contributions
+    from deepforest_interp.importance import oob_permutation_importance
+    from deepforest_interp.intersection_trees import stability_scores
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 4))
+    y = (X[:, 0] > 0).astype(int)
+    rf = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, y)
+    calls = [
+        (
+            'cv_contributions',
+            lambda v: cv_contributions(rf, X, y, n_folds=2, verbose=v),
+        ),
+        (
+            'oob_permutation_importance',
+            lambda v: oob_permutation_importance(rf, X, y, verbose=v),
+        ),
+        (
+            'stability_scores',
+            lambda v: stability_scores(X, y, n_bootstrap=2, n_estimators=5, verbose=v),
+        ),
+    ]
+    for name, call in calls:
+        call(0)
+        assert name not in capsys.readouterr().err
+        call(1)
+        assert name in capsys.readouterr().err
+        with pytest.raises((TypeError, ValueError), match='verbose'):
+            call(-1)
