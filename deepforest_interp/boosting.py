@@ -654,8 +654,10 @@ def _prepare_rows(model, lib: str, X) -> tuple:
         fitted = _xgb_booster(model).feature_names
     if fitted is not None:
         names = [str(f) for f in fitted]
-    if data is None:
-        Xm = pd.DataFrame(Xa, columns=fitted) if fitted is not None else Xa
+    if (
+        data is None
+    ):  # the fitted columns in order: the model's own predict takes the array
+        Xm = Xa  # (a frame costs XGBoost and LightGBM more than the prediction of a few rows)
     if lib == 'xgboost':
         Xa = _xgb_missing(model, Xa.astype(np.float32).astype(float))
     return Xa, Xm, names if shown is None else shown, Xa if data is None else data
@@ -672,8 +674,13 @@ def _raw_output(model, lib: str, Xm) -> np.ndarray:
                 if hasattr(model, 'get_booster')
                 else model.inplace_predict(Xm, predict_type='margin')
             )
-        else:
-            out = model.predict(Xm, raw_score=True)
+        else:  # an array goes to the Booster itself (the wrapper would warn that it has no names)
+            own = (
+                model.booster_
+                if hasattr(model, 'booster_') and not hasattr(Xm, 'columns')
+                else model
+            )
+            out = own.predict(Xm, raw_score=True)
     except Exception as err:  # the library's own error (XGBoostError, ...), one line
         first = (
             str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__

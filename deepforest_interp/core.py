@@ -2133,7 +2133,9 @@ def walk(
         Xd = np.ascontiguousarray(X, dtype=float)
         inv = _weights(distance, (Xr.shape[1],), 'distance')
     out = np.zeros((n, Xr.shape[1], C), dtype=dtype)
-    with _K.threads(check_n_jobs(n_jobs)) as nt_:
+    n_jobs = check_n_jobs(n_jobs)
+    # a block of rows or less: one thread (waking the others costs more than they save)
+    with _K.threads(1 if n <= BLOCK_ROWS else n_jobs) as nt_:
         # blocks of equal size, a multiple of the threads: every thread gets the same rows
         rounds = max(1, -(-n // (BLOCK_ROWS * nt_)))
         block = max(1, -(-n // (rounds * nt_)))
