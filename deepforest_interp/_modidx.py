@@ -1921,6 +1921,72 @@ d = {
                 'deepforest_interp/intersection_trees.py',
             ),
         },
+        'deepforest_interp.joint': {
+            'deepforest_interp.joint.JointContributions': (
+                'joint_contributions.html#jointcontributions',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint.JointContributions.__len__': (
+                'joint_contributions.html#jointcontributions.__len__',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint.JointContributions.__post_init__': (
+                'joint_contributions.html#jointcontributions.__post_init__',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint.JointContributions.__repr__': (
+                'joint_contributions.html#jointcontributions.__repr__',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint.JointContributions.dense': (
+                'joint_contributions.html#jointcontributions.dense',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint.JointContributions.order': (
+                'joint_contributions.html#jointcontributions.order',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint.JointContributions.output': (
+                'joint_contributions.html#jointcontributions.output',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint.JointContributions.term': (
+                'joint_contributions.html#jointcontributions.term',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint.JointContributions.terms': (
+                'joint_contributions.html#jointcontributions.terms',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint._final_rows': (
+                'joint_contributions.html#_final_rows',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint._joint_from': (
+                'joint_contributions.html#_joint_from',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint._tree_set_sums': (
+                'joint_contributions.html#_tree_set_sums',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint.feature_sets': (
+                'joint_contributions.html#feature_sets',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint.interaction_strength': (
+                'joint_contributions.html#interaction_strength',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint.joint_contributions': (
+                'joint_contributions.html#joint_contributions',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint.plot_interaction_strength': (
+                'joint_contributions.html#plot_interaction_strength',
+                'deepforest_interp/joint.py',
+            ),
+        },
         'deepforest_interp.pipelines': {
             'deepforest_interp.pipelines.PipelineParts': (
                 'pipelines.html#pipelineparts',

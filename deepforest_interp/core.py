@@ -1874,10 +1874,11 @@ def _walk_sum(
     Xd,
     dthr,
     inv_scale,
+    credit,
     out,
     block,
 ):
-    "out[i, s(t), column[m] + d] += w * table[child, d] at every step of every path; Xd given: times |dthr[t] - Xd[i, s(t)]| * inv_scale[s(t)] (0 where not finite)."
+    "out[i, s(t), column[m] + d] += w * table[child, d] at every step of every path (credit given: out[i, credit[t], ...]); Xd given: times |dthr[t] - Xd[i, s(t)]| * inv_scale[s(t)] (0 where not finite)."
     n, M, D = X.shape[0], roots.shape[0], table.shape[1]
     # None arguments (no column offsets, row weights, distances) compile out of the loop
     for b in prange((n + block - 1) // block):  # parallel over blocks of rows ...
@@ -1930,8 +1931,11 @@ def _walk_sum(
                             if xd == xd and abs(s) < np.inf
                             else 0.0
                         )
+                    k = (
+                        f if credit is None else credit[nd]
+                    )  # the column the step goes to
                     for d in range(D):
-                        out[i, f, col + d] += w * table[ch, d]
+                        out[i, k, col + d] += w * table[ch, d]
                     node[g] = ch
 
 
@@ -2115,7 +2119,10 @@ def walk(
     | None = None,  # (K,) scales: each step also times |threshold - x| * scale[k]
     n_jobs: int | None = None,  # threads (joblib convention)
     dtype=np.float64,  # of the result: np.float32 halves its memory (sums then round at ~1e-7)
-) -> np.ndarray:  # (n, K, C)
+    # (N,) the output column each step out of node t is credited to (default: its split
+    # feature s(t)); e.g. the feature set of notebook 03b's joint contributions
+    credit: np.ndarray | None = None,
+) -> np.ndarray:  # (n, K, C); (n, credit.max() + 1, C) with `credit`
     "Gather a per-node table along every row's path into an `(n, K, C)` array (compiled, parallel over rows)."
     Xr, args = _walk_args(nt, X)
     tab, C = _node_values(nt, table)
@@ -2132,7 +2139,16 @@ def walk(
     if distance is not None:
         Xd = np.ascontiguousarray(X, dtype=float)
         inv = _weights(distance, (Xr.shape[1],), 'distance')
-    out = np.zeros((n, Xr.shape[1], C), dtype=dtype)
+    width = Xr.shape[1]
+    if credit is not None:
+        credit = np.ascontiguousarray(credit, dtype=np.int64)
+        inner = nt.left >= 0
+        if credit.shape != (nt.n_nodes,) or (credit[inner] < 0).any():
+            raise ValueError(
+                f'credit must hold a column >= 0 for every split node, shape ({nt.n_nodes},)'
+            )
+        width = int(credit[inner].max(initial=-1)) + 1
+    out = np.zeros((n, width, C), dtype=dtype)
     n_jobs = check_n_jobs(n_jobs)
     # a block of rows or less: one thread (waking the others costs more than they save)
     with _K.threads(1 if n <= BLOCK_ROWS else n_jobs) as nt_:
@@ -2140,7 +2156,9 @@ def walk(
         rounds = max(1, -(-n // (BLOCK_ROWS * nt_)))
         block = max(1, -(-n // (rounds * nt_)))
         with np.errstate(over='ignore'):
-            _K._walk_sum(Xr, *args, tab, tw, rw, Xd, nt.threshold, inv, out, block)
+            _K._walk_sum(
+                Xr, *args, tab, tw, rw, Xd, nt.threshold, inv, credit, out, block
+            )
     return out
 
 
