@@ -916,8 +916,9 @@ def categorical_message(columns, name: str = 'X') -> str:
 def numbers_from_objects(X: pd.DataFrame) -> pd.DataFrame:
     "`X` with every object column that holds only numbers (or bools, or missing values) read as numbers, as scikit-learn reads it; other columns unchanged."
     conv = {}
-    for c in X.columns:
-        if X[c].dtype == object:
+    # dtypes read once: a column Series per test costs more than the walk of a few rows
+    for c, t in zip(X.columns, X.dtypes):
+        if t == np.dtype(object):
             try:
                 conv[c] = pd.to_numeric(X[c].where(X[c].notna()))
             except (TypeError, ValueError):
@@ -1093,10 +1094,8 @@ def check_X(
         X = numbers_from_objects(X)
         bad = [
             c
-            for c in X.columns
-            if not (
-                pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c])
-            )
+            for c, t in zip(X.columns, X.dtypes)
+            if not (pd.api.types.is_numeric_dtype(t) or pd.api.types.is_bool_dtype(t))
         ]
         # the model encodes pandas categories itself
         if bad and model is not None and accepts_categories(model):
@@ -1117,7 +1116,9 @@ def check_X(
             )
         elif bad:
             raise TypeError(categorical_message(bad, name))
-        cplx = [c for c in X.columns if pd.api.types.is_complex_dtype(X[c])]
+        cplx = [
+            c for c, t in zip(X.columns, X.dtypes) if pd.api.types.is_complex_dtype(t)
+        ]
         if cplx:
             raise TypeError(
                 f'{name} has complex-valued columns {cplx[:5]}: trees split real numbers only'
@@ -1731,11 +1732,17 @@ def register_reader(source: str, accepts, read, fingerprint):
 # %% ../nbs/00_core.ipynb #c020o2
 def _same(a: tuple, b: tuple) -> bool:
     "Two fingerprints name the same trees: the same objects (weak references followed), equal counts."
-    deref = lambda x: x() if isinstance(x, weakref.ref) else x
-    return len(a) == len(b) and all(
-        x == y if isinstance(x, (numbers.Number, type(None))) else x is y
-        for x, y in zip(map(deref, a), map(deref, b))
-    )
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if x is y:  # the common case, checked first: one test per tree on every call
+            continue
+        x = x() if isinstance(x, weakref.ref) else x
+        y = y() if isinstance(y, weakref.ref) else y
+        if x is y or (isinstance(x, (numbers.Number, type(None))) and x == y):
+            continue
+        return False
+    return True
 
 
 def node_table(
