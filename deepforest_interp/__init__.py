@@ -37,6 +37,12 @@ from .tree_contributions import (
     plot_contributions,
     explore_path,
 )
+from .joint import (
+    JointContributions,
+    joint_contributions,
+    interaction_strength,
+    plot_interaction_strength,
+)
 from .importance import (
     mdi,
     mdi_covariance,
@@ -101,6 +107,8 @@ __all__ = [
     'Explanation',
     'contributions',
     'contribution_summary',
+    'joint_contributions',
+    'JointContributions',
     'deep_forest_contributions',
     'deep_forest_explain',
     'prepare_explanations',
@@ -124,6 +132,7 @@ __all__ = [
     'deep_forest_local_mdi',
     'hidf_mdi',
     'contribution_importance',
+    'interaction_strength',
     'rank_interactions',
     'goodness_of_visualization',
     # estimators and rule mining
@@ -151,6 +160,7 @@ __all__ = [
     'plot_ssfi',
     'plot_ssfi_image',
     'plot_stability',
+    'plot_interaction_strength',
     # interactive explorers (HTML + JavaScript: JupyterLab and the offline course site)
     'explore_path',
     'explore_deep_forest',

@@ -317,6 +317,10 @@ def interaction_strength(
         _K._tree_set_sums(Xr, *args, nt.delta, credit, len(sets), per_tree)
     per_tree /= len(Xr)
     keep = [j for j, s in enumerate(sets) if len(s) == order]
+    if not keep:
+        raise ValueError(
+            f'order={order}: no path of these trees splits on {order} different features'
+        )
     mean_abs = np.array(
         [np.abs(jc.term(j)).mean(0) for j in keep]
     )  # (S_k,) or (S_k, C)

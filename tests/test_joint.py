@@ -171,3 +171,11 @@ def test_sparse_blocks_match_dense(monkeypatch):
     np.testing.assert_allclose(sparse.output, rf.predict_proba(X), atol=1e-12)
     for j in (0, len(dense.sets) // 2, len(dense.sets) - 1):
         np.testing.assert_allclose(sparse.term(j), dense.term(j), atol=1e-15)
+
+
+def test_strength_of_an_order_no_path_reaches():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(60, 3))
+    rf = RandomForestRegressor(5, max_depth=2, random_state=0).fit(X, X[:, 0])
+    with pytest.raises(ValueError, match='order=3: no path'):
+        interaction_strength(rf, X, order=3)
