@@ -179,3 +179,31 @@ def test_strength_of_an_order_no_path_reaches():
     rf = RandomForestRegressor(5, max_depth=2, random_state=0).fit(X, X[:, 0])
     with pytest.raises(ValueError, match='order=3: no path'):
         interaction_strength(rf, X, order=3)
+
+
+@pytest.mark.parametrize('lib', ['xgboost', 'lightgbm'])
+def test_category_boosters_in_their_own_categories(lib):
+    mod = pytest.importorskip(lib)
+    rng = np.random.default_rng(5)
+    n = 400
+    X = pd.DataFrame(
+        {
+            'a': rng.normal(size=n),
+            'colour': pd.Categorical(rng.choice(['red', 'green', 'blue'], n)),
+            'b': rng.normal(size=n),
+        }
+    )
+    y = X.a * (X.colour == 'green') + 0.3 * X.b
+    if lib == 'xgboost':
+        m = mod.XGBRegressor(
+            n_estimators=20, max_depth=3, enable_categorical=True, tree_method='hist'
+        )
+    else:
+        m = mod.LGBMRegressor(n_estimators=20, verbose=-1, min_child_samples=5)
+    m.fit(X, y)
+    jc = joint_contributions(m, X)
+    scale = max(1.0, float(np.abs(m.predict(X)).max()))
+    tol = 1e-5 if lib == 'xgboost' else 1e-9  # XGBoost's float32 leaves
+    assert np.abs(jc.output - m.predict(X)).max() <= tol * scale
+    # the category column takes part in sets under its own name (its splits are category sets)
+    assert ('a', 'colour') in jc.terms and np.abs(jc.terms[('a', 'colour')]).max() > 0
