@@ -360,7 +360,12 @@ def plot_interaction_strength(
     s = strength.head(top).iloc[::-1]
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 0.35 * len(s) + 1.0))
-    err = s.std_trees if (s.std_trees > 0).any() else None
+    # one sd each way, cut at 0 (a strength is a mean of absolute values)
+    err = (
+        np.vstack([np.minimum(s.std_trees, s.strength), s.std_trees])
+        if (s.std_trees > 0).any()
+        else None
+    )
     ax.barh(
         range(len(s)), s.strength, xerr=err, color='tab:blue', ecolor='0.4', capsize=2
     )
