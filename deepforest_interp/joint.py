@@ -185,7 +185,16 @@ def _joint_from(final, Xt, rows, groups, names, max_order, check_additivity, n_j
     "Eq. (J1)-(J3) on rows prepared by `_final_rows`: the plain explanation for the bias and the check, then the walk with the set credit."
     e = contributions(final, Xt, check_additivity=check_additivity, n_jobs=n_jobs)
     nt = node_table(final)
-    credit, sets = feature_sets(nt, groups, max_order)
+    # the set table of this model (its cached NodeTable) and order: built on the first call
+    known = nt.__dict__.setdefault('feature_sets', {})
+    key = (
+        max_order,
+        None if groups is None else np.asarray(groups, np.int64).tobytes(),
+    )
+    if key not in known:
+        known[key] = feature_sets(nt, groups, max_order)
+        known[key][0].setflags(write=False)
+    credit, sets = known[key]
     S, C, n = len(sets), nt.n_outputs, len(rows)
     # rows per walk: all of them while the (rows, sets + 1, C) array stays within the budget
     block = max(1, JOINT_DENSE_BYTES // (8 * (S + 1) * C))
