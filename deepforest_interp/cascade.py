@@ -834,9 +834,8 @@ def _pack_tree(
         p['values_all'], p['impurity_all'] = _zip(values), _zip(nodes['impurity'])
     got, got_values = _tree_arrays(p)
     fixed = False
-    for (
-        name
-    ) in nodes.dtype.names:  # keep a field derived only if it comes back bit for bit
+    # keep a field derived only if it comes back bit for bit
+    for name in nodes.dtype.names:
         if not np.array_equal(got[name], nodes[name]):
             if name == 'weighted_n_node_samples':
                 p['weight'], p['weight_all'] = _zip(w), True
