@@ -203,9 +203,8 @@ def _joint_from(final, Xt, rows, groups, names, max_order, check_additivity, n_j
         full = walk(nt, rows[lo : lo + block], credit=credit, n_jobs=n_jobs)
         rems.append(full[:, S] if full.shape[1] > S else np.zeros_like(full[:, 0]))
         parts.append(full[:, :S])
-        if (
-            block < n
-        ):  # many sets: keep the nonzero terms only (a path has at most depth sets)
+        # many sets: keep the nonzero terms only (a path has at most depth sets)
+        if block < n:
             parts[-1] = scipy.sparse.csr_matrix(parts[-1].reshape(len(full), S * C))
     rem = np.concatenate(rems)
     vals = (
