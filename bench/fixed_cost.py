@@ -14,12 +14,13 @@ Target: ours <= 2 ms on every row.
 Run: .venv/bin/python bench/fixed_cost.py [--reps N]
 """
 
-import statistics, sys, time, warnings
+import sys, warnings
 import numpy as np
 import pandas as pd
 from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 
 import deepforest_interp as dfi
+from _timing import interleaved
 
 warnings.filterwarnings('ignore')
 reps = int(sys.argv[sys.argv.index('--reps') + 1]) if '--reps' in sys.argv else 41
@@ -43,18 +44,6 @@ except ImportError:
     shap = None
 
 
-def interleaved(fns: dict) -> dict:
-    for fn in fns.values():
-        fn()
-    ts = {k: [] for k in fns}
-    for _ in range(reps):
-        for k, fn in fns.items():
-            t = time.perf_counter()
-            fn()
-            ts[k].append(time.perf_counter() - t)
-    return {k: statistics.median(v) * 1e3 for k, v in ts.items()}
-
-
 rng = np.random.default_rng(0)
 X = pd.DataFrame(rng.normal(size=(2000, 10)), columns=[f'f{j}' for j in range(10)])
 y = (X.f0 + X.f1 * X.f2 > 0).astype(int)
@@ -75,7 +64,7 @@ for name, model in models.items():
         if shap is not None and not name.startswith('LightGBM'):
             ex = shap.TreeExplainer(model)
             fns['shap'] = lambda: ex.shap_values(rows, approximate=True)
-        t = interleaved(fns)
+        t = {k: v * 1e3 for k, v in interleaved(fns, reps).items()}  # ms
         shap_s = f'{t["shap"]:.2f}' if 'shap' in t else 'n/a'
         print(
             f'| {name} | {n} | {t["ours"]:.2f} | {t["plain"]:.2f} | {t["predict"]:.2f} | {shap_s} |'

@@ -11,29 +11,18 @@ Memory: the result of a call is one (rows x sets x outputs) array; its size is p
 Run: .venv/bin/python bench/joint.py [--reps N] [--shap-rows N]
 """
 
-import statistics, sys, time
+import sys, time
 import numpy as np
 from sklearn.ensemble import RandomForestRegressor
 
 from deepforest_interp import contributions
 from deepforest_interp.joint import joint_contributions
+from _timing import interleaved
 
 arg = lambda name, default: (
     type(default)(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
 )
 reps, shap_rows = arg('--reps', 5), arg('--shap-rows', 2000)
-
-
-def interleaved(fns: dict) -> dict:
-    for fn in fns.values():
-        fn()
-    ts = {k: [] for k in fns}
-    for _ in range(reps):
-        for k, fn in fns.items():
-            t = time.perf_counter()
-            fn()
-            ts[k].append(time.perf_counter() - t)
-    return {k: statistics.median(v) for k, v in ts.items()}
 
 
 rng = np.random.default_rng(0)
@@ -45,7 +34,8 @@ t = interleaved(
         'plain': lambda: contributions(rf, X, n_jobs=1),
         'joint2': lambda: joint_contributions(rf, X, 2, n_jobs=1),
         'jointall': lambda: joint_contributions(rf, X, None, n_jobs=1),
-    }
+    },
+    reps,
 )
 j2, ja = (
     joint_contributions(rf, X, 2, n_jobs=1),
@@ -75,7 +65,7 @@ X2 = rng.normal(size=(2000, 20))
 y2 = X2[:, 0] * X2[:, 1] + X2[:, 2] + 0.1 * rng.normal(size=2000)
 rf2 = RandomForestRegressor(100, max_depth=8, random_state=0, n_jobs=-1).fit(X2, y2)
 rows = X2[:shap_rows]
-t2 = interleaved({'joint2': lambda: joint_contributions(rf2, rows, 2, n_jobs=1)})
+t2 = interleaved({'joint2': lambda: joint_contributions(rf2, rows, 2, n_jobs=1)}, reps)
 ex = shap.TreeExplainer(rf2)
 ex.shap_interaction_values(rows[:5])  # warm-up
 start = time.perf_counter()

@@ -37,6 +37,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
 import deepforest_interp as dfi
+from _timing import interleaved
 
 warnings.filterwarnings('ignore')
 quick = '--quick' in sys.argv
@@ -57,19 +58,6 @@ def med(fn, reps=reps):
         fn()
         ts.append(time.perf_counter() - t)
     return statistics.median(ts)
-
-
-def interleaved(fns: dict, reps=reps) -> dict:
-    "Median time of each function, the functions called in turn in every round (load hits all alike), after one warm-up each."
-    for fn in fns.values():
-        fn()
-    ts = {k: [] for k in fns}
-    for _ in range(reps):
-        for k, fn in fns.items():
-            t = time.perf_counter()
-            fn()
-            ts[k].append(time.perf_counter() - t)
-    return {k: statistics.median(v) for k, v in ts.items()}
 
 
 def data_sets():
@@ -147,7 +135,7 @@ def row(name, model_name, model, X):
             )
         else:
             fns['shap'] = lambda: ex.shap_values(rows, approximate=True)
-    t = interleaved(fns)
+    t = interleaved(fns, reps)
     ours, plain, own = t['ours'], t['plain'], t['own']
     if 'shap' in t:
         shap_s = f'{t["shap"] * 1e3:.1f} ms'

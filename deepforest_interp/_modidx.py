@@ -1966,6 +1966,10 @@ d = {
                 'joint_contributions.html#_joint_from',
                 'deepforest_interp/joint.py',
             ),
+            'deepforest_interp.joint._kept_sets': (
+                'joint_contributions.html#_kept_sets',
+                'deepforest_interp/joint.py',
+            ),
             'deepforest_interp.joint._tree_set_sums': (
                 'joint_contributions.html#_tree_set_sums',
                 'deepforest_interp/joint.py',

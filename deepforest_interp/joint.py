@@ -180,12 +180,9 @@ def _final_rows(model, X):
     return final, Xt, rows, groups, names or [str(c) for c in own]
 
 
-# %% ../nbs/03b_joint_contributions.ipynb #j015
-def _joint_from(final, Xt, rows, groups, names, max_order, check_additivity, n_jobs):
-    "Eq. (J1)-(J3) on rows prepared by `_final_rows`: the plain explanation for the bias and the check, then the walk with the set credit."
-    e = contributions(final, Xt, check_additivity=check_additivity, n_jobs=n_jobs)
-    nt = node_table(final)
-    # the set table of this model (its cached NodeTable) and order: built on the first call
+# %% ../nbs/03b_joint_contributions.ipynb #j014b
+def _kept_sets(nt: NodeTable, groups, max_order) -> tuple[np.ndarray, list]:
+    "`feature_sets(nt, groups, max_order)`, kept with the model's cached NodeTable: built on the first call of an order and grouping."
     known = nt.__dict__.setdefault('feature_sets', {})
     key = (
         max_order,
@@ -194,7 +191,15 @@ def _joint_from(final, Xt, rows, groups, names, max_order, check_additivity, n_j
     if key not in known:
         known[key] = feature_sets(nt, groups, max_order)
         known[key][0].setflags(write=False)
-    credit, sets = known[key]
+    return known[key]
+
+
+# %% ../nbs/03b_joint_contributions.ipynb #j015
+def _joint_from(final, Xt, rows, groups, names, max_order, check_additivity, n_jobs):
+    "Eq. (J1)-(J3) on rows prepared by `_final_rows`: the plain explanation for the bias and the check, then the walk with the set credit."
+    e = contributions(final, Xt, check_additivity=check_additivity, n_jobs=n_jobs)
+    nt = node_table(final)
+    credit, sets = _kept_sets(nt, groups, max_order)
     S, C, n = len(sets), nt.n_outputs, len(rows)
     # rows per walk: all of them while the (rows, sets + 1, C) array stays within the budget
     block = max(1, JOINT_DENSE_BYTES // (8 * (S + 1) * C))
@@ -317,7 +322,7 @@ def interaction_strength(
     final, _, rows, groups, _ = prepared
     jc = _joint_from(*prepared, order, True, n_jobs)
     nt = node_table(final)
-    credit, sets = feature_sets(nt, groups, order)
+    credit, sets = _kept_sets(nt, groups, order)  # the table `_joint_from` built
     Xr, args = _walk_args(nt, rows)
     C = nt.n_outputs
     per_tree = np.zeros((nt.n_trees, len(sets), C))
