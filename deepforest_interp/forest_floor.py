@@ -620,6 +620,7 @@ def rank_interactions(
     e: Explanation,  # contributions with data
     features=None,  # features whose contributions are examined (default all)
     *,
+    partners=None,  # features tried as the second axis (default all); e.g. a screened short list among many noise columns
     output=None,  # class / output (None = all outputs, combined by `multiclass`)
     multiclass: str = 'mean',  # 'mean' of per-class GOV (forestFloor) or 'pooled'
     X=None,
@@ -636,10 +637,11 @@ def rank_interactions(
     Xc = _context_data(e, X)
     V, _ = _output_values(e, output)
     ks = _feature_list(names, features)
+    ms = _feature_list(names, partners)
     rows = []
     for j in ks:
         f, one_all = V[:, j], None
-        for m in range(len(names)):
+        for m in ms:
             if m == j:
                 continue
             ok = _placed(Xc[:, [j, m]])  # the same rows for the one- and two-way fits
