@@ -1682,6 +1682,10 @@ d = {
                 'mdi_covariance.html#_sum_parts',
                 'deepforest_interp/importance.py',
             ),
+            'deepforest_interp.importance._ufi_tree': (
+                'mdi_covariance.html#_ufi_tree',
+                'deepforest_interp/importance.py',
+            ),
             'deepforest_interp.importance.fit_weights': (
                 'mdi_covariance.html#fit_weights',
                 'deepforest_interp/importance.py',
@@ -1724,6 +1728,10 @@ d = {
             ),
             'deepforest_interp.importance.plot_importances': (
                 'mdi_covariance.html#plot_importances',
+                'deepforest_interp/importance.py',
+            ),
+            'deepforest_interp.importance.ufi': (
+                'mdi_covariance.html#ufi',
                 'deepforest_interp/importance.py',
             ),
         },

@@ -35,6 +35,7 @@ __all__ = [
     'fit_weights',
     'mdi_covariance',
     'mdi_oob',
+    'ufi',
     'local_mdi_from_contributions',
     'local_mdi',
     'mda',
@@ -367,6 +368,84 @@ def mdi_oob(
         names,
         'MDI-oob',
         return_std,
+    )
+
+
+# %% ../nbs/03_mdi_covariance.ipynb #c025v
+def _ufi_tree(
+    tree,  # one fitted DecisionTreeClassifier / DecisionTreeRegressor of the forest
+    X: np.ndarray,  # (m, K) the rows that score the splits (a tree's out-of-bag rows)
+    Y: np.ndarray,  # (m, D) their one-hot labels (classification) or targets
+    w: np.ndarray,  # (m,) their weights
+    classification: bool,
+) -> np.ndarray:  # (K,) the tree's UFI per feature
+    "One tree's UFI: the split improvements of the cross impurity (UFI-c) / (UFI-r), summed per split feature."
+    ta = tree_arrays(tree)
+    P = tree.decision_path(
+        X
+    )  # (m, nodes) indicator: which scoring rows reach each node
+    n_s = np.asarray(P.T @ w).ravel()  # their weight per node
+    S = np.asarray(P.T @ (w[:, None] * Y))  # their weighted label sums per node
+    seen = n_s > 0
+    mean_s = np.divide(S, n_s[:, None], out=np.zeros_like(S), where=seen[:, None])
+    mu = ta.value  # in-bag node values: class shares / means
+    if classification:
+        H = 1.0 - (mu * mean_s).sum(1)  # (UFI-c)
+    else:  # (UFI-r): sum_i w_i (y_i - mu)^2 / n = Q/n - 2 mu S/n + mu^2, averaged over the outputs
+        Q = np.asarray(P.T @ (w[:, None] * Y**2))
+        sq = np.divide(Q, n_s[:, None], out=np.zeros_like(Q), where=seen[:, None])
+        H = ta.impurity + (sq - 2 * mu * mean_s + mu**2).mean(1)
+    H = np.where(seen, H, 0.0)
+    inner = np.flatnonzero(~ta.is_leaf)
+    l, r = ta.left[inner], ta.right[inner]
+    scored = (
+        seen[l] & seen[r]
+    )  # a child no scoring row reaches: the split is not scored
+    wt = ta.weight / ta.weight[0]
+    dec = wt[inner] * H[inner] - wt[l] * H[l] - wt[r] * H[r]
+    out = np.zeros(ta.n_features)
+    np.add.at(out, ta.feature[inner][scored], dec[scored])
+    return out
+
+
+# %% ../nbs/03_mdi_covariance.ipynb #c025w
+@accepts_pipeline  # per tree a sum over split nodes: grouped tree by tree exactly
+def ufi(
+    forest,  # fitted bootstrapped RandomForest* / ExtraTrees*(bootstrap=True), gini / squared_error
+    X,  # the training data, in training order
+    y,  # its labels / targets
+    sample_weight=None,  # the fit's sample_weight, if any: weights the out-of-bag rows too
+    level: str = 'raw',  # a Pipeline: 'raw' = input columns (encoded columns summed), 'transformed' = the model's columns
+    return_std: bool = False,  # True: also the sd over the trees (importances_std) and the per-tree values (importances)
+) -> Importance:  # one value per feature, indexed by feature name
+    "Zhou and Hooker's unbiased feature importance: MDI's split improvements with an in-bag x out-of-bag impurity (UFI-c / UFI-r)."
+    check_model(forest, FOREST_TYPES)
+    _check_bool(return_std, 'return_std')
+    _check_criterion(forest, 'ufi')
+    rows = check_X(X, forest)
+    X, names = rows
+    y = check_y(y, X.shape[0])
+    oob = oob_mask(forest, X.shape[0])
+    fit_weights(
+        forest, rows, y, sample_weight
+    )  # raises unless X, y are the training rows
+    if not oob.any(1).all():
+        raise ValueError(
+            'some trees have no out-of-bag rows (too few rows or max_samples too large)'
+        )
+    Y = encode_target(forest, y)
+    sw = np.ones(len(X)) if sample_weight is None else np.asarray(sample_weight, float)
+    cls = is_classifier(forest)
+    per_tree = np.array(
+        [
+            _ufi_tree(t, X[oob[m]], Y[oob[m]], sw[oob[m]], cls)
+            for m, t in enumerate(forest.estimators_)
+        ]
+    )
+    return (
+        _spread(per_tree, names, 'UFI')
+        if return_std
+        else Importance.of(per_tree.mean(0), names, 'UFI')
     )
 
 
