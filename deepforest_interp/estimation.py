@@ -418,7 +418,8 @@ def _forest_pass(
     """Forest f of one layer: OOF contributions of the training rows (if `want_train`)
     and those of the new rows `Znew`;
     with `W` (rows x C) also every tree's contributions dotted with W over the rows it
-    explains, (J, M, K).
+    explains, (J, M, K). A fold forest with `explain_weights_` (M, len(va)) explains
+    held-out row i by tree m with weight `explain_weights_[m, i] / M` (absent: 1 / M).
     """
     K, n, J = layer.n_features, len(Ztr), len(layer.folds)
     tr_v = np.zeros((n, K * C)) if want_train else None
@@ -433,6 +434,8 @@ def _forest_pass(
     W = None if W is None else np.ascontiguousarray(W, dtype=float)
     for j, (tr, va) in enumerate(layer.folds):
         fm = layer.forests[f][j]
+        # (M, len(va)): weight x M of tree m for held-out row i; None: every tree 1
+        ew = getattr(fm, 'explain_weights_', None)
         trees = fm.estimators_
         M = len(trees)
         counts = None
@@ -441,6 +444,8 @@ def _forest_pass(
         fold_v = np.zeros((len(va), K * C)) if want_train else None
         fold_n = None if Znew is None else np.zeros_like(nw_v)
         roots = np.zeros(C)
+        # per held-out row when the trees are weighted
+        roots_va = np.zeros((len(va), C)) if ew is not None and want_train else None
         Zd, Wd = (
             (None, None)
             if W is None
@@ -454,7 +459,11 @@ def _forest_pass(
         # trees that never split on a previous output: their contributions are the
         # increments along each row's path (Algorithm 1 line 7), one walk for all of them
         own = np.array(
-            [walk and (Pb is None or t.tree_.feature.max() < K) for t in trees], bool
+            [
+                walk and ew is None and (Pb is None or t.tree_.feature.max() < K)
+                for t in trees
+            ],
+            bool,
         )
         D = getattr(fm, 'n_classes_', 1)  # outputs of the fold forest's trees
         # the outputs its class columns are (a fold that missed a class writes fewer)
@@ -528,16 +537,24 @@ def _forest_pass(
             pos, tab, root = hit
             lv = pos[t.apply(Zva)] if want_train else None
             ln = None if Znew is None else pos[t.apply(Znew)]
-            if want_train:
+            if want_train and ew is None:
                 _K._gather_add(fold_v, lv, tab)
+            elif want_train:  # weighted by the tree's explain weights
+                fold_v += ew[m][:, None] * tab[lv]
+                roots_va += ew[m][:, None] * root
             if Znew is not None:
                 _K._gather_add(fold_n, ln, tab)
             if W is not None:
-                _K._leaf_dot(dots[j, m], ln if Znew is not None else lv, Wd, tab, C)
+                Wm = (
+                    Wd
+                    if ew is None or Znew is not None
+                    else np.ascontiguousarray(Wd * ew[m][:, None])
+                )
+                _K._leaf_dot(dots[j, m], ln if Znew is not None else lv, Wm, tab, C)
             roots += root
         if want_train:
             tr_v[va] = fold_v / M
-            tr_b[va] = roots / M
+            tr_b[va] = (roots if roots_va is None else roots_va) / M
         if Znew is not None:
             nw_v += fold_n / (M * J)
             nw_b += roots / (M * J)
