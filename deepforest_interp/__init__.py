@@ -102,6 +102,7 @@ from .intersection_trees import (
     plot_stability,
 )
 from .hidf import HiDFClassifier, alc_features, hidf_contributions, hidf_mdi
+from .df21 import from_df21
 
 __all__ = [
     # explanations and explainers
@@ -141,6 +142,7 @@ __all__ = [
     'CascadeForestClassifier',
     'CascadeForestRegressor',
     'HiDFClassifier',
+    'from_df21',
     'EnrichedRandomForestClassifier',
     'Interaction',
     'RuleSet',

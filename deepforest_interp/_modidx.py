@@ -1071,6 +1071,180 @@ d = {
                 'deepforest_interp/datasets.py',
             ),
         },
+        'deepforest_interp.df21': {
+            'deepforest_interp.df21._DF21Cascade': (
+                'df21.html#_df21cascade',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._DF21Cascade._bin': (
+                'df21.html#_df21cascade._bin',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._DF21Cascade._binned_input': (
+                'df21.html#_df21cascade._binned_input',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._DF21Cascade._forward': (
+                'df21.html#_df21cascade._forward',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._DF21Cascade._outputs': (
+                'df21.html#_df21cascade._outputs',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._DF21Cascade.fit': (
+                'df21.html#_df21cascade.fit',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._DF21Cascade.forest_output': (
+                'df21.html#_df21cascade.forest_output',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._DF21Cascade.layer_input': (
+                'df21.html#_df21cascade.layer_input',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._DF21Cascade.layer_inputs': (
+                'df21.html#_df21cascade.layer_inputs',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._DF21Cascade.training_input': (
+                'df21.html#_df21cascade.training_input',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._DF21Samples': (
+                'df21.html#_df21samples',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._DF21Samples.estimators_samples_': (
+                'df21.html#_df21samples.estimators_samples_',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.__getattr__': (
+                'df21.html#__getattr__',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._as_export': (
+                'df21.html#_as_export',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._df21_forest_trees': (
+                'df21.html#_df21_forest_trees',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._forest_trees': (
+                'df21.html#_forest_trees',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._json_scalar': (
+                'df21.html#_json_scalar',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._layer_forests': (
+                'df21.html#_layer_forests',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._lazy_class': (
+                'df21.html#_lazy_class',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._preorder': (
+                'df21.html#_preorder',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._sklearn_forest_trees': (
+                'df21.html#_sklearn_forest_trees',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._sklearn_stores_fractions': (
+                'df21.html#_sklearn_stores_fractions',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._sklearn_tree': (
+                'df21.html#_sklearn_tree',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._subtree_last': (
+                'df21.html#_subtree_last',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._tree_seeds': (
+                'df21.html#_tree_seeds',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.apply_tree': (
+                'df21.html#apply_tree',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.bin_columns': (
+                'df21.html#bin_columns',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.bootstrap_mask': (
+                'df21.html#bootstrap_mask',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.export_df21': (
+                'df21.html#export_df21',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.forest_oob': (
+                'df21.html#forest_oob',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.forest_predict': (
+                'df21.html#forest_predict',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.from_df21': (
+                'df21.html#from_df21',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.layer_inputs': (
+                'df21.html#layer_inputs',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.layer_output': (
+                'df21.html#layer_output',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.leaf_value_check': (
+                'df21.html#leaf_value_check',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.load_export': (
+                'df21.html#load_export',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.merge_blocks': (
+                'df21.html#merge_blocks',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.predict_from_export': (
+                'df21.html#predict_from_export',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.predict_labels': (
+                'df21.html#predict_labels',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.save_export': (
+                'df21.html#save_export',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.snapshot_layer': (
+                'df21.html#snapshot_layer',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.training_inputs': (
+                'df21.html#training_inputs',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.tree_arrays': (
+                'df21.html#tree_arrays',
+                'deepforest_interp/df21.py',
+            ),
+        },
         'deepforest_interp.estimation': {
             'deepforest_interp.estimation.Algorithm1Layer': (
                 'cascade_estimation.html#algorithm1layer',

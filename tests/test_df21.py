@@ -1,0 +1,290 @@
+"""DF21 models as the library's cascades (notebook 06b, `deepforest_interp.df21`): on every fixture of tests/data/df21 the
+built cascade's forward pass is DF21's output bit for bit, and bias + sum of contributions is that output to 1e-9 for
+every calibration, on the training rows and on held-out rows (out of bag on the training rows with oof=True); MDI(DF) is
+finite; the refusals say what to do; a built cascade pickles; and the library's own cascades are explained exactly as
+before the engine learned explain weights."""
+
+import pickle
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from deepforest_interp import estimation
+from deepforest_interp.calibration import deep_forest_contributions, deep_forest_mdi
+from deepforest_interp.cascade import CascadeForestClassifier, CascadeForestRegressor
+from deepforest_interp.datasets import make_three_class
+from deepforest_interp.df21 import from_df21, load_export
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / 'tests' / 'data' / 'df21'
+FIXTURES = sorted(DATA.glob('*.npz'))
+CALIBRATIONS = ('partial', 'additive', 'multiplicative')
+
+
+def _total(e):
+    s = e.bias + e.values.sum(1)
+    return s[:, None] if s.ndim == 1 else s
+
+
+def _out(m, X):
+    return m.predict_proba(X) if hasattr(m, 'predict_proba') else m.predict(X)[:, None]
+
+
+@pytest.fixture(scope='module', params=FIXTURES, ids=lambda p: p.stem)
+def built(request):
+    export, data, _ = load_export(request.param)
+    return from_df21(export, data['X_train'], data['y_train']), data, request.param.stem
+
+
+def test_six_fixtures():
+    assert len(FIXTURES) == 6
+
+
+def test_kind(built):
+    m, data, name = built
+    want = (
+        CascadeForestRegressor
+        if name.startswith('diabetes')
+        else CascadeForestClassifier
+    )
+    assert isinstance(m, want)
+    assert m.n_layers_ == 3 + name.endswith('predictor')
+    assert m.df21_leaf_error_ <= 1e-12
+
+
+@pytest.mark.parametrize('part', ['train', 'test'])
+def test_forward_pass_is_df21(built, part):
+    m, data, _ = built
+    np.testing.assert_array_equal(_out(m, data[f'X_{part}']), data[f'out_{part}'])
+
+
+@pytest.mark.parametrize('calibration', CALIBRATIONS)
+@pytest.mark.parametrize('part', ['train', 'test'])
+def test_identity(built, part, calibration):
+    m, data, _ = built
+    e = deep_forest_contributions(m, data[f'X_{part}'], calibration=calibration)
+    assert np.abs(_total(e) - data[f'out_{part}']).max() <= 1e-9
+
+
+def test_out_of_bag_identity(built):
+    "oof=True: the training rows are explained by the trees they are out of bag for, as DF21's class vectors are."
+    m, data, _ = built
+    X = data['X_train']
+    e = deep_forest_contributions(m, X, oof=True)
+    oob = m.oof_outputs_[-1].copy()
+    for f in range(
+        oob.shape[1]
+    ):  # rows in every tree's bag: the forest's in-sample output
+        nan = np.isnan(oob[:, f]).any(1)
+        if nan.any():
+            oob[nan, f] = m._fold_mean(m.training_input(-1)[nan], m.n_layers_ - 1, f)
+    assert np.abs(_total(e) - oob.mean(1)).max() <= 1e-9
+
+
+def test_mdi_finite(built):
+    m, data, _ = built
+    for imp in (
+        deep_forest_mdi(m, data['X_train'], data['y_train']),
+        deep_forest_mdi(m, data['X_test'], data['y_test'], oof=False),
+    ):
+        assert np.isfinite(imp.values).all() and len(imp) == data['X_train'].shape[1]
+
+
+def test_in_sample_pass_and_predictor_copies():
+    export, data, _ = load_export(DATA / 'wine_predictor.npz')
+    m = from_df21(
+        export,
+        data['X_train'],
+        data['y_train'],
+        train_pass='in_sample',
+        predictor_copies=None,
+    )
+    assert len(m.layers_[-1]) == m.n_forests
+    e = deep_forest_contributions(m, data['X_test'])
+    assert np.abs(_total(e) - data['out_test']).max() <= 1e-9
+
+
+def test_dataframe_names_and_pickle(tmp_path):
+    pd = pytest.importorskip('pandas')
+    export, data, _ = load_export(DATA / 'diabetes_predictor.npz')
+    cols = [f'x{j}' for j in range(data['X_train'].shape[1])]
+    path = tmp_path / 'model.npz'
+    from deepforest_interp.df21 import save_export
+
+    save_export(path, export)
+    m = from_df21(
+        str(path), pd.DataFrame(data['X_train'], columns=cols), data['y_train']
+    )
+    m2 = pickle.loads(pickle.dumps(m))
+    e = deep_forest_contributions(m2, pd.DataFrame(data['X_test'], columns=cols))
+    assert list(e.feature_names) == cols
+    assert np.abs(_total(e) - data['out_test']).max() <= 1e-9
+    assert (
+        list(
+            deep_forest_mdi(
+                m2, pd.DataFrame(data['X_train'], columns=cols), data['y_train']
+            ).index
+        )
+        == cols
+    )
+
+
+def _refusals():
+    export, data, _ = load_export(DATA / 'breast_cancer_cascade.npz')
+    X, y = data['X_train'], data['y_train']
+    exr, dr, _ = load_export(DATA / 'diabetes_cascade.npz')
+    return [
+        (
+            'wrong rows',
+            lambda: from_df21(export, X, y[::-1]),
+            ValueError,
+            'not the data',
+        ),
+        (
+            'wrong targets',
+            lambda: from_df21(exr, dr['X_train'], dr['y_train'] + 1),
+            ValueError,
+            'not the data',
+        ),
+        (
+            'columns',
+            lambda: from_df21(export, X[:, :5], y),
+            ValueError,
+            'X_train must be',
+        ),
+        (
+            'labels',
+            lambda: from_df21(export, X, y + 7),
+            ValueError,
+            "not the model's classes",
+        ),
+        (
+            'lengths',
+            lambda: from_df21(export, X, y[:-1]),
+            ValueError,
+            'y_train must hold',
+        ),
+        (
+            'train_pass',
+            lambda: from_df21(export, X, y, train_pass='kfold'),
+            ValueError,
+            'train_pass',
+        ),
+        (
+            'predictor_copies',
+            lambda: from_df21(export, X, y, predictor_copies=0),
+            ValueError,
+            'predictor_copies',
+        ),
+        (
+            'names',
+            lambda: from_df21(export, X, y, feature_names=['a']),
+            ValueError,
+            'feature_names',
+        ),
+        (
+            'not a model',
+            lambda: from_df21(object(), X, y),
+            TypeError,
+            'model_or_export must be',
+        ),
+        (
+            'not an export',
+            lambda: from_df21({'x': 1}, X, y),
+            ValueError,
+            "without 'meta'",
+        ),
+        (
+            'sklearn backend',
+            lambda: from_df21(
+                dict(export, meta=dict(export['meta'], backend='sklearn')), X, y
+            ),
+            NotImplementedError,
+            "backend='custom'",
+        ),
+        (
+            'no random_state',
+            lambda: from_df21(
+                dict(export, tree_seed=np.full_like(export['tree_seed'], -1)), X, y
+            ),
+            ValueError,
+            'random_state=<int>',
+        ),
+        (
+            'multi-target',
+            lambda: from_df21(
+                dict(exr, meta=dict(exr['meta'], n_outputs=2)),
+                dr['X_train'],
+                dr['y_train'],
+            ),
+            NotImplementedError,
+            'one model per target',
+        ),
+        (
+            'custom estimators',
+            lambda: from_df21(
+                SimpleNamespace(
+                    is_fitted_=True, use_custom_estimator=True, binners_={}, layers_={}
+                ),
+                X,
+                y,
+            ),
+            NotImplementedError,
+            'set_estimator',
+        ),
+    ]
+
+
+@pytest.mark.parametrize('case', range(14))
+def test_refusals(case):
+    name, call, exc, words = _refusals()[case]
+    with pytest.raises(exc, match=words.replace('(', r'\(').replace(')', r'\)')):
+        call()
+
+
+def test_refit_refused(built):
+    m, data, _ = built
+    with pytest.raises(NotImplementedError, match='from_df21'):
+        m.fit(data['X_train'], data['y_train'])
+
+
+def test_library_cascade_unchanged_by_explain_weights(monkeypatch):
+    "The engine with explain weights explains a K-fold cascade bit for bit as the engine before them did."
+    X, y = make_three_class(200, n_noise=4, random_state=3)
+    model = CascadeForestClassifier(
+        n_estimators=8, max_depth=4, max_layers=3, random_state=0
+    ).fit(X, y)
+    X_new = X[:40] + 0.1
+
+    def run():
+        estimation._CACHES.clear()
+        return (
+            deep_forest_contributions(model, X, oof=True),
+            deep_forest_contributions(model, X_new),
+            deep_forest_mdi(model, X, y, return_std=True),
+        )
+
+    now = run()
+    ns = {}
+    exec(
+        compile(
+            (DATA / 'forest_pass_before.py').read_text(), 'forest_pass_before', 'exec'
+        ),
+        estimation.__dict__,
+        ns,
+    )
+    monkeypatch.setattr(estimation, '_forest_pass', ns['_forest_pass'])
+    before = run()
+    for a, b in zip(now[:2], before[:2]):
+        np.testing.assert_array_equal(a.values, b.values)
+        np.testing.assert_array_equal(a.bias, b.bias)
+    np.testing.assert_array_equal(now[2].importances_mean, before[2].importances_mean)
+    np.testing.assert_array_equal(now[2].importances, before[2].importances)
+    assert not any(
+        hasattr(fm, 'explain_weights_')
+        for lay in model.layers_
+        for f in lay
+        for fm in f
+    )
