@@ -896,9 +896,7 @@ def from_df21(
     # forests in the predictor's layer: 1 (the predictor), or None: the predictor repeated n_forests times (for code
     # that assumes n_forests forests in every layer, e.g. the step-through of notebook 06)
     predictor_copies: int | None = 1,
-) -> (
-    'DF21CascadeClassifier | DF21CascadeRegressor'
-):  # a fitted cascade the deep-forest explainers accept
+):  # a fitted DF21CascadeClassifier / DF21CascadeRegressor, which the deep-forest explainers accept
     "A DF21 model as a fitted cascade of notebook 04, for Algorithm 1 and MDI(DF) (notebooks 05-06)."
     from sklearn.utils import Bunch
 
