@@ -942,7 +942,7 @@ def from_df21(
     train_pass: str = 'oob',  # training rows explained by the trees they are out of bag for ('oob') or by all ('in_sample')
     leaf_tol: float = 1e-12,  # refuse when a leaf value recomputed from the in-bag rows differs from DF21's by more
     # forests in the predictor's layer: 1 (the predictor), or None: the predictor repeated n_forests times (for code
-    # that assumes n_forests forests in every layer, e.g. the step-through of notebook 06)
+    # that assumes n_forests forests in every layer; the explainers of notebook 06 need neither)
     predictor_copies: int | None = 1,
 ):  # a fitted DF21CascadeClassifier / DF21CascadeRegressor, which the deep-forest explainers accept
     "A DF21 model as a fitted cascade of notebook 04, for Algorithm 1 and MDI(DF) (notebooks 05-06)."
