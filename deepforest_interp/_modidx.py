@@ -1180,6 +1180,10 @@ d = {
                 'df21.html#bin_columns',
                 'deepforest_interp/df21.py',
             ),
+            'deepforest_interp.df21.bootstrap_counts': (
+                'df21.html#bootstrap_counts',
+                'deepforest_interp/df21.py',
+            ),
             'deepforest_interp.df21.bootstrap_mask': (
                 'df21.html#bootstrap_mask',
                 'deepforest_interp/df21.py',

@@ -591,7 +591,7 @@ def deep_forest_steps_data(
     X,  # new rows to explain
     *,
     rows=30,  # how many of the first rows (int) or which rows (indices), at most 200
-    trees=2,  # trees drawn per forest of each layer (fold model 0 of every forest), at most 20 in all
+    trees=2,  # trees drawn per forest of each layer (fold model 0 of every forest), at most 20 per layer
     calibration: str = 'partial',  # the calibration map of the pass: 'partial', 'additive' or 'multiplicative'
     output=None,  # class label / index to follow (default: the last class; regression: the output)
 ) -> dict:  # JSON-able numbers of `explore_deep_forest`
@@ -610,7 +610,11 @@ def deep_forest_steps_data(
     X, names = check_X(X, model)
     idx = _explorer_rows(rows, X.shape[0])
     Xs = X[idx]
-    K, C, F = model.n_features_in_, model.n_outputs_, len(model.layers_[0])
+    K, C = model.n_features_in_, model.n_outputs_
+    # forests of each layer: n_forests in the library's cascades; a layer may hold fewer (a DF21 predictor: one)
+    F_layer = [len(lay) for lay in model.layers_]
+    # the class-vector columns come from the layer below: forests of every layer but the last
+    F = max(F_layer[:-1] or F_layer)
     clf = hasattr(model, 'classes_')
     labels = [str(c) for c in model.classes_] if clf else ['output']
     if output is None:
@@ -628,9 +632,9 @@ def deep_forest_steps_data(
             f'output must be a class label {labels} or an index in 0..{C - 1}, got {output!r}'
         )
     per_forest = check_int(trees, 'trees', 1)
-    if per_forest * F > MAX_EXPLORER_TREES:
+    if per_forest * max(F_layer) > MAX_EXPLORER_TREES:
         raise ValueError(
-            f'trees={per_forest} per forest x {F} forests draws more than'
+            f'trees={per_forest} per forest x {max(F_layer)} forests draws more than'
             f' {MAX_EXPLORER_TREES} trees; pass fewer'
         )
     split_names = list(names) + [
@@ -666,7 +670,7 @@ def deep_forest_steps_data(
             'additive': additive_calibration,
             'multiplicative': multiplicative_calibration,
         }[calibration]
-        for f in range(F):
+        for f in range(F_layer[l]):
             fm = model.layers_[l][f][0]
             for m, tree in enumerate(fm.estimators_[:per_forest]):
                 ta = tree_arrays(tree)

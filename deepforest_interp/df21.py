@@ -21,6 +21,7 @@ __all__ = [
     'predict_from_export',
     'predict_labels',
     'bootstrap_mask',
+    'bootstrap_counts',
     'snapshot_layer',
     'forest_oob',
     'training_inputs',
@@ -190,10 +191,23 @@ def export_df21(model):
 
     def add_forest(key, layer, position, kind, forest, forest_seed):
         ts = _forest_trees(forest, is_clf)
-        # bootstrap seeds follow DF21's own forests; sklearn's forests draw differently
-        if not hasattr(forest, 'childrens'):
-            forest_seed = None
-        seeds = _tree_seeds(forest_seed, len(ts))
+        if hasattr(
+            forest, 'childrens'
+        ):  # DF21's forest: tree seeds drawn from the forest's
+            bootstrap, seeds = 'df21', _tree_seeds(forest_seed, len(ts))
+        else:  # scikit-learn's forest: every fitted tree keeps the seed of its bootstrap
+            bootstrap = 'sklearn'
+            seeds = np.array(
+                [
+                    e.random_state
+                    if isinstance(e.random_state, (int, np.integer))
+                    else -1
+                    for e in forest.estimators_
+                ],
+                dtype=np.int64,
+            )
+            if not forest.bootstrap or forest.max_samples is not None:
+                seeds[:] = -1  # not DF21's settings: the bags cannot be redrawn
         forests_meta.append(
             {
                 'key': key,
@@ -204,6 +218,7 @@ def export_df21(model):
                 'n_trees': len(ts),
                 'tree_offset': len(trees),
                 'random_state': forest_seed,
+                'bootstrap': bootstrap,
             }
         )
         trees.extend(zip(ts, seeds))
@@ -481,6 +496,26 @@ def bootstrap_mask(tree_seed, n_samples):
     return mask
 
 
+def bootstrap_counts(export, forest_index, tree_index, n_samples):
+    """How often each training row is in the bag of tree `tree_index` of forest `forest_index`.
+
+    DF21's own forests: 0 or 1 (`bootstrap_mask`). scikit-learn's forests (backend='sklearn') fit each tree with
+    weights = bootstrap counts, drawn as scikit-learn draws them: `RandomState(seed).randint(0, n, n, dtype=int32)`,
+    the seed being the tree's own `random_state`. Exports without the key 'bootstrap' hold DF21's forests only.
+    """
+    seed = export['tree_seed'][tree_index]
+    if export['meta']['forests'][forest_index].get('bootstrap', 'df21') != 'sklearn':
+        return bootstrap_mask(seed, n_samples).astype(np.int64)
+    if seed < 0:
+        raise ValueError(
+            'the tree seed is unknown (the forest was not fitted with bootstrap=True, max_samples=None)'
+        )
+    idx = np.random.RandomState(int(seed)).randint(
+        0, n_samples, n_samples, dtype=np.int32
+    )
+    return np.bincount(idx, minlength=n_samples)
+
+
 # %% ../nbs/06b_df21.ipynb #1671c31a24314836a5b85d7ef7fbf015
 def snapshot_layer(export):
     """Layer whose out-of-bag output trained the predictor (DF21's 'snapshot').
@@ -509,19 +544,23 @@ def snapshot_layer(export):
 def forest_oob(export, forest_index, Xb):
     """Out-of-bag prediction of a forest on its training input, as DF21 computes it.
 
-    Classifier: summed OOB leaf distributions divided by their row sum; regressor:
-    summed OOB leaf values divided by the number of OOB trees. Rows that are in
-    the bag of every tree get NaN (0 / 0), as in DF21.
+    DF21's forests: classifier, summed OOB leaf distributions divided by their row
+    sum; regressor, summed OOB leaf values divided by the number of OOB trees. Rows
+    that are in the bag of every tree get NaN (0 / 0), as in DF21. scikit-learn's
+    forests (backend='sklearn', `oob_decision_function_` / `oob_prediction_`): the
+    sum divided by the number of OOB trees, and 0 for a row with none.
     """
     f = export['meta']['forests'][forest_index]
     n = Xb.shape[0]
     oob = np.zeros((n, export['meta']['n_outputs']), dtype=np.float64)
     count = np.zeros(n)
     for t in range(f['tree_offset'], f['tree_offset'] + f['n_trees']):
-        out = ~bootstrap_mask(export['tree_seed'][t], n)
+        out = bootstrap_counts(export, forest_index, t, n) == 0
         feature, threshold, children, value = tree_arrays(export, t)
         oob[out] += value[apply_tree(feature, threshold, children, Xb[out])]
         count += out
+    if f.get('bootstrap') == 'sklearn':
+        return oob / np.maximum(count, 1)[:, None]
     with np.errstate(invalid='ignore', divide='ignore'):
         if export['meta']['is_classifier']:
             return oob / oob.sum(axis=1)[:, None]
@@ -537,7 +576,8 @@ def training_inputs(export, X_train):
     inputs[l] as in `layer_inputs` but built from the out-of-bag outputs
     oob_outputs[l] of layer l-1 (NaN rows go to the missing bin);
     inputs[n_layers], when use_predictor is set, uses the snapshot layer's OOB.
-    Each tree t of a forest was then fitted on inputs[l][bootstrap_mask(seed_t)].
+    Each tree t of forest i was then fitted on the rows of inputs[l], weighted by
+    `bootstrap_counts(export, i, t, n)` (DF21's forests: each in-bag row once).
     """
     meta = export['meta']
     Xb = bin_columns(export, 0, X_train)
@@ -561,7 +601,7 @@ def leaf_value_check(export, X_train, y_train):
     """Max |stored leaf value - value recomputed from the in-bag training rows|.
 
     Classifier leaves: class proportions of the in-bag rows reaching the leaf;
-    regressor leaves: their mean target; inf when a leaf gets no in-bag row. A
+    regressor leaves: their mean target (both weighted by the bootstrap counts); inf when a leaf gets no in-bag row. A
     check of `training_inputs` and `bootstrap_mask`.
     """
     meta = export['meta']
@@ -576,12 +616,13 @@ def leaf_value_check(export, X_train, y_train):
     for i, f in enumerate(meta['forests']):
         Xb = inputs[f['layer']]
         for t in range(f['tree_offset'], f['tree_offset'] + f['n_trees']):
-            bag = bootstrap_mask(export['tree_seed'][t], Xb.shape[0])
+            w = bootstrap_counts(export, i, t, Xb.shape[0])
+            bag = w > 0
             feature, threshold, children, value = tree_arrays(export, t)
             leaf = apply_tree(feature, threshold, children, Xb[bag])
             sums = np.zeros_like(value)
-            np.add.at(sums, leaf, target[bag])
-            n = np.bincount(leaf, minlength=value.shape[0])[:, None]
+            np.add.at(sums, leaf, target[bag] * w[bag, None])
+            n = np.bincount(leaf, weights=w[bag], minlength=value.shape[0])[:, None]
             with np.errstate(invalid='ignore', divide='ignore'):
                 if meta['is_classifier']:
                     recomputed = sums / sums.sum(axis=1, keepdims=True)
@@ -629,11 +670,13 @@ def _subtree_last(left, right):
 
 
 # %% ../nbs/06b_df21.ipynb #0e382214b5f147d187d36a2058b9c724
-def _sklearn_tree(feature, threshold, children, value, Xb_bag, T_bag, is_clf, d):
+def _sklearn_tree(
+    feature, threshold, children, value, Xb_bag, T_bag, is_clf, d, w_bag=None
+):
     """A fitted DecisionTree* equal to the DF21 tree on float bins, internal values from its in-bag rows.
 
     Xb_bag: the tree's in-bag rows of the layer's training input (uint8); T_bag: their one-hot class (classifier) or
-    target (regressor), (n_bag, C). Returns (tree estimator, max |recomputed leaf value - DF21 leaf value|).
+    target (regressor), (n_bag, C); w_bag: their bootstrap counts (None: each row once, DF21's forests). Returns (tree estimator, max |recomputed leaf value - DF21 leaf value|).
     """
     from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
     from sklearn.tree._tree import NODE_DTYPE, Tree
@@ -646,10 +689,13 @@ def _sklearn_tree(feature, threshold, children, value, Xb_bag, T_bag, is_clf, d)
     leaf_pos[ids[~internal]] = np.flatnonzero(~internal)
     at = leaf_pos[apply_tree(feature, threshold, children, Xb_bag)]
     K = T_bag.shape[1]
-    x = np.zeros((N, 1 + 2 * K))  # per node: count, sum of T, sum of T^2
-    np.add.at(x[:, 0], at, 1.0)
-    np.add.at(x[:, 1 : 1 + K], at, T_bag)
-    np.add.at(x[:, 1 + K :], at, T_bag * T_bag)
+    w = np.ones(len(T_bag)) if w_bag is None else np.asarray(w_bag, dtype=np.float64)
+    # per node: weight, weighted sums of T and of T^2, number of distinct rows
+    x = np.zeros((N, 2 + 2 * K))
+    np.add.at(x[:, 0], at, w)
+    np.add.at(x[:, 1 : 1 + K], at, T_bag * w[:, None])
+    np.add.at(x[:, 1 + K : 1 + 2 * K], at, T_bag * T_bag * w[:, None])
+    np.add.at(x[:, -1], at, 1.0)
     cum = np.vstack([np.zeros((1, x.shape[1])), np.cumsum(x, axis=0)])
     last = _subtree_last(left, right)
     idx = np.arange(N)
@@ -667,7 +713,9 @@ def _sklearn_tree(feature, threshold, children, value, Xb_bag, T_bag, is_clf, d)
     if is_clf:
         impurity = 1.0 - (mean * mean).sum(1)
     else:
-        impurity = np.maximum(s[:, 1 + K :] / n[:, None] - mean * mean, 0.0).mean(1)
+        impurity = np.maximum(
+            s[:, 1 + K : 1 + 2 * K] / n[:, None] - mean * mean, 0.0
+        ).mean(1)
     nodes = np.zeros(N, dtype=NODE_DTYPE)
     nodes['left_child'] = left
     nodes['right_child'] = right
@@ -676,7 +724,7 @@ def _sklearn_tree(feature, threshold, children, value, Xb_bag, T_bag, is_clf, d)
         internal, threshold[np.where(internal, ids, 0)].astype(np.float64) + 0.5, -2.0
     )
     nodes['impurity'] = impurity
-    nodes['n_node_samples'] = n.astype(np.int64)
+    nodes['n_node_samples'] = s[:, -1].astype(np.int64)
     nodes['weighted_n_node_samples'] = n
     depth = np.zeros(N, np.int64)
     for p in np.flatnonzero(internal):  # parents before children (preorder)
@@ -703,11 +751,11 @@ def _sklearn_tree(feature, threshold, children, value, Xb_bag, T_bag, is_clf, d)
 
 # %% ../nbs/06b_df21.ipynb #46a27a456b804aa2a380d5edf15a5daf
 class _DF21Samples:
-    "Mixin: `estimators_samples_` returns DF21's in-bag rows (each once), not scikit-learn's redraw."
+    "Mixin: `estimators_samples_` returns the rebuilt in-bag rows, each as often as in its bag (DF21's forests: once)."
 
     @property
     def estimators_samples_(self):
-        return [np.flatnonzero(m) for m in self.df21_inbag_]
+        return [np.repeat(np.arange(c.size), c) for c in self.df21_inbag_]
 
 
 # (classifier?, DF21's forest type) -> the forest class (made on first use, below)
@@ -894,7 +942,7 @@ def from_df21(
     train_pass: str = 'oob',  # training rows explained by the trees they are out of bag for ('oob') or by all ('in_sample')
     leaf_tol: float = 1e-12,  # refuse when a leaf value recomputed from the in-bag rows differs from DF21's by more
     # forests in the predictor's layer: 1 (the predictor), or None: the predictor repeated n_forests times (for code
-    # that assumes n_forests forests in every layer, e.g. the step-through of notebook 06)
+    # that assumes n_forests forests in every layer; the explainers of notebook 06 need neither)
     predictor_copies: int | None = 1,
 ):  # a fitted DF21CascadeClassifier / DF21CascadeRegressor, which the deep-forest explainers accept
     "A DF21 model as a fitted cascade of notebook 04, for Algorithm 1 and MDI(DF) (notebooks 05-06)."
@@ -914,11 +962,17 @@ def from_df21(
         )
     export = _as_export(model_or_export)
     meta = export['meta']
-    if meta.get('backend') != 'custom':
+    if meta.get('backend') not in ('custom', 'sklearn'):
         raise NotImplementedError(
-            f"the DF21 model was fitted with backend={meta.get('backend')!r}: only DF21's own forests"
-            " (backend='custom', the default) record the bootstrap seeds the in-bag rows are rebuilt from; refit with"
-            " backend='custom'"
+            f"the DF21 model was fitted with backend={meta.get('backend')!r}: DF21's backends are 'custom' and"
+            " 'sklearn'; refit with one of them"
+        )
+    if meta['backend'] == 'sklearn' and any(
+        'bootstrap' not in f for f in meta['forests'] if f['key'] != 'predictor'
+    ):
+        raise ValueError(
+            "the export of this backend='sklearn' model holds no bootstrap seeds of its scikit-learn trees: export"
+            ' the model again with export_df21'
         )
     if (np.asarray(export['tree_seed']) < 0).any():
         raise ValueError(
@@ -969,17 +1023,23 @@ def from_df21(
     n_layers = L + use_pred
     layers, oof_outputs, never_oob = [[] for _ in range(n_layers)], [], [0] * n_layers
     worst_leaf = 0.0
-    for fmeta in fmetas:
+    for i, fmeta in enumerate(fmetas):
         l = fmeta['layer']
         Zb, trees, bags = inputs[l], [], []
         for t in range(fmeta['tree_offset'], fmeta['tree_offset'] + fmeta['n_trees']):
-            bag = bootstrap_mask(export['tree_seed'][t], n)
+            w = bootstrap_counts(export, i, t, n)  # DF21's forests: 0 / 1
+            bag = w > 0
             est, err = _sklearn_tree(
-                *tree_arrays(export, t), Zb[bag], target[bag], is_clf, Zb.shape[1]
+                *tree_arrays(export, t),
+                Zb[bag],
+                target[bag],
+                is_clf,
+                Zb.shape[1],
+                w[bag],
             )
             worst_leaf = max(worst_leaf, err)
             trees.append(est)
-            bags.append(bag)
+            bags.append(w)
         fm = _lazy_class(_FOREST[(is_clf, fmeta['type'])])(
             n_estimators=len(trees),
             bootstrap=True,
@@ -988,16 +1048,16 @@ def from_df21(
         )
         fm.estimators_, fm.estimator_ = trees, type(trees[0])()
         fm.n_features_in_, fm._n_samples, fm._n_samples_bootstrap = Zb.shape[1], n, n
-        fm.df21_inbag_ = np.array(bags)  # (M, n): DF21's in-bag rows
+        fm.df21_inbag_ = np.array(bags)  # (M, n): bootstrap counts of the rows
         if is_clf:
             fm.classes_, fm.n_classes_, fm.n_outputs_ = np.arange(C), C, 1
         else:
             fm.n_outputs_ = 1
-        oob = ~fm.df21_inbag_
+        oob = fm.df21_inbag_ == 0
         cnt = oob.sum(0)
         never = (
             cnt == 0
-        )  # in every tree's bag (DF21: NaN class vector): explained by every tree
+        )  # in every tree's bag (DF21: NaN, scikit-learn: 0 class vector): explained by every tree
         never_oob[l] += int(never.sum())
         if train_pass == 'oob':
             M = len(trees)

@@ -2,7 +2,10 @@
 built cascade's forward pass is DF21's output bit for bit, and bias + sum of contributions is that output to 1e-9 for
 every calibration, on the training rows and on held-out rows (out of bag on the training rows with oof=True); MDI(DF) is
 finite; the refusals say what to do; a built cascade pickles; and the library's own cascades are explained exactly as
-before the engine learned explain weights."""
+before the engine learned explain weights. The real-data fixture (tests/data/df21/real, DF21's scikit-learn backend on
+the full breast cancer data) adds the same identity, DF21's own importances from the rebuilt trees, and the
+bootstrap counts; deep_forest_explain, prepare_explanations, the step-through and the forest-floor plots take DF21
+cascades with and without the predictor."""
 
 import pickle
 from pathlib import Path
@@ -197,12 +200,12 @@ def _refusals():
             "without 'meta'",
         ),
         (
-            'sklearn backend',
+            'sklearn backend, export without bootstrap seeds',
             lambda: from_df21(
                 dict(export, meta=dict(export['meta'], backend='sklearn')), X, y
             ),
-            NotImplementedError,
-            "backend='custom'",
+            ValueError,
+            'export the model again',
         ),
         (
             'no random_state',
@@ -288,3 +291,169 @@ def test_library_cascade_unchanged_by_explain_weights(monkeypatch):
         for f in lay
         for fm in f
     )
+
+
+# --- DF21's scikit-learn backend on real data, and the other entry points --------------------------------------------
+
+REAL = DATA / 'real' / 'breast_cancer_sklearn.npz'
+
+
+@pytest.fixture(scope='module')
+def real():
+    export, data, _ = load_export(REAL)
+    return from_df21(export, data['X_train'], data['y_train']), data, export
+
+
+def test_real_fixture_is_sklearn_backend(real):
+    m, data, export = real
+    assert export['meta']['backend'] == 'sklearn'
+    assert {f['bootstrap'] for f in export['meta']['forests']} == {'sklearn'}
+    assert m.n_layers_ == 3 and m.df21_leaf_error_ <= 1e-12
+    assert REAL.stat().st_size < 1_000_000
+
+
+@pytest.mark.parametrize('part', ['train', 'test'])
+def test_real_identity(real, part):
+    m, data, _ = real
+    X = data[f'X_{part}']
+    np.testing.assert_array_equal(m.predict_proba(X), data[f'out_{part}'])
+    for cal in CALIBRATIONS:
+        e = deep_forest_contributions(m, X, calibration=cal)
+        assert np.abs(_total(e) - data[f'out_{part}']).max() < 1e-9
+
+
+def test_real_out_of_bag_is_sklearns(real):
+    # oof=True: bias + contributions of the training rows = scikit-learn's oob_decision_function_ handed up
+    m, data, _ = real
+    e = deep_forest_contributions(m, data['X_train'], oof=True)
+    assert np.abs(_total(e) - m.oof_outputs_[-1].mean(1)).max() < 1e-9
+
+
+def test_real_rebuilt_trees_give_df21_importances(real):
+    # DF21's get_layer_feature_importances depends on every internal node's impurity and (bootstrap) weight
+    m, data, _ = real
+    for l in range(m.n_layers_):
+        rebuilt = np.mean([f[0].feature_importances_ for f in m.layers_[l]], axis=0)
+        np.testing.assert_allclose(rebuilt, data[f'df21_importances_{l}'], atol=1e-12)
+
+
+def test_real_bags_are_bootstrap_counts(real):
+    from deepforest_interp.core import inbag_counts
+
+    m, data, export = real
+    fm = m.layers_[1][0][0]
+    counts = inbag_counts(fm, len(data['X_train']))
+    assert counts.max() > 1  # scikit-learn's bags repeat rows
+    np.testing.assert_array_equal(counts, fm.df21_inbag_)
+    assert (
+        np.array([t.tree_.n_node_samples[0] for t in fm.estimators_])
+        == (counts > 0).sum(1)
+    ).all()
+    np.testing.assert_array_equal(
+        [t.tree_.weighted_n_node_samples[0] for t in fm.estimators_], counts.sum(1)
+    )
+
+
+def test_real_mdi_against_df21(real):
+    from scipy.stats import spearmanr
+
+    m, data, _ = real
+    mdi = deep_forest_mdi(m, data['X_train'], data['y_train'])
+    assert np.isfinite(mdi.values).all()
+    rho = spearmanr(mdi.values, data['df21_importances_0']).statistic
+    assert rho > 0.9
+
+
+def test_sklearn_export_without_seeds_is_refused():
+    export, data, _ = load_export(REAL)
+    forests = [
+        {k: v for k, v in f.items() if k != 'bootstrap'}
+        for f in export['meta']['forests']
+    ]
+    bad = dict(export, meta=dict(export['meta'], forests=forests))
+    with pytest.raises(ValueError, match='export the model again'):
+        from_df21(bad, data['X_train'], data['y_train'])
+    bad = dict(export, meta=dict(export['meta'], backend='xgboost'))
+    with pytest.raises(NotImplementedError, match="'custom' and 'sklearn'"):
+        from_df21(bad, data['X_train'], data['y_train'])
+
+
+ENTRY = ['wine_cascade', 'wine_predictor', 'diabetes_predictor']
+
+
+@pytest.fixture(scope='module', params=ENTRY)
+def entry(request):
+    export, data, _ = load_export(DATA / f'{request.param}.npz')
+    return from_df21(export, data['X_train'], data['y_train']), data
+
+
+def test_deep_forest_explain(entry):
+    from deepforest_interp.calibration import deep_forest_explain
+
+    m, data = entry
+    ex = deep_forest_explain(m, data['X_test'])
+    assert np.abs(_total(ex.new) - data['out_test']).max() < 1e-9
+    np.testing.assert_allclose(
+        np.asarray(ex.mdi.values),
+        deep_forest_mdi(m, data['X_train'], data['y_train']).values,
+        atol=1e-12,
+    )
+
+
+def test_prepare_explanations(entry):
+    from deepforest_interp.calibration import prepare_explanations
+
+    m, data = entry
+    m = pickle.loads(pickle.dumps(m))
+    before = deep_forest_contributions(m, data['X_test']).values
+    assert prepare_explanations(m) is m
+    np.testing.assert_array_equal(
+        deep_forest_contributions(m, data['X_test']).values, before
+    )
+
+
+def test_step_through(entry):
+    from deepforest_interp.calibration import (
+        deep_forest_steps_data,
+        explore_deep_forest,
+    )
+
+    m, data = entry
+    sd = deep_forest_steps_data(m, data['X_test'], rows=4, trees=1)
+    # the predictor's layer holds one forest, the others 2 x n_estimators
+    assert [len(lay['trees']) for lay in sd['layers']] == [
+        len(lay) for lay in m.layers_
+    ]
+    scale = np.abs(data['out_test']).max()
+    for r in sd['rows']:
+        for lay in r['layers']:
+            assert (
+                abs(lay['bias'] + sum(lay['contrib']) - lay['expected']['output'])
+                < 1e-6 * scale
+            )
+    assert (
+        type(explore_deep_forest(m, data['X_test'], rows=3, trees=1)).__name__
+        == 'Explorer'
+    )
+
+
+def test_forest_floor(entry):
+    import matplotlib
+
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+
+    from deepforest_interp.forest_floor_plots import (
+        explore_forest_floor,
+        forest_floor_data,
+        plot_forest_floor,
+    )
+
+    m, data = entry
+    e = deep_forest_contributions(m, data['X_test'])
+    out = 1 if m.n_outputs_ > 1 else None
+    fig = plot_forest_floor(e, [0, 1], output=out)
+    assert len(fig.axes) >= 2
+    plt.close(fig)
+    assert len(forest_floor_data(e, output=out, features=[0, 1])['panels']) == 2
+    assert type(explore_forest_floor(e, output=out)).__name__ == 'Explorer'

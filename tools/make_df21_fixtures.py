@@ -27,6 +27,13 @@ not stored (backend='sklearn', partial_mode, n_jobs=2, bin_type='interval',
 multi-output regression, no random_state). With --pickle-dir it also dumps one
 fitted model with joblib, for the numpy 2 loading test.
 
+`--real` makes only the real-data fixture `real/breast_cancer_sklearn.npz` (all 569
+rows, an 80/20 split; DF21's defaults but for n_trees=50 and max_layers=5, with
+backend='sklearn' so that DF21 reports feature importances). Besides the arrays above
+it stores `df21_importances_<l>`, DF21's `get_layer_feature_importances(l)` for every
+layer l, and `feature_names`. It lives in a subfolder so that the six small fixtures
+stay the `*.npz` of tests/data/df21.
+
 Data sets (all bundled with scikit-learn, distributed under its BSD-3-Clause
 licence; no download):
 
@@ -144,7 +151,7 @@ def oob_difference(model, export, X_train):
     worst = 0.0
     for l in range(model.n_layers_):
         ests = model.layers_[f'layer_{l}'].estimators_.values()
-        stored = np.hstack([e.estimator_.oob_decision_function_ for e in ests])
+        stored = np.hstack([e.oob_decision_function_ for e in ests])
         if not np.array_equal(np.isnan(stored), np.isnan(oobs[l])):
             return float('inf')
         worst = max(worst, float(np.nanmax(np.abs(stored - oobs[l]))))
@@ -225,6 +232,70 @@ def make(out_dir, pickle_dir):
     return rows
 
 
+# the real-data fixture: DF21's defaults (n_bins=255, n_estimators=2, max_depth=None,
+# n_tolerant_rounds=2, use_predictor=False) except n_trees (100) and max_layers (20), which
+# keep the stored file under 1 MB; backend='sklearn' gives DF21's own importances.
+# random_state=4 keeps three layers (each improving the validation accuracy); with
+# seeds 0-11 DF21 keeps 1 to 5 layers on these rows (half the seeds: one layer only)
+REAL = dict(backend='sklearn', n_trees=50, max_layers=5, n_jobs=1, random_state=4)
+
+
+def make_real(out_dir):
+    """Fit DF21 on the full breast cancer data and store it with DF21's importances."""
+    data = load_breast_cancer()
+    Xtr, Xte, ytr, yte = train_test_split(
+        data.data, data.target, test_size=0.2, random_state=0, stratify=data.target
+    )
+    model = fit(True, REAL, Xtr, ytr)
+    export = export_df21(model)
+    out_train, out_test = df21_output(model, Xtr), df21_output(model, Xte)
+    importances = {
+        f'df21_importances_{l}': model.get_layer_feature_importances(l)
+        for l in range(model.n_layers_)
+    }
+    info = {
+        'name': 'breast_cancer_sklearn',
+        'dataset': 'breast_cancer',
+        'source': SOURCES['breast_cancer'][1],
+        'licence': LICENCE,
+        'split': 'sklearn train_test_split(test_size=0.2, random_state=0, stratify=y)',
+        'estimator': type(model).__name__,
+        'params': REAL,
+        'n_layers': int(model.n_layers_),
+        'output': 'predict_proba',
+        'importances': 'df21_importances_<l> = model.get_layer_feature_importances(l)',
+        'versions': versions(),
+    }
+    (out_dir / 'real').mkdir(parents=True, exist_ok=True)
+    path = out_dir / 'real' / 'breast_cancer_sklearn.npz'
+    save_export(
+        path,
+        export,
+        extra=dict(
+            X_train=Xtr,
+            y_train=ytr,
+            X_test=Xte,
+            y_test=yte,
+            out_train=out_train,
+            out_test=out_test,
+            feature_names=np.asarray(data.feature_names, dtype=str),
+            **importances,
+        ),
+        info=info,
+    )
+    stored, _, _ = load_export(path)
+    print(
+        '\nreal data                 layers  train err  test err   oob err   leaf err   bytes'
+    )
+    print(
+        f'{"breast_cancer_sklearn":25s} {model.n_layers_:6d}'
+        f'  {err(predict_from_export(stored, Xtr), out_train):9.2e}'
+        f'  {err(predict_from_export(stored, Xte), out_test):8.2e}'
+        f'  {oob_difference(model, stored, Xtr):8.2e}'
+        f'  {leaf_value_check(stored, Xtr, ytr):9.2e}  {os.path.getsize(path):6d}'
+    )
+
+
 def check_variants():
     """Variants checked live but not stored as fixtures."""
     Xtr, Xte, ytr, yte = load_split('wine', True, 120, 40)
@@ -240,13 +311,30 @@ def check_variants():
         ),
         'one layer (max_layers=1), predictor': dict(max_layers=1, use_predictor=True),
     }
-    print('\nvariants (wine, not stored)        layers  train err  test err')
+    print(
+        '\nvariants (wine, not stored)        layers  train err  test err   oob err   leaf err'
+    )
     for label, kw in variants.items():
         model = fit(True, dict(base, **kw), Xtr, ytr)
         export = export_df21(model)
         e1 = err(predict_from_export(export, Xtr), df21_output(model, Xtr))
         e2 = err(predict_from_export(export, Xte), df21_output(model, Xte))
-        print(f'{label:34s} {model.n_layers_:6d}  {e1:9.2e}  {e2:8.2e}')
+        extra = ''
+        if 'sklearn' in label:  # the training inputs and bags of scikit-learn's forests
+            e3 = oob_difference(model, export, Xtr)
+            extra = f'  {e3:8.2e}  {leaf_value_check(export, Xtr, ytr):9.2e}'
+        print(f'{label:34s} {model.n_layers_:6d}  {e1:9.2e}  {e2:8.2e}{extra}')
+    for kw in (dict(backend='sklearn'), dict(backend='sklearn', use_predictor=True)):
+        Xd, yd = load_diabetes(return_X_y=True)
+        model = fit(False, dict(MODELS['diabetes'][4], **kw), Xd[:300], yd[:300])
+        export = export_df21(model)
+        e1 = err(predict_from_export(export, Xd), df21_output(model, Xd))
+        e3 = oob_difference(model, export, Xd[:300])
+        e4 = leaf_value_check(export, Xd[:300], yd[:300])
+        label = 'diabetes, ' + ', '.join(f'{k}={v!r}' for k, v in kw.items())
+        print(
+            f'{label:34s} {model.n_layers_:6d}  {e1:9.2e}  {"":8s}  {e3:8.2e}  {e4:9.2e}'
+        )
     X, y = load_diabetes(return_X_y=True)
     Y = np.c_[y, np.log(y)]
     model = fit(
@@ -263,9 +351,16 @@ def main():
     parser.add_argument('--out', type=Path, default=root / 'tests' / 'data' / 'df21')
     parser.add_argument('--pickle-dir', type=Path, default=None)
     parser.add_argument('--no-variants', action='store_true')
+    parser.add_argument(
+        '--real', action='store_true', help='make only the real-data fixture'
+    )
     args = parser.parse_args()
     print(json.dumps(versions()))
+    if args.real:
+        make_real(args.out)
+        return
     make(args.out, args.pickle_dir)
+    make_real(args.out)
     if not args.no_variants:
         check_variants()
 
