@@ -53,6 +53,7 @@ from .importance import (
     oob_permutation_importance,
     plot_importances,
 )
+from .mdi_plus import mdi_plus
 from .cascade import (
     CascadeForestClassifier,
     CascadeForestRegressor,
@@ -128,6 +129,7 @@ __all__ = [
     'mdi_covariance',
     'mdi_oob',
     'ufi',
+    'mdi_plus',
     'local_mdi',
     'mda',
     'oob_permutation_importance',
