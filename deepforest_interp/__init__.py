@@ -53,7 +53,7 @@ from .importance import (
     oob_permutation_importance,
     plot_importances,
 )
-from .mdi_plus import mdi_plus
+from .stumps import mdi_plus
 from .cascade import (
     CascadeForestClassifier,
     CascadeForestRegressor,

@@ -2177,76 +2177,6 @@ d = {
                 'deepforest_interp/joint.py',
             ),
         },
-        'deepforest_interp.mdi_plus': {
-            'deepforest_interp.mdi_plus._block_scale': (
-                'mdi_plus.html#_block_scale',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus._internal_nodes_preorder': (
-                'mdi_plus.html#_internal_nodes_preorder',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus._is_trivial': (
-                'mdi_plus.html#_is_trivial',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus._log_loss': (
-                'mdi_plus.html#_log_loss',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus._loo_coefficients': (
-                'mdi_plus.html#_loo_coefficients',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus._mdi_plus_by_tree': (
-                'mdi_plus.html#_mdi_plus_by_tree',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus._node_indicator': (
-                'mdi_plus.html#_node_indicator',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus._partial_linear': (
-                'mdi_plus.html#_partial_linear',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus._penalty': (
-                'mdi_plus.html#_penalty',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus._ridge_gcv_alpha': (
-                'mdi_plus.html#_ridge_gcv_alpha',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus._tree_scores': (
-                'mdi_plus.html#_tree_scores',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus._with_intercept': (
-                'mdi_plus.html#_with_intercept',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus.feature_blocks': (
-                'mdi_plus.html#feature_blocks',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus.fit_logistic_ppm': (
-                'mdi_plus.html#fit_logistic_ppm',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus.fit_ridge_ppm': (
-                'mdi_plus.html#fit_ridge_ppm',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus.mdi_plus': (
-                'mdi_plus.html#mdi_plus',
-                'deepforest_interp/mdi_plus.py',
-            ),
-            'deepforest_interp.mdi_plus.stump_features': (
-                'mdi_plus.html#stump_features',
-                'deepforest_interp/mdi_plus.py',
-            ),
-        },
         'deepforest_interp.pipelines': {
             'deepforest_interp.pipelines.PipelineParts': (
                 'pipelines.html#pipelineparts',
@@ -2421,6 +2351,76 @@ d = {
             'deepforest_interp.single_sample.ssfi_reference': (
                 'ssfi.html#ssfi_reference',
                 'deepforest_interp/single_sample.py',
+            ),
+        },
+        'deepforest_interp.stumps': {
+            'deepforest_interp.stumps._block_scale': (
+                'mdi_plus.html#_block_scale',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps._internal_nodes_preorder': (
+                'mdi_plus.html#_internal_nodes_preorder',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps._is_trivial': (
+                'mdi_plus.html#_is_trivial',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps._log_loss': (
+                'mdi_plus.html#_log_loss',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps._loo_coefficients': (
+                'mdi_plus.html#_loo_coefficients',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps._mdi_plus_by_tree': (
+                'mdi_plus.html#_mdi_plus_by_tree',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps._node_indicator': (
+                'mdi_plus.html#_node_indicator',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps._partial_linear': (
+                'mdi_plus.html#_partial_linear',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps._penalty': (
+                'mdi_plus.html#_penalty',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps._ridge_gcv_alpha': (
+                'mdi_plus.html#_ridge_gcv_alpha',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps._tree_scores': (
+                'mdi_plus.html#_tree_scores',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps._with_intercept': (
+                'mdi_plus.html#_with_intercept',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps.feature_blocks': (
+                'mdi_plus.html#feature_blocks',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps.fit_logistic_ppm': (
+                'mdi_plus.html#fit_logistic_ppm',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps.fit_ridge_ppm': (
+                'mdi_plus.html#fit_ridge_ppm',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps.mdi_plus': (
+                'mdi_plus.html#mdi_plus',
+                'deepforest_interp/stumps.py',
+            ),
+            'deepforest_interp.stumps.stump_features': (
+                'mdi_plus.html#stump_features',
+                'deepforest_interp/stumps.py',
             ),
         },
         'deepforest_interp.tree_contributions': {

@@ -18,7 +18,7 @@ from sklearn.ensemble import (
 from sklearn.linear_model import Ridge
 from sklearn.tree import DecisionTreeRegressor
 from deepforest_interp import mdi_plus
-from deepforest_interp.mdi_plus import RIDGE_ALPHAS, fit_ridge_ppm, stump_features
+from deepforest_interp.stumps import RIDGE_ALPHAS, fit_ridge_ppm, stump_features
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = sorted((ROOT / 'tests' / 'data' / 'mdi_plus').glob('*.npz'))
@@ -61,7 +61,7 @@ def test_loo_coefficients_are_refits(seed, n, p):
     beta, loo = fit_ridge_ppm(Z, y, alphas=RIDGE_ALPHAS[::11])
     i = int(rng.integers(n))
     keep = np.arange(n) != i
-    from deepforest_interp.mdi_plus import _ridge_gcv_alpha
+    from deepforest_interp.stumps import _ridge_gcv_alpha
 
     a = _ridge_gcv_alpha(Z, y, RIDGE_ALPHAS[::11])
     r = Ridge(alpha=a).fit(Z[keep], y[keep])
