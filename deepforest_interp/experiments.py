@@ -250,7 +250,9 @@ def threshold_verdict(
     if len(parts) != 2 or parts[0] not in ('>', '<', '>=', '<='):
         raise ValueError(f"paper must be like '> 0.95' or '< 0.1', got {paper!r}")
     up, thr = parts[0].startswith('>'), float(parts[1])
-    ok = x > thr if up else x < thr
+    ok = {'>': x > thr, '>=': x >= thr, '<': x < thr, '<=': x <= thr}[
+        parts[0]
+    ]  # the run's own comparison
     n, m = len(x), x.mean()
     head = (
         f'{m:{fmt}}'

@@ -1,11 +1,15 @@
-"""The repetition runner on a dask LocalCluster reproduces the in-process repetitions exactly (issue 9 §1)."""
+"""The repetition runner (in process, resumable; on a dask LocalCluster it reproduces the in-process repetitions
+exactly) and the verdict rule of notebook 09b. Only the dask test needs the `distributed` extra: it alone is skipped
+without it."""
 
 import sys
 import numpy as np, pandas as pd, pytest
 from deepforest_interp.experiments import run_repetitions
 
-distributed = pytest.importorskip('distributed')
-cloudpickle = pytest.importorskip('cloudpickle')
+try:
+    import cloudpickle
+except ImportError:  # only the dask test needs it
+    cloudpickle = None
 
 
 def _sim_repetition(rep, n_rows, n_trees):
@@ -28,10 +32,15 @@ def _sim_repetition(rep, n_rows, n_trees):
 
 
 # workers import this test module neither by name nor from a shared path: ship its functions by value
-cloudpickle.register_pickle_by_value(sys.modules[__name__])
+if cloudpickle is not None:
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 
 def test_local_cluster_equals_in_process(tmp_path, monkeypatch):
+    pytest.importorskip(
+        'distributed',
+        reason='the dask extra (pip install ".[distributed]") is not installed',
+    )
     monkeypatch.setenv('DFI_FIGURES', str(tmp_path / 'figures'))
     monkeypatch.delenv('DASK_SCHEDULER', raising=False)
     tasks = [dict(rep=r, n_rows=300, n_trees=20) for r in range(2)]
@@ -218,3 +227,56 @@ def test_repetitions_record_their_code_version(tmp_path, monkeypatch):
     run_repetitions(lambda rep: {'x': rep}, [dict(rep=1)], slug='code', store=True)
     rec = json.loads(next((tmp_path / 'c' / 'code').glob('*.json')).read_text())
     assert rec['code'] == code_version() and len(rec['code']) == 12
+
+
+# ---- the rule cannot drift unnoticed: each test below fails under one mutation of it --------------------------------
+
+
+def _paired_with_p(lo, hi, one_sided=False):
+    "Deterministic paired runs whose paired t-test p-value (two-sided, or one-sided 'greater') lies in [lo, hi)."
+    for seed in range(10_000):
+        rng = np.random.default_rng(seed)
+        b = rng.normal(size=12)
+        a = b + 0.3 + rng.normal(size=12)
+        p = ttest_rel(a, b, alternative='greater' if one_sided else 'two-sided').pvalue
+        if lo <= p < hi and (a - b).mean() > 0:
+            return a, b, p
+    raise AssertionError('no seed found')
+
+
+def test_the_level_is_five_percent():
+    "ALPHA = 0.05: a lead with 0.05 <= p < 0.10 is 'partly' (killed by ALPHA = 0.10), with p < 0.05 'reproduced'."
+    from deepforest_interp import experiments
+
+    assert experiments.ALPHA == 0.05
+    a, b, p = _paired_with_p(0.05, 0.10)
+    assert paired_verdict(a, b).verdict == 'partly', p
+    a, b, p = _paired_with_p(0.01, 0.05)
+    assert paired_verdict(a, b).verdict == 'reproduced', p
+
+
+def test_paired_rule_is_two_sided():
+    "paired_verdict tests two-sided: a one-sided p below 0.05 whose two-sided p is above it stays 'partly'."
+    a, b, p1 = _paired_with_p(0.026, 0.05, one_sided=True)
+    assert ttest_rel(a, b).pvalue >= 0.05
+    assert paired_verdict(a, b).verdict == 'partly'
+
+
+def test_threshold_rule_is_one_sided_and_strict():
+    "threshold_verdict: one-sided (two-sided p above 0.05 still reproduces) and strict ('> t' fails at t exactly)."
+    for seed in range(10_000):
+        x = np.random.default_rng(seed).normal(0.93, 0.05, size=8)
+        p1 = ttest_1samp(x, 0.9, alternative='greater').pvalue
+        if 0.026 <= p1 < 0.05:
+            break
+    assert ttest_1samp(x, 0.9).pvalue >= 0.05
+    assert threshold_verdict(x, '> 0.9').verdict == 'reproduced'
+    assert (
+        threshold_verdict(-x, '< -0.9').verdict == 'reproduced'
+    )  # the other direction, mirrored
+    assert (
+        threshold_verdict(x, '< 0.9').verdict != 'reproduced'
+    )  # the direction matters
+    assert threshold_verdict([0.9], '> 0.9').verdict == 'not reproduced'  # strict
+    assert threshold_verdict([0.9, 0.9], '> 0.9').verdict == 'not reproduced'
+    assert threshold_verdict([0.9], '>= 0.9').verdict == 'reproduced'
