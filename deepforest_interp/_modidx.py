@@ -1844,12 +1844,20 @@ d = {
                 'mdi_covariance.html#_mdi_scale',
                 'deepforest_interp/importance.py',
             ),
+            'deepforest_interp.importance._oob_inputs': (
+                'mdi_covariance.html#_oob_inputs',
+                'deepforest_interp/importance.py',
+            ),
             'deepforest_interp.importance._per_tree_covariance': (
                 'mdi_covariance.html#_per_tree_covariance',
                 'deepforest_interp/importance.py',
             ),
             'deepforest_interp.importance._renamed': (
                 'mdi_covariance.html#_renamed',
+                'deepforest_interp/importance.py',
+            ),
+            'deepforest_interp.importance._split_decreases': (
+                'mdi_covariance.html#_split_decreases',
                 'deepforest_interp/importance.py',
             ),
             'deepforest_interp.importance._spread': (

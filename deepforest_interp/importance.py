@@ -44,21 +44,29 @@ __all__ = [
 ]
 
 
+# %% ../nbs/03_mdi_covariance.ipynb #c005d
+def _split_decreases(
+    ta,  # one tree's NodeTable (`tree_arrays`)
+    H: np.ndarray,  # (N,) the impurity scored at every node
+    scored: np.ndarray | None = None,  # (splits,) which split nodes count (default all)
+) -> np.ndarray:  # (K,) per split feature
+    "Sum over split nodes of n(t)/n H(t) - n(l)/n H(l) - n(r)/n H(r), per split feature (paper Eq. 7-8 for H = Impurity)."
+    inner = np.flatnonzero(~ta.is_leaf)
+    l, r = ta.left[inner], ta.right[inner]
+    dec = (
+        ta.weight[inner] * H[inner] - ta.weight[l] * H[l] - ta.weight[r] * H[r]
+    ) / ta.weight[0]
+    keep = slice(None) if scored is None else scored
+    out = np.zeros(ta.n_features)
+    np.add.at(out, ta.feature[inner][keep], dec[keep])
+    return out
+
+
 # %% ../nbs/03_mdi_covariance.ipynb #c005
 def mdi_tree(tree) -> np.ndarray:
     "Unnormalised MDI of one fitted tree from its impurity decreases (paper Eq. 7-8)."
     ta = tree_arrays(tree)
-    inner = np.flatnonzero(~ta.is_leaf)
-    l, r = ta.left[inner], ta.right[inner]
-    dec = (
-        ta.weight[inner] * ta.impurity[inner]
-        - ta.weight[l] * ta.impurity[l]
-        - ta.weight[r] * ta.impurity[r]
-    )
-    out = np.zeros(tree.n_features_in_)
-    # n(t)/n * Delta(t), summed per split feature
-    np.add.at(out, ta.feature[inner], dec / ta.weight[0])
-    return out
+    return _split_decreases(ta, ta.impurity)
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005e
@@ -336,6 +344,26 @@ def _dask_mdi_covariance(model, X, y, sample_weight, return_std: bool):
     )
 
 
+# %% ../nbs/03_mdi_covariance.ipynb #c021o
+def _oob_inputs(forest, X, y, sample_weight, return_std, who: str) -> tuple:
+    "The checks MDI-oob and UFI share: a bootstrapped forest with a variance impurity, its training rows in order, every tree with out-of-bag rows; (X, names, y, oob mask)."
+    check_model(forest, FOREST_TYPES)
+    _check_bool(return_std, 'return_std')
+    _check_criterion(forest, who)
+    rows = check_X(X, forest)
+    X, names = rows
+    y = check_y(y, X.shape[0])
+    oob = oob_mask(forest, X.shape[0])
+    fit_weights(
+        forest, rows, y, sample_weight
+    )  # raises unless X, y are the training rows
+    if not oob.any(1).all():
+        raise ValueError(
+            'some trees have no out-of-bag rows (too few rows or max_samples too large)'
+        )
+    return X, names, y, oob
+
+
 # %% ../nbs/03_mdi_covariance.ipynb #c022
 @accepts_pipeline  # per tree a sum over nodes: grouped tree by tree exactly
 def mdi_oob(
@@ -347,23 +375,11 @@ def mdi_oob(
     return_std: bool = False,  # True: also the sd over the trees (importances_std) and the per-tree values (importances)
 ) -> Importance:  # one value per feature, indexed by feature name
     "Li et al.'s debiased MDI: Eq. 13 evaluated on each tree's out-of-bag rows (seed 000 [Li+19])."
-    check_model(forest, FOREST_TYPES)
-    _check_bool(return_std, 'return_std')
-    _check_criterion(forest, 'mdi_oob')
-    rows = check_X(X, forest)
-    X, names = rows
-    Y = encode_target(forest, check_y(y, X.shape[0]))
-    oob = oob_mask(forest, X.shape[0]).astype(float)
-    fit_weights(
-        forest, rows, y, sample_weight
-    )  # raises unless X, y are the training rows
-    n_oob = oob.sum(1, keepdims=True)
-    if (n_oob == 0).any():
-        raise ValueError(
-            'some trees have no out-of-bag rows (too few rows or max_samples too large)'
-        )
+    X, names, y, oob = _oob_inputs(forest, X, y, sample_weight, return_std, 'mdi_oob')
+    Y = encode_target(forest, y)
+    oob = oob.astype(float)
     return _covariance(
-        _per_tree_covariance(forest, X, Y, oob / n_oob),
+        _per_tree_covariance(forest, X, Y, oob / oob.sum(1, keepdims=True)),
         forest,
         names,
         'MDI-oob',
@@ -396,16 +412,9 @@ def _ufi_tree(
         sq = np.divide(Q, n_s[:, None], out=np.zeros_like(Q), where=seen[:, None])
         H = ta.impurity + (sq - 2 * mu * mean_s + mu**2).mean(1)
     H = np.where(seen, H, 0.0)
-    inner = np.flatnonzero(~ta.is_leaf)
-    l, r = ta.left[inner], ta.right[inner]
-    scored = (
-        seen[l] & seen[r]
-    )  # a child no scoring row reaches: the split is not scored
-    wt = ta.weight / ta.weight[0]
-    dec = wt[inner] * H[inner] - wt[l] * H[l] - wt[r] * H[r]
-    out = np.zeros(ta.n_features)
-    np.add.at(out, ta.feature[inner][scored], dec[scored])
-    return out
+    inner = ~ta.is_leaf
+    # a split with a child no scoring row reaches is not scored
+    return _split_decreases(ta, H, seen[ta.left[inner]] & seen[ta.right[inner]])
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c025w
@@ -419,20 +428,7 @@ def ufi(
     return_std: bool = False,  # True: also the sd over the trees (importances_std) and the per-tree values (importances)
 ) -> Importance:  # one value per feature, indexed by feature name
     "Zhou and Hooker's unbiased feature importance: MDI's split improvements with an in-bag x out-of-bag impurity (UFI-c / UFI-r)."
-    check_model(forest, FOREST_TYPES)
-    _check_bool(return_std, 'return_std')
-    _check_criterion(forest, 'ufi')
-    rows = check_X(X, forest)
-    X, names = rows
-    y = check_y(y, X.shape[0])
-    oob = oob_mask(forest, X.shape[0])
-    fit_weights(
-        forest, rows, y, sample_weight
-    )  # raises unless X, y are the training rows
-    if not oob.any(1).all():
-        raise ValueError(
-            'some trees have no out-of-bag rows (too few rows or max_samples too large)'
-        )
+    X, names, y, oob = _oob_inputs(forest, X, y, sample_weight, return_std, 'ufi')
     Y = encode_target(forest, y)
     sw = np.ones(len(X)) if sample_weight is None else np.asarray(sample_weight, float)
     cls = is_classifier(forest)
