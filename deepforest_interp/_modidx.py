@@ -1352,6 +1352,10 @@ d = {
                 'experiments.html#_check_file_part',
                 'deepforest_interp/experiments.py',
             ),
+            'deepforest_interp.experiments._few_runs': (
+                'experiments.html#_few_runs',
+                'deepforest_interp/experiments.py',
+            ),
             'deepforest_interp.experiments._finite': (
                 'experiments.html#_finite',
                 'deepforest_interp/experiments.py',
@@ -1392,12 +1396,20 @@ d = {
                 'experiments.html#combine_verdicts',
                 'deepforest_interp/experiments.py',
             ),
+            'deepforest_interp.experiments.detectable_difference': (
+                'experiments.html#detectable_difference',
+                'deepforest_interp/experiments.py',
+            ),
             'deepforest_interp.experiments.execution_backend': (
                 'experiments.html#execution_backend',
                 'deepforest_interp/experiments.py',
             ),
             'deepforest_interp.experiments.figures_dir': (
                 'experiments.html#figures_dir',
+                'deepforest_interp/experiments.py',
+            ),
+            'deepforest_interp.experiments.holm': (
+                'experiments.html#holm',
                 'deepforest_interp/experiments.py',
             ),
             'deepforest_interp.experiments.is_full': (

@@ -19,6 +19,8 @@ __all__ = [
     'VERDICTS',
     'ALPHA',
     'REL_TOL',
+    'POWER',
+    'FEW_RUNS',
     'is_full',
     'is_smoke',
     'figures_dir',
@@ -26,6 +28,8 @@ __all__ = [
     'write_results',
     'write_claims',
     'Verdict',
+    'holm',
+    'detectable_difference',
     'paired_verdict',
     'threshold_verdict',
     'reported_unit',
@@ -144,6 +148,10 @@ ALPHA = 0.05  # level of every test behind a verdict
 # single numbers: tolerance max(one unit of the paper's last digit, 10 % of the paper's
 # value)
 REL_TOL = 0.1
+POWER = 0.8  # power at which the smallest detectable difference is stated
+FEW_RUNS = (
+    5  # at most this many runs: the statistic states the smallest detectable difference
+)
 
 
 @dataclass
@@ -154,6 +162,9 @@ class Verdict:
     reason: str  # one sentence ('' when simply reproduced)
     statistic: str  # the numbers the verdict rests on, as text
     p: float = float('nan')  # the test's p-value, where a test decided
+    # p-values of the tests for and against the claim (what Holm's correction adjusts)
+    p_for: float = float('nan')
+    p_against: float = float('nan')
 
     def __str__(self):
         return self.verdict + (f': {self.reason}' if self.reason else '')
@@ -163,7 +174,7 @@ class Verdict:
         return {**fields, 'statistic': self.statistic, 'verdict': str(self)}
 
 
-# %% ../nbs/09b_experiments.ipynb #v002
+# %% ../nbs/09b_experiments.ipynb #v001a
 def _finite(a, name: str) -> np.ndarray:
     try:
         a = np.asarray(a, dtype=float).ravel()
@@ -174,17 +185,83 @@ def _finite(a, name: str) -> np.ndarray:
     return a
 
 
+# %% ../nbs/09b_experiments.ipynb #v001b
+def holm(pvalues) -> np.ndarray:
+    "Holm's step-down adjusted p-values (same order as given): the k-th smallest times (m - k + 1), kept monotone, at most 1."
+    p = _finite(pvalues, 'pvalues')
+    if ((p < 0) | (p > 1)).any():
+        raise ValueError('pvalues must lie in [0, 1]')
+    m, order = len(p), np.argsort(p, kind='stable')
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out = np.empty(m)
+    out[order] = adj
+    return out
+
+
+# %% ../nbs/09b_experiments.ipynb #v001d
+def detectable_difference(
+    sd: float,  # the observed sd of the per-run values (paired: of the differences)
+    n: int,  # number of runs
+    *,
+    alpha: float = ALPHA,
+    power: float = POWER,
+    sides: int = 2,  # 2: the paired t-test; 1: the one-sided threshold test
+) -> float:
+    "Smallest true mean difference a one-sample t-test on n runs detects with `power` at level alpha (non-central t)."
+    from scipy.optimize import brentq
+    from scipy.stats import nct, t
+
+    if not (isinstance(n, (int, np.integer)) and n >= 2):
+        raise ValueError(f'n must be an integer of at least 2 runs, got {n!r}')
+    if sides not in (1, 2):
+        raise ValueError(f'sides must be 1 or 2, got {sides!r}')
+    if not (np.isfinite(sd) and sd >= 0):
+        raise ValueError(f'sd must be a finite number >= 0, got {sd!r}')
+    if sd == 0:
+        return 0.0
+    df, crit = n - 1, t.ppf(1 - alpha / sides, n - 1)
+
+    def reach(nc):  # power of the test at non-centrality nc, minus the target
+        up = nct.sf(crit, df, nc)
+        # the far tail: negligible, and scipy returns nan there at large nc
+        down = np.nan_to_num(nct.cdf(-crit, df, nc)) if sides == 2 else 0.0
+        return up + down - power
+
+    hi = 1.0
+    while (
+        reach(hi) < 0
+    ):  # bracket the root (nct is unreliable at huge non-centralities)
+        hi *= 2
+    nc = brentq(reach, 0.0, hi)
+    return float(nc * sd / np.sqrt(n))
+
+
+# %% ../nbs/09b_experiments.ipynb #v001f
+def _few_runs(s: float, n: int, fmt: str, sides: int, alpha: float) -> str:
+    "The power note of a test on n <= FEW_RUNS runs (empty for more runs)."
+    if n > FEW_RUNS:
+        return ''
+    dd = detectable_difference(s, n, alpha=alpha, sides=sides)
+    return (
+        f'; with {n} runs the t-test detects a difference of {dd:{fmt}} with {POWER:.0%} power'
+        f' and the sign test cannot reach p < {alpha:g}'
+    )
+
+
+# %% ../nbs/09b_experiments.ipynb #v002
 def paired_verdict(
     a,
     b,  # per-run values of the two methods, paired by run (same length)
     *,
     names: tuple = ('A', 'B'),  # how the statistic names a and b
     expect: str = 'greater',  # the paper's claim: 'greater' (a beats b) or 'equal' (a tie)
+    margin: float
+    | None = None,  # 'equal' only: the largest |a - b| that is still a tie
     fmt: str = '.3f',  # number format of the differences
     alpha: float = ALPHA,
 ) -> Verdict:
-    "Verdict on 'a beats b' (or a tie) from paired runs: two-sided paired t-test at level alpha, with sign test and effect size."
-    from scipy.stats import ttest_rel, binomtest
+    "Verdict on 'a beats b' (two-sided paired t-test) or 'a ties b' (TOST within ±margin) from paired runs, at level alpha."
+    from scipy.stats import ttest_rel, ttest_1samp, binomtest
 
     a, b = _finite(a, 'a'), _finite(b, 'b')
     if len(a) != len(b):
@@ -197,40 +274,95 @@ def paired_verdict(
         )
     if expect not in ('greater', 'equal'):
         raise ValueError(f"expect must be 'greater' or 'equal', got {expect!r}")
+    if expect == 'equal':
+        if margin is None or not (np.isfinite(margin) and margin > 0):
+            raise ValueError(
+                f"margin must be a number > 0 for expect='equal' (the largest difference that is "
+                f"still a tie, e.g. reported_unit of the paper's numbers), got {margin!r}"
+            )
+    elif margin is not None:
+        raise ValueError("margin is only used with expect='equal'")
     A, B = names
     d = a - b
     m, s, n = d.mean(), d.std(ddof=1), len(d)
-    # all differences equal: the test is degenerate
-    if s <= 1e-12 * max(1.0, np.abs(a).max(), np.abs(b).max()):
+    degenerate = s <= 1e-12 * max(1.0, np.abs(a).max(), np.abs(b).max())
+    wins, losses = int((d > 0).sum()), int((d < 0).sum())
+    p_sign = float(binomtest(wins, wins + losses).pvalue) if wins + losses else 1.0
+    dz = f'{m / s:.2f}' if not degenerate else '—'
+    head = f'{A} − {B} = {m:+{fmt}} ± {s:{fmt}} ({n} runs)'
+    tail = (
+        f'; {A} ahead in {wins}/{n}, sign test p = {p_sign:.2g}; d_z = {dz}'
+        + _few_runs(s, n, fmt, 2, alpha)
+    )
+    if expect == 'equal':
+        if (
+            degenerate
+        ):  # all differences equal: inside or outside the margin, for certain
+            inside = abs(m) < margin
+            p_eq, p_out = (0.0, 1.0) if inside else (1.0, 0.0)
+        else:
+            p_lo = float(ttest_1samp(d, -margin, alternative='greater').pvalue)
+            p_hi = float(ttest_1samp(d, margin, alternative='less').pvalue)
+            p_eq = max(p_lo, p_hi)
+            side = 'greater' if m > 0 else 'less'
+            p_out = min(
+                1.0,
+                2
+                * float(
+                    ttest_1samp(
+                        d, margin if m > 0 else -margin, alternative=side
+                    ).pvalue
+                ),
+            )
+        stat = (
+            head
+            + f'; equivalence within ±{margin:g} (TOST) p = {p_eq:.2g}; beyond it p = {p_out:.2g}'
+            + tail
+        )
+        if p_eq < alpha:
+            return Verdict('reproduced', '', stat, p_eq, p_eq, p_out)
+        if p_out < alpha:
+            lead = A if m > 0 else B
+            return Verdict(
+                'not reproduced',
+                f'{lead} is ahead by more than the margin {margin:g} (p = {p_out:.2g}) where the paper reports a tie',
+                stat,
+                p_eq,
+                p_eq,
+                p_out,
+            )
+        return Verdict(
+            'partly',
+            f'not shown to be a tie within ±{margin:g} (TOST p = {p_eq:.2g}), nor to differ by more',
+            stat,
+            p_eq,
+            p_eq,
+            p_out,
+        )
+    if degenerate:
         p = 1.0 if abs(m) <= 1e-12 * max(1.0, np.abs(a).max()) else 0.0
     else:
         p = float(ttest_rel(a, b).pvalue)
-    wins, losses = int((d > 0).sum()), int((d < 0).sum())
-    p_sign = float(binomtest(wins, wins + losses).pvalue) if wins + losses else 1.0
-    dz = f'{m / s:.2f}' if s > 0 else '—'
-    stat = (
-        f'{A} − {B} = {m:+{fmt}} ± {s:{fmt}} ({n} runs); paired t-test p = {p:.2g}; '
-        f'{A} ahead in {wins}/{n}, sign test p = {p_sign:.2g}; d_z = {dz}'
-    )
+    stat = head + f'; paired t-test p = {p:.2g}' + tail
+    p_for, p_against = (p, 1.0) if m > 0 else ((1.0, p) if m < 0 else (1.0, 1.0))
     if p >= alpha:
-        tie = f'no significant difference between {A} and {B} (p = {p:.2g})'
-        return (
-            Verdict('reproduced', f'a tie, as in the paper ({tie})', stat, p)
-            if expect == 'equal'
-            else Verdict('partly', tie, stat, p)
-        )
-    lead = A if m > 0 else B
-    if expect == 'equal':
         return Verdict(
-            'not reproduced',
-            f'{lead} is significantly ahead (p = {p:.2g}) where the paper reports a tie',
+            'partly',
+            f'no significant difference between {A} and {B} (p = {p:.2g})',
             stat,
             p,
+            p_for,
+            p_against,
         )
     if m > 0:
-        return Verdict('reproduced', '', stat, p)
+        return Verdict('reproduced', '', stat, p, p_for, p_against)
     return Verdict(
-        'not reproduced', f'{B} is significantly ahead of {A} (p = {p:.2g})', stat, p
+        'not reproduced',
+        f'{B} is significantly ahead of {A} (p = {p:.2g})',
+        stat,
+        p,
+        p_for,
+        p_against,
     )
 
 
@@ -268,9 +400,13 @@ def threshold_verdict(
         )
     p_ok = float(ttest_1samp(x, thr, alternative='greater' if up else 'less').pvalue)
     p_bad = float(ttest_1samp(x, thr, alternative='less' if up else 'greater').pvalue)
-    stat = head + f'; one-sided t-test of the mean {parts[0]} {thr:g}: p = {p_ok:.2g}'
+    stat = (
+        head
+        + f'; one-sided t-test of the mean {parts[0]} {thr:g}: p = {p_ok:.2g}'
+        + _few_runs(x.std(ddof=1), n, fmt, 1, alpha)
+    )
     if p_ok < alpha:
-        return Verdict('reproduced', '', stat, p_ok)
+        return Verdict('reproduced', '', stat, p_ok, p_ok, p_bad)
     if p_bad < alpha:
         return Verdict(
             'not reproduced',
@@ -278,6 +414,8 @@ def threshold_verdict(
             f' (p = {p_bad:.2g})',
             stat,
             p_ok,
+            p_ok,
+            p_bad,
         )
     return Verdict(
         'partly',
@@ -285,6 +423,8 @@ def threshold_verdict(
         f' (p = {p_ok:.2g})',
         stat,
         p_ok,
+        p_ok,
+        p_bad,
     )
 
 
@@ -347,13 +487,49 @@ def combine_verdicts(
     parts: list,  # Verdicts of the comparisons one claim makes
     # the row's statistic (default: the parts' statistics joined)
     statistic: str | None = None,
+    *,
+    alpha: float = ALPHA,
+    correct: bool = True,  # Holm's correction over the row's tests (False only to show its effect)
 ) -> Verdict:
-    "One verdict for a claim of several comparisons: all reproduced, none reproduced (not reproduced), else partly."
+    "One verdict for a claim of several comparisons, after Holm's correction: all reproduced, none (not reproduced), else partly."
+    from dataclasses import replace
+
     parts = list(parts)
     if not parts or not all(isinstance(v, Verdict) for v in parts):
         raise TypeError('parts must be a non-empty list of Verdicts')
+    tested = [
+        i
+        for i, v in enumerate(parts)
+        if np.isfinite(v.p_for) and np.isfinite(v.p_against)
+    ]
+    m = len(tested)
+    if correct and m > 1:
+        adj_for = holm([parts[i].p_for for i in tested])
+        adj_against = holm([parts[i].p_against for i in tested])
+        for i, pf, pa in zip(tested, adj_for, adj_against):
+            v = parts[i]
+            kind = (
+                'reproduced'
+                if pf < alpha
+                else ('not reproduced' if pa < alpha else 'partly')
+            )
+            if (
+                kind != v.verdict
+            ):  # Holm only raises p-values: a decision can only weaken
+                raw, adj = (
+                    (v.p_for, pf) if v.verdict == 'reproduced' else (v.p_against, pa)
+                )
+                what = v.statistic.split(';')[0]
+                parts[i] = replace(
+                    v,
+                    verdict=kind,
+                    reason=f'{what}: significant alone (p = {raw:.2g}) but not after Holm'
+                    f"'s correction over the row's {m} tests (adjusted p = {adj:.2g})",
+                )
     kinds = [v.verdict for v in parts]
     stat = '; '.join(v.statistic for v in parts) if statistic is None else statistic
+    if correct and m > 1:
+        stat += f"; Holm's correction over {m} tests"
     why = '; '.join(v.reason for v in parts if v.verdict != 'reproduced' and v.reason)
     if all(k == 'reproduced' for k in kinds):
         return Verdict('reproduced', '', stat)

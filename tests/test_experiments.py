@@ -280,3 +280,109 @@ def test_threshold_rule_is_one_sided_and_strict():
     assert threshold_verdict([0.9], '> 0.9').verdict == 'not reproduced'  # strict
     assert threshold_verdict([0.9, 0.9], '> 0.9').verdict == 'not reproduced'
     assert threshold_verdict([0.9], '>= 0.9').verdict == 'reproduced'
+
+
+# ---- ties by TOST, Holm within a row, power for few runs: each test fails under one mutation -------------------------
+
+
+def _diffs_with(mean, sd, n, seed=0):
+    "Paired runs whose differences have exactly this mean and sd."
+    z = np.random.default_rng(seed).normal(size=n)
+    z = (z - z.mean()) / z.std(ddof=1)
+    b = np.random.default_rng(seed + 1).normal(size=n)
+    return b + mean + sd * z, b
+
+
+def test_a_tie_is_tested_by_tost():
+    "A tie needs both one-sided tests against ±margin (not the absence of a difference); the margin is two-sided."
+    from deepforest_interp.experiments import paired_verdict
+
+    a, b = _diffs_with(0.0, 0.05, 20)  # clearly inside ±0.1
+    assert paired_verdict(a, b, expect='equal', margin=0.1).verdict == 'reproduced'
+    # no significant difference (p = 1) yet far too noisy to call a tie: TOST says 'partly', not 'reproduced'
+    a, b = _diffs_with(0.0, 1.0, 20)
+    assert ttest_rel(a, b).pvalue > 0.5
+    assert paired_verdict(a, b, expect='equal', margin=0.1).verdict == 'partly'
+    # inside on one side only: a mean near +margin is not a tie (kills a one-sided TOST)
+    for m in (0.09, -0.09):
+        a, b = _diffs_with(m, 0.05, 20)
+        assert paired_verdict(a, b, expect='equal', margin=0.1).verdict == 'partly'
+    # clearly beyond the margin, on either side: not reproduced
+    for m in (0.3, -0.3):
+        a, b = _diffs_with(m, 0.05, 20)
+        v = paired_verdict(a, b, expect='equal', margin=0.1)
+        assert v.verdict == 'not reproduced' and 'more than the margin 0.1' in v.reason
+    # the TOST p-value is the larger one-sided p against -margin and +margin
+    a, b = _diffs_with(0.03, 0.1, 12)
+    d = a - b
+    want = max(
+        ttest_1samp(d, -0.1, alternative='greater').pvalue,
+        ttest_1samp(d, 0.1, alternative='less').pvalue,
+    )
+    assert abs(paired_verdict(a, b, expect='equal', margin=0.1).p - want) < 1e-12
+    with pytest.raises(ValueError, match='margin'):
+        paired_verdict(a, b, expect='equal')
+
+
+def test_holm_is_step_down_in_the_right_order():
+    "Holm, not Bonferroni (too strict), not Hochberg (step-up) and not uncorrected; order of the input kept."
+    from deepforest_interp.experiments import holm
+
+    p = np.array([0.02, 0.012, 0.04, 0.5])
+    adj = holm(p)
+    # by hand: sorted 0.012, 0.02, 0.04, 0.5 times 4, 3, 2, 1 = 0.048, 0.06, 0.08, 0.5 (already monotone)
+    assert np.allclose(adj, [0.06, 0.048, 0.08, 0.5], atol=1e-15)
+    assert not np.allclose(adj, np.minimum(1, 4 * p))  # Bonferroni
+    # monotone: a later, smaller product cannot undercut an earlier one (0.04 x 1 < 0.03 x 2 -> 0.06)
+    assert np.allclose(holm([0.03, 0.04]), [0.06, 0.06], atol=1e-15)
+    # step-down, not Hochberg's step-up (which would give 0.04 to both)
+    assert holm([0.03, 0.04])[0] > 0.05
+
+
+def test_a_row_is_decided_after_holm():
+    "combine_verdicts corrects the row's tests: two leads at p = 0.03 and 0.04 no longer make a 'reproduced' row."
+    from deepforest_interp.experiments import combine_verdicts
+
+    parts = []
+    for lo, hi, seed in ((0.025, 0.035, 0), (0.035, 0.045, 1)):
+        a, b, p = _paired_with_p(lo, hi)
+        parts.append(paired_verdict(a, b))
+    assert all(v.verdict == 'reproduced' for v in parts)
+    v = combine_verdicts(parts)
+    assert v.verdict == 'partly' and "Holm's correction over 2 tests" in v.statistic
+    assert combine_verdicts(parts, correct=False).verdict == 'reproduced'
+    # a strong lead survives the correction
+    a, b = _diffs_with(1.0, 0.5, 20)
+    assert combine_verdicts([paired_verdict(a, b)] * 3).verdict == 'reproduced'
+    # against the claim too: two losses at p ~ 0.03 and 0.04 are 'partly' after Holm, not 'not reproduced'
+    losses = [
+        paired_verdict(b_, a_)
+        for a_, b_ in (
+            (v[0], v[1])
+            for v in [_paired_with_p(0.025, 0.035), _paired_with_p(0.035, 0.045)]
+        )
+    ]
+    assert all(v.verdict == 'not reproduced' for v in losses)
+    assert combine_verdicts(losses).verdict == 'partly'
+
+
+def test_few_runs_state_their_power():
+    "n <= 5: the statistic gives the smallest detectable difference (80 % power); n = 6 does not need it."
+    from deepforest_interp.experiments import detectable_difference
+
+    a, b = _diffs_with(0.2, 0.3, 5)
+    v = paired_verdict(a, b)
+    dd = detectable_difference(0.3, 5)
+    assert (
+        f'detects a difference of {dd:.3f}' in v.statistic
+        and 'sign test cannot reach' in v.statistic
+    )
+    a, b = _diffs_with(0.2, 0.3, 6)
+    assert 'detects a difference' not in paired_verdict(a, b).statistic
+    # the threshold test is one-sided: its detectable difference is the one-sided one
+    x = 0.95 + _diffs_with(0.0, 0.02, 4)[0] - _diffs_with(0.0, 0.02, 4)[1]
+    v = threshold_verdict(x, '> 0.9')
+    assert f'{detectable_difference(np.std(x, ddof=1), 4, sides=1):.3f}' in v.statistic
+    # power by simulation: at the detectable difference the two-sided test rejects about 80 % of the time
+    sims = np.random.default_rng(3).normal(dd, 0.3, size=(20_000, 5))
+    assert abs((ttest_1samp(sims, 0, axis=1).pvalue < 0.05).mean() - 0.8) < 0.01
