@@ -371,38 +371,55 @@ def threshold_verdict(
     values,  # the runs' values (one or more)
     paper: str,  # the paper's statement, '> 0.95' or '< 0.1' (also '>=' and '<=')
     *,
+    band: float = 0.0,  # a declared no-decision band: pass beyond threshold ± band, fail short of threshold ∓ band
     fmt: str = '.3f',
     alpha: float = ALPHA,
 ) -> Verdict:
-    "Verdict on 'the value is above/below a threshold': one-sided one-sample t-test of the runs' mean (one run: pass or fail)."
+    "Verdict on 'the value is above/below a threshold' (± a declared band): one-sided t-test of the runs' mean (one run: pass or fail)."
     from scipy.stats import ttest_1samp
 
     x = _finite(values, 'values')
     parts = str(paper).split()
     if len(parts) != 2 or parts[0] not in ('>', '<', '>=', '<='):
         raise ValueError(f"paper must be like '> 0.95' or '< 0.1', got {paper!r}")
+    if not (np.isfinite(band) and band >= 0):
+        raise ValueError(f'band must be a finite number >= 0, got {band!r}')
     up, thr = parts[0].startswith('>'), float(parts[1])
-    ok = {'>': x > thr, '>=': x >= thr, '<': x < thr, '<=': x <= thr}[
+    sign = 1 if up else -1
+    win, lose = (
+        thr + sign * band,
+        thr - sign * band,
+    )  # pass beyond win, fail short of lose
+    cmp = {'>': np.greater, '>=': np.greater_equal, '<': np.less, '<=': np.less_equal}[
         parts[0]
-    ]  # the run's own comparison
+    ]
     n, m = len(x), x.mean()
+    where = (
+        f'{thr:g}'
+        if band == 0
+        else f'{thr:g} (band {min(win, lose):g} to {max(win, lose):g})'
+    )
     head = (
         f'{m:{fmt}}'
         + (f' ± {x.std(ddof=1):{fmt}}' if n > 1 else '')
-        + f' ({n} run{"s" * (n > 1)}), {int(ok.sum())}/{n} {parts[0]} {thr:g}'
+        + f' ({n} run{"s" * (n > 1)}), {int(cmp(x, win).sum())}/{n} {parts[0]} {win:g}'
     )
-    if n == 1 or x.std(ddof=1) == 0:
-        good = bool(ok.all())
-        return Verdict(
-            'reproduced' if good else 'not reproduced',
-            '' if good else f'{m:{fmt}} is not {paper}',
-            head,
-        )
-    p_ok = float(ttest_1samp(x, thr, alternative='greater' if up else 'less').pvalue)
-    p_bad = float(ttest_1samp(x, thr, alternative='less' if up else 'greater').pvalue)
+    if n == 1 or x.std(ddof=1) == 0:  # the run's own comparison
+        good, bad = bool(cmp(x, win).all()), not bool(cmp(x, lose).all())
+        kind = 'reproduced' if good else ('not reproduced' if bad else 'partly')
+        why = {
+            'reproduced': '',
+            'not reproduced': f'{m:{fmt}} is not '
+            + (f'{parts[0]} {lose:g}' if band else str(paper)),
+            'partly': f'{m:{fmt}} is inside the declared band around {thr:g}',
+        }[kind]
+        return Verdict(kind, why, head + (f'; threshold {where}' if band else ''))
+    p_ok = float(ttest_1samp(x, win, alternative='greater' if up else 'less').pvalue)
+    p_bad = float(ttest_1samp(x, lose, alternative='less' if up else 'greater').pvalue)
     stat = (
         head
-        + f'; one-sided t-test of the mean {parts[0]} {thr:g}: p = {p_ok:.2g}'
+        + f'; one-sided t-test of the mean {parts[0]} {where}: p = {p_ok:.2g}'
+        + (f', short of {lose:g}: p = {p_bad:.2g}' if band else '')
         + _few_runs(x.std(ddof=1), n, fmt, 1, alpha)
     )
     if p_ok < alpha:
@@ -410,7 +427,7 @@ def threshold_verdict(
     if p_bad < alpha:
         return Verdict(
             'not reproduced',
-            f'the mean {m:{fmt}} is significantly {"below" if up else "above"} {thr:g}'
+            f'the mean {m:{fmt}} is significantly {"below" if up else "above"} {lose:g}'
             f' (p = {p_bad:.2g})',
             stat,
             p_ok,
@@ -419,8 +436,10 @@ def threshold_verdict(
         )
     return Verdict(
         'partly',
-        f'the mean {m:{fmt}} is not significantly {"above" if up else "below"} {thr:g}'
-        f' (p = {p_ok:.2g})',
+        f'the mean {m:{fmt}} is not significantly {"above" if up else "below"} {win:g}'
+        f' (p = {p_ok:.2g})'
+        + (f' nor below {lose:g}' if band and up else '')
+        + (f' nor above {lose:g}' if band and not up else ''),
         stat,
         p_ok,
         p_ok,

@@ -386,3 +386,20 @@ def test_few_runs_state_their_power():
     # power by simulation: at the detectable difference the two-sided test rejects about 80 % of the time
     sims = np.random.default_rng(3).normal(dd, 0.3, size=(20_000, 5))
     assert abs((ttest_1samp(sims, 0, axis=1).pvalue < 0.05).mean() - 0.8) < 0.01
+
+
+def test_threshold_band_is_two_sided_and_declared():
+    "threshold_verdict(band=b): reproduced only significantly beyond t + b, not reproduced only short of t - b."
+    x = np.array([2.05, 2.1, 2.2, 2.15])  # significantly above 2, not above 2.4
+    assert threshold_verdict(x, '> 2').verdict == 'reproduced'
+    v = threshold_verdict(x, '> 2', band=0.4)
+    p = ttest_1samp(x, 2.4, alternative='greater').pvalue
+    assert v.verdict == 'partly' and abs(v.p - p) < 1e-12
+    # failing needs the mean significantly below t - b (not below t): kills a band applied on one side only
+    y = np.array([1.85, 1.9, 1.95, 1.9])
+    assert threshold_verdict(y, '> 2').verdict == 'not reproduced'
+    assert threshold_verdict(y, '> 2', band=0.4).verdict == 'partly'
+    assert threshold_verdict(y - 0.6, '> 2', band=0.4).verdict == 'not reproduced'
+    # mirrored for '<'
+    assert threshold_verdict(-x, '< -2', band=0.4).verdict == 'partly'
+    assert threshold_verdict(-x - 1, '< -2', band=0.4).verdict == 'reproduced'
