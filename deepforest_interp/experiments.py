@@ -165,6 +165,7 @@ class Verdict:
     # p-values of the tests for and against the claim (what Holm's correction adjusts)
     p_for: float = float('nan')
     p_against: float = float('nan')
+    label: str = ''  # which comparison of a row this is (a data set, a setting): names it in the row's reason
 
     def __str__(self):
         return self.verdict + (f': {self.reason}' if self.reason else '')
@@ -538,7 +539,7 @@ def combine_verdicts(
                 raw, adj = (
                     (v.p_for, pf) if v.verdict == 'reproduced' else (v.p_against, pa)
                 )
-                what = v.statistic.split(';')[0]
+                what = (f'{v.label}: ' if v.label else '') + v.statistic.split(';')[0]
                 parts[i] = replace(
                     v,
                     verdict=kind,
