@@ -528,6 +528,12 @@ def _explorer_asset(name: str) -> str:
 class Explorer:
     "An interactive view of precomputed numbers: self-contained HTML + JavaScript (no kernel, no network), shown by JupyterLab and the course site."
 
+    # shown only where the explorer's script did not run (JupyterLab strips scripts from a notebook it does not trust)
+    UNTRUSTED = (
+        '<p class="dfx-untrusted"><em>This explorer runs in the browser, without a kernel: in JupyterLab, trust the'
+        ' notebook (File → Trust Notebook) or run this cell to see it.</em></p>'
+    )
+
     def __init__(self, kind: str, data: dict, script: str, title: str = ''):
         self.kind, self.data, self.script, self.title = kind, data, script, title
 
@@ -550,6 +556,7 @@ class Explorer:
             'if(!root){return setTimeout(go,50);}'
             " if(root.getAttribute('data-ready'))return;"
             "root.setAttribute('data-ready','1');"
+            "var u=root.querySelector('.dfx-untrusted');if(u){u.remove();}"
             "var D=JSON.parse(root.querySelector('script.dfx-data').textContent);\n"
             "%s\n\n%s\nrender(root.querySelector('.dfx-body'),D,root);}go();})();"
             % (uid, _explorer_asset('explorer.js'), self.script)
@@ -558,7 +565,7 @@ class Explorer:
             f'<div class="dfx" data-explorer="{self.kind}"'
             f' id="{uid}"><style>\n{_explorer_asset("explorer.css")}</style><div'
             f' class="dfx-title">{self.title}</div><script type="application/json"'
-            f' class="dfx-data">{js}</script><div'
+            f' class="dfx-data">{js}</script>{self.UNTRUSTED}<div'
             f' class="dfx-body"></div><script>{boot}</script></div>'
         )
 

@@ -46,9 +46,90 @@ def pages():
     rest = first + [s for s in stems if s not in concept + exper + first + ['index']]
     return [
         ('Concepts: one derivation per notebook', concept),
-        ("Experiments: the papers' figures and tables", exper),
+        ("Experiments: the papers' figures and tables", exper + [RESULTS]),
         ('Reference', rest),
     ]
+
+
+RESULTS = 'results'  # the claims table and every experiment's results, a page built from figures/results.md
+FIGURES = ROOT / 'figures'
+
+
+def page_title(stem: str, title: str) -> str:
+    "The numbered, capitalised title of a page in the sidebar and on the page: '02 · Tree feature contributions'."
+    title = title.strip()
+    title = title[:1].upper() + title[1:]
+    num = re.match(r'(\d\d[a-z]?)_', stem)
+    return f'{num.group(1)} · {title}' if num else title
+
+
+def notebook_title(path: Path) -> str:
+    "The first level-1 heading of a notebook (its stem when there is none)."
+    for c in json.loads(path.read_text())['cells']:
+        s = ''.join(c['source']).lstrip()
+        if c['cell_type'] == 'markdown' and s.startswith('# '):
+            return s.split('\n', 1)[0][2:]
+    return path.stem
+
+
+CLAIMS_OF = re.compile(r"write_claims\(\s*['\"]([\w-]+)['\"]")
+
+
+def claims_summary(nb: dict) -> str:
+    "The experiment's claims as a table for the top of its page (empty when the notebook writes none)."
+    slugs = []
+    for c in nb['cells']:
+        if c['cell_type'] == 'code':
+            slugs += [
+                m for m in CLAIMS_OF.findall(''.join(c['source'])) if m not in slugs
+            ]
+    rows = [
+        r
+        for slug in slugs
+        if (FIGURES / f'claims_{slug}.json').exists()
+        for r in json.loads(
+            (FIGURES / f'claims_{slug}.json').read_text(encoding='utf-8')
+        )
+    ]
+    if not rows:
+        return ''
+    esc = lambda t: str(t).replace('|', '\\|').replace('\n', ' ')
+    verdict = lambda v: (
+        f'**{esc(v).split(":", 1)[0]}**'
+        + (f': {esc(v).split(":", 1)[1].strip()}' if ':' in v else '')
+    )
+    counts = {}
+    for r in rows:
+        k = r['verdict'].split(':', 1)[0]
+        counts[k] = counts.get(k, 0) + 1
+    return (
+        '<div class="claims-summary">\n\n**In brief: what the paper claims, and what we find.** '
+        + ', '.join(f'{n} {k}' for k, n in counts.items())
+        + f' ({len(rows)} claims). The statistic behind every verdict is in the [claims and results]({RESULTS}.md)'
+        ' page; the protocol and its code follow below (code folded: "Show code").\n\n'
+        '| claim | where | paper | ours | verdict |\n|---|---|---|---|---|\n'
+        + '\n'.join(
+            f'| {esc(r["claim"])} | {esc(r["where"])} | {esc(r["paper"])} | {esc(r["ours"])} | {verdict(r["verdict"])} |'
+            for r in rows
+        )
+        + '\n\n</div>'
+    )
+
+
+def first_figure(nb: dict):
+    "The first output cell holding a PNG (to show the page's figure beside its verdicts), or None."
+    for c in nb['cells']:
+        for o in c.get('outputs', []) if c['cell_type'] == 'code' else []:
+            if 'image/png' in o.get('data', {}):
+                return {
+                    'cell_type': 'code',
+                    'id': 'sitefig',
+                    'execution_count': None,
+                    'metadata': {'tags': ['remove-input']},
+                    'outputs': [o],
+                    'source': '',
+                }
+    return None
 
 
 def _directives(src: str):
@@ -128,7 +209,10 @@ def fold_reason(names: set, body: str):
 
 DOWNLOAD = (
     '<div class="download-notebook"><a href="_static/notebooks/{name}" download="{name}">&#x2B07; Download this '
-    'notebook</a> (<code>{name}</code>, with its outputs) to run it in JupyterLab.</div>'
+    'notebook</a> (<code>{name}</code>, with its outputs). To run it: in a clone of the repository, <code>make lab</code> '
+    '(installs the package into <code>.venv</code> and opens JupyterLab in <code>nbs/</code>; elsewhere '
+    '<code>pip install -e .</code> from the clone). Its stored explorers and figures show without running anything; '
+    'JupyterLab may ask you to trust the notebook (File → Trust Notebook) before an explorer runs.</div>'
 )
 
 
@@ -137,6 +221,7 @@ def stage_notebook(src: Path, dst: Path, note: bool):
     (SRC / '_static' / 'notebooks').mkdir(parents=True, exist_ok=True)
     shutil.copy2(src, SRC / '_static' / 'notebooks' / dst.name)
     nb = json.loads(src.read_text())
+    experiment = 'experiments_' in dst.stem
     cells, has_title = [], False
     for c in nb['cells']:
         text = ''.join(c['source'])
@@ -160,6 +245,14 @@ def stage_notebook(src: Path, dst: Path, note: bool):
                 }
             elif 'echo' in names and re.search(r'#\s*\|\s*echo:\s*false', text):
                 md = {'tags': ['remove-input']}
+            elif experiment:  # an experiment page reads as a lesson: results first, protocol code folded
+                md = {
+                    'tags': ['hide-input'],
+                    'mystnb': {
+                        'code_prompt_show': 'Show code',
+                        'code_prompt_hide': 'Hide code',
+                    },
+                }
             elif fold_reason(names, body):
                 md = {
                     'tags': ['hide-input'],
@@ -185,12 +278,16 @@ def stage_notebook(src: Path, dst: Path, note: bool):
             ).strip()
         else:
             continue  # raw cells (e.g. skip_exec front matter) are not content
-        cells.append(c)
-        if (
+        is_title = (
             not has_title
             and c['cell_type'] == 'markdown'
             and text.lstrip().startswith('# ')
-        ):
+        )
+        if is_title and dst.stem != 'index':
+            head, _, rest = c['source'].lstrip().partition('\n')
+            c['source'] = '# ' + page_title(dst.stem, head[2:]) + '\n' + rest
+        cells.append(c)
+        if is_title:
             extra = DOWNLOAD.format(name=dst.name) + (
                 '\n\n' + DERIV_NOTE if note else ''
             )
@@ -202,6 +299,19 @@ def stage_notebook(src: Path, dst: Path, note: bool):
                     'source': extra,
                 }
             )
+            summary = claims_summary(nb) if experiment else ''
+            if summary:
+                cells.append(
+                    {
+                        'cell_type': 'markdown',
+                        'id': 'siteclaims',
+                        'metadata': {},
+                        'source': summary,
+                    }
+                )
+                fig = first_figure(nb)
+                if fig:
+                    cells.append(fig)
             has_title = True
     nb['cells'] = _anchored(cells)
     nb.setdefault('metadata', {})['kernelspec'] = {
@@ -288,6 +398,9 @@ def stage():
             tagged.add(p.stem)
     for _, stems in secs:
         for s in stems + ['index']:
+            if s == RESULTS:
+                stage_results()
+                continue
             src = ROOT / '_out' / f'{s}.ipynb'
             src = src if 'experiments_' in s and src.exists() else NBS / f'{s}.ipynb'
             stage_notebook(
@@ -303,7 +416,12 @@ def stage():
                 '```{toctree}\n:hidden:\n:caption: '
                 + cap
                 + '\n\n'
-                + '\n'.join(stems)
+                + '\n'.join(
+                    f'{page_title(s, "Claims and results: every verdict with its statistic")} <{s}>'
+                    if s == RESULTS
+                    else f'{page_title(s, notebook_title(NBS / f"{s}.ipynb"))} <{s}>'
+                    for s in stems
+                )
                 + '\n```'
             )
             idx['cells'].append(
@@ -314,7 +432,35 @@ def stage():
                     'source': toc,
                 }
             )
+    for c in idx['cells']:  # the repository's results file is a page here
+        for o in c.get('outputs', []):
+            d = o.get('data', {})
+            if 'text/markdown' in d:
+                t = ''.join(d['text/markdown'])
+                d['text/markdown'] = t.replace(
+                    '](../figures/results.md)', f']({RESULTS}.md)'
+                )
+        if c['cell_type'] == 'markdown':
+            src_ = ''.join(c['source'])
+            c['source'] = src_.replace('](../figures/results.md)', f']({RESULTS}.md)')
     (SRC / 'index.ipynb').write_text(json.dumps(idx, indent=1, ensure_ascii=False))
+
+
+def stage_results():
+    "figures/results.md as a page of the site (its figures copied next to it); a note says where it comes from."
+    md = (FIGURES / 'results.md').read_text(encoding='utf-8')
+    for png in set(re.findall(r'\]\(([\w.-]+\.png)\)', md)):
+        if (FIGURES / png).exists():
+            shutil.copy2(FIGURES / png, SRC / png)
+    body = re.sub(r'^#\s+.*\n', '', md, count=1)
+    (SRC / f'{RESULTS}.md').write_text(
+        '# Claims and results: every verdict with its statistic\n\n'
+        '<div class="derivation-note">\n\nThis page is `figures/results.md` of the repository, written by the experiment '
+        'notebooks (`make reproduce`) from their runs: every claim of the five papers that the experiments test, our '
+        "numbers beside the paper's, the statistic each verdict rests on and the verdict by the one rule of notebook "
+        '09b.\n\n</div>\n\n' + body,
+        encoding='utf-8',
+    )
 
 
 def copy_mathjax():

@@ -35,6 +35,9 @@ def render() -> str:
         out.append(s if c['cell_type'] == 'markdown' else '```python\n' + s + '\n```')
     txt = '\n\n'.join(out).replace('> ', '', 1) + '\n'
     txt = re.sub(r'\]\(([\w.-]+\.ipynb(?:#[^)]*)?)\)', r'](nbs/\1)', txt)
+    txt = txt.replace(
+        '](../figures/', '](figures/'
+    )  # links out of nbs/ to the repository's files
     return HEADER + txt
 
 

@@ -316,6 +316,65 @@ def _resolve(url: str, base: str):
     return None
 
 
+WIDTH_JS = """() => {
+  const art = document.querySelector('.bd-article') || document.body;
+  const W = art.getBoundingClientRect().width;
+  const boxed = (e) => { for (let p = e.parentElement; p && p !== art; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if ((s.overflowX === 'auto' || s.overflowX === 'scroll') && p.getBoundingClientRect().width <= W + 1) return true; }
+    return false; };
+  const scrolls = (e) => { const s = getComputedStyle(e); return s.overflowX === 'auto' || s.overflowX === 'scroll'; };
+  return {
+    code: [...document.querySelectorAll('div.highlight pre')].filter(e => e.scrollWidth > e.clientWidth + 1)
+      .map(e => e.textContent.split('\\n').sort((a, b) => b.length - a.length)[0].slice(0, 60)),
+    tables: [...document.querySelectorAll('table')].filter(e => e.getBoundingClientRect().width > W + 1
+      && !scrolls(e) && !boxed(e)).length,
+    sideways: document.documentElement.scrollWidth > document.documentElement.clientWidth + 1,
+    summary: !!document.querySelector('div.claims-summary table'),
+    title: (document.querySelector('h1') || {textContent: ''}).textContent,
+  };
+}"""
+
+
+def _writes_claims(page_name: str) -> bool:
+    "Whether the experiment notebook behind a page has claims rows (the site builder puts them at the top)."
+    import json
+
+    sys.path.insert(0, str(ROOT / 'tools'))
+    from build_site import claims_summary
+
+    nb = ROOT / 'nbs' / page_name.replace('.html', '.ipynb')
+    return nb.exists() and bool(claims_summary(json.loads(nb.read_text())))
+
+
+def check_widths(page, page_name: str) -> list:
+    """Every code line fits its column (wrapped: no code block scrolls), every table fits or scrolls inside its own
+    box, the page never scrolls sideways; an experiment page opens with its claims table; numbered pages show their
+    number in the title."""
+    r, out = page.evaluate(WIDTH_JS), []
+    out += [f'{page_name}: a code line wider than the column: {c!r}' for c in r['code']]
+    if r['tables']:
+        out.append(
+            f'{page_name}: {r["tables"]} table(s) wider than the column, not in a scroll box'
+        )
+    if r['sideways']:
+        out.append(f'{page_name}: the page scrolls sideways')
+    if (
+        re.match(r'1\d_experiments_', page_name)
+        and _writes_claims(page_name)
+        and not r['summary']
+    ):
+        out.append(
+            f'{page_name}: an experiment page without its claims table at the top'
+        )
+    num = re.match(r'(\d\d[a-z]?)_', page_name)
+    if num and not r['title'].strip().startswith(num.group(1) + ' · '):
+        out.append(
+            f'{page_name}: title {r["title"][:40]!r} does not start with its number {num.group(1)}'
+        )
+    return out
+
+
 def main() -> int:
     if not (SITE / 'index.html').exists():
         print(f'site-check: {SITE}/index.html not found: run `make site` first')
@@ -328,6 +387,9 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     pages = sorted(p.relative_to(SITE).as_posix() for p in SITE.glob('*.html'))
+    if 'results.html' not in pages:
+        print('site-check: results.html (the claims table) is not on the site')
+        return 1
     httpd, base = serve(SITE)
     problems, stats, t0 = (
         [],
@@ -414,6 +476,7 @@ def main() -> int:
                     if err:
                         problems.append(f'{where}: link {href[len(base) :]}: {err}')
                 problems += check_explorers(page, page_name, explorers)
+                problems += check_widths(page, page_name)
                 problems += [f'{where}: {f}' for f in failed if 'favicon' not in f]
                 for name, sel in SCREENS:
                     if name == page_name:
