@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 FULL ?= 0
 
-.PHONY: reproduce test install export bench lab readme sync-check outputs site site-check lint format
+.PHONY: reproduce-check reproduce test install export bench lab readme sync-check outputs site site-check lint format
 
 $(BIN)/python:
 	@if [ -z "$(PY)" ]; then echo "make: no Python >= 3.11 found on the PATH (tried python3.11 ... python3.14, python3);" \
@@ -42,6 +42,15 @@ reproduce: $(STAMP)
 	$(BIN)/python tools/store_outputs.py
 	. $(BIN)/activate && nbdev_clean
 	$(BIN)/python tools/sync_check.py
+
+## `make reproduce` in a fresh clone of HEAD (its own .venv) must leave that clone's git status clean: quick runs read the
+## stored repetitions and timing runs and write back exactly what is committed. About 15 minutes; not part of `make test`.
+reproduce-check:
+	rm -rf _cache/reproduce_check && git clone -q . _cache/reproduce_check
+	$(MAKE) -C _cache/reproduce_check --no-print-directory reproduce
+	@cd _cache/reproduce_check && if [ -n "$$(git status --porcelain)" ]; then \
+	  echo "make reproduce left the clone dirty:"; git status --short; git diff --stat; exit 1; \
+	else echo "reproduce-check OK: make reproduce on a fresh clone leaves git clean"; fi
 
 ## Code style (ruff), library in sync with notebooks (and within the output budget), notebook tests, pytest, then the
 ## course site in Chromium.
