@@ -286,6 +286,10 @@ def stage_notebook(src: Path, dst: Path, note: bool):
         if is_title and dst.stem != 'index':
             head, _, rest = c['source'].lstrip().partition('\n')
             c['source'] = '# ' + page_title(dst.stem, head[2:]) + '\n' + rest
+        later = None  # a title cell that goes on into its first section: the section after the page's lead
+        if is_title and re.search(r'(?m)^#{2,6} ', c['source']):
+            k = re.search(r'(?m)^#{2,6} ', c['source']).start()
+            c['source'], later = c['source'][:k].rstrip(), c['source'][k:]
         cells.append(c)
         if is_title:
             extra = DOWNLOAD.format(name=dst.name) + (
@@ -312,6 +316,15 @@ def stage_notebook(src: Path, dst: Path, note: bool):
                 fig = first_figure(nb)
                 if fig:
                     cells.append(fig)
+            if later:
+                cells.append(
+                    {
+                        'cell_type': 'markdown',
+                        'id': 'sitelater',
+                        'metadata': {},
+                        'source': later,
+                    }
+                )
             has_title = True
     nb['cells'] = _anchored(cells)
     nb.setdefault('metadata', {})['kernelspec'] = {

@@ -330,7 +330,10 @@ WIDTH_JS = """() => {
     tables: [...document.querySelectorAll('table')].filter(e => e.getBoundingClientRect().width > W + 1
       && !scrolls(e) && !boxed(e)).length,
     sideways: document.documentElement.scrollWidth > document.documentElement.clientWidth + 1,
-    summary: !!document.querySelector('div.claims-summary table'),
+    // the claims table opens the page: it comes before the first section heading
+    summary: (() => { const t = document.querySelector('div.claims-summary table'); if (!t) return false;
+      const h2 = document.querySelector('.bd-article h2');
+      return !h2 || !!(t.compareDocumentPosition(h2) & Node.DOCUMENT_POSITION_FOLLOWING); })(),
     title: (document.querySelector('h1') || {textContent: ''}).textContent,
   };
 }"""
