@@ -3,7 +3,7 @@ papermill) back into nbs/ with their outputs, so a reader of the repository or o
 
 What is stored must be the same on every run (so `make reproduce` leaves git clean) and must not leak the machine:
 * stderr streams (tqdm progress bars, warnings) and papermill's per-cell metadata and injected-parameters cell are
-  dropped; execution counts are cleared by nbdev_clean afterwards;
+  dropped; consecutive stdout streams of a cell are joined into one (the kernel splits them by flush timing); execution counts are cleared by nbdev_clean afterwards;
 * so are what a kernel makes up afresh on every run: Jupyter widget views (a tqdm.notebook bar) with the notebook's
   widget state, and the `transient` display ids of outputs;
 * an output that shows a memory address (`<... at 0x7f...>`, a value left unsilenced) fails the run like a machine
@@ -75,6 +75,17 @@ def store(src: Path, dst: Path) -> list:
                         f'{src.name} cell {i}: memory address in an output (end the line with `;`): '
                         f'...{t[max(m.start() - 40, 0) : m.end() + 10]!r}'
                     )
+                prev = outs[-1] if outs else None
+                if (  # how a kernel splits one cell's prints into stream outputs depends on flush timing
+                    prev is not None
+                    and o.get('output_type') == 'stream'
+                    and prev.get('output_type') == 'stream'
+                    and prev.get('name') == o.get('name')
+                ):
+                    prev['text'] = ''.join(prev.get('text', '')) + ''.join(
+                        o.get('text', '')
+                    )
+                    continue
                 outs.append(o)
             c['outputs'] = outs
         cells.append(c)
