@@ -82,9 +82,9 @@ def store(src: Path, dst: Path) -> list:
                     and prev.get('output_type') == 'stream'
                     and prev.get('name') == o.get('name')
                 ):
-                    prev['text'] = ''.join(prev.get('text', '')) + ''.join(
-                        o.get('text', '')
-                    )
+                    joined = ''.join(prev.get('text', '')) + ''.join(o.get('text', ''))
+                    # as nbformat writes it: one string per line
+                    prev['text'] = joined.splitlines(keepends=True)
                     continue
                 outs.append(o)
             c['outputs'] = outs
