@@ -167,11 +167,13 @@ TOPLEVEL = re.compile(
     r'^(?:@\w[\w.]*(?:\(.*\))?\s*\n)*(?:async\s+)?(def|class)\s+(\w+)', re.M
 )
 IMPORT_LINE = re.compile(r'^(?:from\s+\S+\s+)?import\s|^\s|^\)|^#')
+CONSTANT = re.compile(r'^[A-Z_][A-Z0-9_]*\s*(?::[^=]+)?=')
 
 
 def fold_reason(names: set, body: str):
     """Why a code cell is folded behind a toggle on the site (None: shown). Teaching code stays visible: the readable
-    reference implementation of an equation, worked examples, checks and plots. Folded: an explicit `#| fold`; imports;
+    reference implementation of an equation, worked examples, checks and plots. Folded: an explicit `#| fold`; imports
+    (also an import cell that sets a few module-level names); exported module constants;
     internal (`#| exporti`) and private (`_name`) definitions; numba kernels; validation (`check_*`) helpers; the
     experiment pages' report-writing functions."""
     lines = [l for l in body.split('\n') if l.strip()]
@@ -184,6 +186,20 @@ def fold_reason(names: set, body: str):
     ):
         return 'imports'
     defs = [m.group(2) for m in TOPLEVEL.finditer(body)]
+    if (  # a module's import cell that also sets a few module-level names (prange, byte budgets)
+        lines
+        and not defs
+        and lines[0].startswith(('import', 'from'))
+        and sum(bool(IMPORT_LINE.match(l)) for l in lines) >= 0.6 * len(lines)
+    ):
+        return 'imports'
+    if (  # exported module constants (settings of the implementation)
+        lines
+        and not defs
+        and names & {'export', 'exports'}
+        and all(CONSTANT.match(l) or IMPORT_LINE.match(l) for l in lines)
+    ):
+        return 'settings'
     if 'exporti' in names and defs:
         return 'implementation'
     if not defs:

@@ -335,6 +335,10 @@ WIDTH_JS = """() => {
       const h2 = document.querySelector('.bd-article h2');
       return !h2 || !!(t.compareDocumentPosition(h2) & Node.DOCUMENT_POSITION_FOLLOWING); })(),
     title: (document.querySelector('h1') || {textContent: ''}).textContent,
+    // code shown (not folded) before the page's first section: a concept page should open with its idea
+    codeFirst: (() => { const h2 = document.querySelector('.bd-article h2'); if (!h2) return 0;
+      return [...document.querySelectorAll('div.cell:not(.tag_hide-input):not(.tag_remove-input):not(.tag_hide-cell) div.cell_input')]
+        .filter(e => e.compareDocumentPosition(h2) & Node.DOCUMENT_POSITION_FOLLOWING).length; })(),
   };
 }"""
 
@@ -369,6 +373,10 @@ def check_widths(page, page_name: str) -> list:
     ):
         out.append(
             f'{page_name}: an experiment page without its claims table at the top'
+        )
+    if re.match(r'0[1-9]', page_name) and r['codeFirst']:
+        out.append(
+            f'{page_name}: {r["codeFirst"]} code cell(s) shown before the first section (fold the plumbing)'
         )
     num = re.match(r'(\d\d[a-z]?)_', page_name)
     if num and not r['title'].strip().startswith(num.group(1) + ' · '):
