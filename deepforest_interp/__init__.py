@@ -37,6 +37,7 @@ from .tree_contributions import (
     plot_contributions,
     explore_path,
 )
+from .tree_shap import shapley_values, shapley_interactions, ShapleyInteractions
 from .joint import (
     JointContributions,
     joint_contributions,
@@ -110,6 +111,9 @@ __all__ = [
     'Explanation',
     'contributions',
     'contribution_summary',
+    'shapley_values',
+    'shapley_interactions',
+    'ShapleyInteractions',
     'joint_contributions',
     'JointContributions',
     'deep_forest_contributions',

@@ -2581,5 +2581,147 @@ d = {
                 'deepforest_interp/tree_contributions.py',
             ),
         },
+        'deepforest_interp.tree_shap': {
+            'deepforest_interp.tree_shap.ShapTables': (
+                'tree_shap.html#shaptables',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.ShapleyInteractions': (
+                'tree_shap.html#shapleyinteractions',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.ShapleyInteractions.pairs': (
+                'tree_shap.html#shapleyinteractions.pairs',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.ShapleyInteractions.shapley': (
+                'tree_shap.html#shapleyinteractions.shapley',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._background_rows': (
+                'tree_shap.html#_background_rows',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._blocks': (
+                'tree_shap.html#_blocks',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._check_flags': (
+                'tree_shap.html#_check_flags',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._coalition_weights': (
+                'tree_shap.html#_coalition_weights',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._directions': (
+                'tree_shap.html#_directions',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._gl_tables': (
+                'tree_shap.html#_gl_tables',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._out_names': (
+                'tree_shap.html#_out_names',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._output_space': (
+                'tree_shap.html#_output_space',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._own_output': (
+                'tree_shap.html#_own_output',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._pair_frame': (
+                'tree_shap.html#_pair_frame',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._prepare': (
+                'tree_shap.html#_prepare',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._route': (
+                'tree_shap.html#_route',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._row_offsets': (
+                'tree_shap.html#_row_offsets',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._shap_interactions': (
+                'tree_shap.html#_shap_interactions',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._shap_interventional': (
+                'tree_shap.html#_shap_interventional',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._shap_path': (
+                'tree_shap.html#_shap_path',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._shap_prep': (
+                'tree_shap.html#_shap_prep',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._shaped': (
+                'tree_shap.html#_shaped',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._shapley': (
+                'tree_shap.html#_shapley',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.gauss_legendre': (
+                'tree_shap.html#gauss_legendre',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.interaction_shapley': (
+                'tree_shap.html#interaction_shapley',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.interventional_shapley': (
+                'tree_shap.html#interventional_shapley',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.interventional_value': (
+                'tree_shap.html#interventional_value',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.leaf_shapley': (
+                'tree_shap.html#leaf_shapley',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.path_dependent_value': (
+                'tree_shap.html#path_dependent_value',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.path_shapley': (
+                'tree_shap.html#path_shapley',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.shap_tables': (
+                'tree_shap.html#shap_tables',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.shapley_brute': (
+                'tree_shap.html#shapley_brute',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.shapley_interactions': (
+                'tree_shap.html#shapley_interactions',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.shapley_values': (
+                'tree_shap.html#shapley_values',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.tree_shap_recursive': (
+                'tree_shap.html#tree_shap_recursive',
+                'deepforest_interp/tree_shap.py',
+            ),
+        },
     },
 }
