@@ -38,6 +38,7 @@ from .tree_contributions import (
     explore_path,
 )
 from .tree_shap import shapley_values, shapley_interactions, ShapleyInteractions
+from .explanation_plots import plot_summary, plot_waterfall, plot_dependence
 from .joint import (
     JointContributions,
     joint_contributions,
@@ -160,6 +161,9 @@ __all__ = [
     # plots
     'plot_contributions',
     'plot_importances',
+    'plot_summary',
+    'plot_waterfall',
+    'plot_dependence',
     'plot_validation_curve',
     'plot_forest_floor',
     'plot_two_way',
