@@ -24,7 +24,16 @@ from deepforest_interp.core import (
 from .pipelines import raw_rows
 
 # %% auto #0
-__all__ = ['BOOSTING_RTOL', 'hgb_trees', 'xgb_trees', 'lgbm_trees', 'boosting_library', 'boosted_trees', 'boosted_contributions']
+__all__ = [
+    'BOOSTING_RTOL',
+    'hgb_trees',
+    'xgb_trees',
+    'lgbm_trees',
+    'boosting_library',
+    'boosted_trees',
+    'boosted_contributions',
+]
+
 
 # %% ../nbs/01c_boosting.ipynb #b008
 def _assemble(
@@ -85,6 +94,7 @@ def _assemble(
         )
     return nt
 
+
 # %% ../nbs/01c_boosting.ipynb #b011
 # scikit-learn version note (checked on 1.6-1.9): fitted trees in `model._predictors`
 # (iterations x outputs of
@@ -131,6 +141,7 @@ def _hgb_raw(model, X) -> np.ndarray:
     "Raw score `(n, C)` of a fitted HGB model (the sum of Eq. B1 before the inverse link)."
     return np.asarray(model._raw_predict(X), dtype=float)
 
+
 # %% ../nbs/01c_boosting.ipynb #b012
 def hgb_trees(model) -> NodeTable:
     "Read a fitted `HistGradientBoostingClassifier`/`Regressor` into a `NodeTable` (Eq. B1-B3, node weights = `count`)."
@@ -170,6 +181,7 @@ def hgb_trees(model) -> NodeTable:
         names = list(model.classes_)
         names = names[1:] if len(names) == 2 else names
     return _assemble(trees, baseline, model.n_features_in_, names, 'sklearn-hgb')
+
 
 # %% ../nbs/01c_boosting.ipynb #b016
 def _bases(model) -> set:
@@ -263,6 +275,7 @@ def _xgb_tree(node: dict, index: dict, column: int, raw: dict | None = None) -> 
         )
     return t
 
+
 # %% ../nbs/01c_boosting.ipynb #b017
 def xgb_trees(model) -> NodeTable:
     "Read a fitted XGBoost model (`XGBClassifier`/`XGBRegressor`/`Booster`) into a `NodeTable` (Eq. B1-B3, weights = cover)."
@@ -315,6 +328,7 @@ def xgb_trees(model) -> NodeTable:
     bt = _assemble(trees, offset, booster.num_features(), names, 'xgboost')
     bt.categories = _xgb_categories(booster)
     return bt
+
 
 # %% ../nbs/01c_boosting.ipynb #b018
 def _lgbm_booster(model):
@@ -394,6 +408,7 @@ def _lgbm_tree(root: dict, column: int, scale: float) -> dict:
             t['missing_left'][i] = 0.0 <= thr  # 'None': NaN is read as 0
     return t
 
+
 # %% ../nbs/01c_boosting.ipynb #b019
 def lgbm_trees(model) -> NodeTable:
     "Read a fitted LightGBM model (`LGBMClassifier`/`LGBMRegressor`/`Booster`) into a `NodeTable` (Eq. B1-B3, weights = hessian sums)."
@@ -426,6 +441,7 @@ def lgbm_trees(model) -> NodeTable:
     bt.categories = dict(zip(pos, dm.get('pandas_categorical') or [])) or None
     return bt
 
+
 # %% ../nbs/01c_boosting.ipynb #b024
 def boosting_library(model) -> str | None:
     "'sklearn-hgb', 'xgboost' or 'lightgbm' for a model `boosted_trees` reads, else None (never imports a library)."
@@ -447,6 +463,7 @@ def boosting_library(model) -> str | None:
     if mod == 'lightgbm' and bases & {'LGBMModel', 'Booster'}:
         return 'lightgbm'
     return None
+
 
 # %% ../nbs/01c_boosting.ipynb #b025
 def _fingerprint(model, lib: str) -> tuple:
@@ -485,6 +502,7 @@ for _lib, _read in (
 ):
     _reader(_lib, _read)
 
+
 # %% ../nbs/01c_boosting.ipynb #b026
 def boosted_trees(model) -> NodeTable:
     "The `NodeTable` of a fitted HGB / XGBoost / LightGBM model (`node_table`: read once, cached while the model holds the same trees)."
@@ -494,6 +512,7 @@ def boosted_trees(model) -> NodeTable:
             ' HistGradientBoostingClassifier/Regressor, an XGBoost or a LightGBM model'
         )
     return node_table(model)
+
 
 # %% ../nbs/01c_boosting.ipynb #b027c
 def _lgbm_names(X, stored) -> tuple:
@@ -577,6 +596,7 @@ def _xgb_missing(model, Xa: np.ndarray) -> np.ndarray:
     if miss is None or np.isnan(miss):
         return Xa
     return np.where(Xa == float(np.float32(miss)), np.nan, Xa)
+
 
 # %% ../nbs/01c_boosting.ipynb #b027
 def _prepare_rows(model, lib: str, X) -> tuple:
@@ -672,6 +692,7 @@ def _raw_output(model, lib: str, Xm) -> np.ndarray:
         raise ValueError(f"the model's own predict refuses X: {first[:300]}") from None
     out = np.asarray(out, dtype=float) * boosted_trees(model).raw_scale
     return out.reshape(out.shape[0], -1)
+
 
 # %% ../nbs/01c_boosting.ipynb #b029
 # additivity tolerance (x output scale), see above

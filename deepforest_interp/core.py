@@ -25,15 +25,62 @@ from sklearn.ensemble import (
 )
 
 # %% auto #0
-__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'LIBRARY', 'MAX_DENSE_BYTES', 'MAX_SEED', 'TRAINING_RTOL',
-           'Explanation', 'join_explanations', 'label_codes', 'Importance', 'ClassImportance', 'stack_layers',
-           'check_model', 'pipeline_message', 'routes_missing', 'categorical_message', 'numbers_from_objects',
-           'numeric_frame', 'accepts_categories', 'align_columns', 'row_frame', 'Rows', 'is_checked', 'check_X',
-           'check_y', 'check_int', 'check_n_jobs', 'check_real', 'check_index', 'check_array', 'LazyKernels',
-           'NodeTable', 'read_trees', 'tree_arrays', 'Ensemble', 'ensemble_trees', 'model_output', 'register_reader',
-           'node_table', 'additivity_rows', 'clear_node_tables', 'walk', 'walk_spread', 'walk_dot', 'model_trees',
-           'feature_names', 'encode_target', 'inbag_counts', 'oob_mask', 'check_training_rows', 'docments_of',
-           'numpy_doc']
+__all__ = [
+    'TREE_TYPES',
+    'FOREST_TYPES',
+    'BOOSTING_TYPES',
+    'LIBRARY',
+    'MAX_DENSE_BYTES',
+    'MAX_SEED',
+    'TRAINING_RTOL',
+    'Explanation',
+    'join_explanations',
+    'label_codes',
+    'Importance',
+    'ClassImportance',
+    'stack_layers',
+    'check_model',
+    'pipeline_message',
+    'routes_missing',
+    'categorical_message',
+    'numbers_from_objects',
+    'numeric_frame',
+    'accepts_categories',
+    'align_columns',
+    'row_frame',
+    'Rows',
+    'is_checked',
+    'check_X',
+    'check_y',
+    'check_int',
+    'check_n_jobs',
+    'check_real',
+    'check_index',
+    'check_array',
+    'LazyKernels',
+    'NodeTable',
+    'read_trees',
+    'tree_arrays',
+    'Ensemble',
+    'ensemble_trees',
+    'model_output',
+    'register_reader',
+    'node_table',
+    'additivity_rows',
+    'clear_node_tables',
+    'walk',
+    'walk_spread',
+    'walk_dot',
+    'model_trees',
+    'feature_names',
+    'encode_target',
+    'inbag_counts',
+    'oob_mask',
+    'check_training_rows',
+    'docments_of',
+    'numpy_doc',
+]
+
 
 # %% ../nbs/00_core.ipynb #c004i
 def _frozen(a) -> np.ndarray | None:
@@ -57,6 +104,7 @@ def _has_labels(X) -> bool:
         not (pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s))
         for s in cols
     )
+
 
 # %% ../nbs/00_core.ipynb #c004j
 def _position(key, n: int, what: str) -> np.ndarray:
@@ -102,6 +150,7 @@ def _abbrev(items, k: int = 3) -> str:
         + ', '.join(items if len(items) <= 2 * k else items[:k] + ['...'] + items[-1:])
         + ']'
     )
+
 
 # %% ../nbs/00_core.ipynb #c005
 def _float_values(a):
@@ -549,6 +598,7 @@ class Explanation:
             raise ValueError(f'{path} was not written by Explanation.save')
         return _explanation_from(arrays)
 
+
 # %% ../nbs/00_core.ipynb #c005s
 _SAVE_FORMAT = 'deepforest_interp.Explanation/1'  # the tag `Explanation.save` writes
 
@@ -633,6 +683,7 @@ def _explanation_from(a: dict, prefix: str = ''):
         below,
     )
 
+
 # %% ../nbs/00_core.ipynb #c005j
 def join_explanations(parts: list):
     "Explanations of consecutive blocks of rows (same features and outputs) as one, in row order."
@@ -652,6 +703,7 @@ def join_explanations(parts: list):
         dict(first.info),
         cat('std'),
     )
+
 
 # %% ../nbs/00_core.ipynb #c008q
 def label_codes(data) -> tuple[np.ndarray, dict]:
@@ -676,6 +728,7 @@ def label_codes(data) -> tuple[np.ndarray, dict]:
         )
         labels[j] = labs
     return out, labels
+
 
 # %% ../nbs/00_core.ipynb #c008t
 class _ImportanceFields:
@@ -772,6 +825,7 @@ class Importance(_ImportanceFields, pd.Series):
             out.z_scores = pd.Series(np.asarray(z, dtype=float), index=idx, name='z')
         return out
 
+
 # %% ../nbs/00_core.ipynb #c008t2
 class ClassImportance(_ImportanceFields, pd.DataFrame):
     "A per-class global importance: features x classes means; `importances_std` (features x classes) and `importances` (K, C, n_trees) when computed."
@@ -790,6 +844,7 @@ class ClassImportance(_ImportanceFields, pd.DataFrame):
     def __repr__(self):
         return pd.DataFrame.__repr__(self) + self._spread_note()
 
+
 # %% ../nbs/00_core.ipynb #c008v
 def stack_layers(results: list):
     "Per-layer results of layers 0..L (explanations or importances) as the last one, the others keyed by layer in its `layers`."
@@ -798,6 +853,7 @@ def stack_layers(results: list):
     *below, last = results
     last.layers_below = dict(enumerate(below))
     return last
+
 
 # %% ../nbs/00_core.ipynb #c010
 TREE_TYPES = (DecisionTreeClassifier, DecisionTreeRegressor)
@@ -822,6 +878,7 @@ def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
     check_is_fitted(model)
     return model
 
+
 # %% ../nbs/00_core.ipynb #c010pm
 def pipeline_message(who: str) -> str:
     "The error text for a Pipeline given to a function that needs the fitted model."
@@ -832,6 +889,7 @@ def pipeline_message(who: str) -> str:
         ' the forest-floor functions take the Pipeline itself'
     )
 
+
 # %% ../nbs/00_core.ipynb #c010n
 def routes_missing(model) -> bool:
     "True if the fitted `model` routes NaN inputs itself (its scikit-learn tag `input_tags.allow_nan`)."
@@ -839,6 +897,7 @@ def routes_missing(model) -> bool:
         return bool(get_tags(model).input_tags.allow_nan)
     except (AttributeError, TypeError, ValueError):
         return False
+
 
 # %% ../nbs/00_core.ipynb #c010q
 def categorical_message(columns, name: str = 'X') -> str:
@@ -851,6 +910,7 @@ def categorical_message(columns, name: str = 'X') -> str:
         "(OneHotEncoder(handle_unknown='ignore'),"
         f" {cols}), remainder='passthrough'), model)"
     )
+
 
 # %% ../nbs/00_core.ipynb #c010so
 def numbers_from_objects(X: pd.DataFrame) -> pd.DataFrame:
@@ -870,6 +930,7 @@ def numbers_from_objects(X: pd.DataFrame) -> pd.DataFrame:
         X[c] = v
     return X
 
+
 # %% ../nbs/00_core.ipynb #c010s
 def numeric_frame(X, name: str = 'X'):
     "Return `X` (object columns of numbers read as numbers), after raising `categorical_message` if it is a DataFrame with category/string columns."
@@ -886,6 +947,7 @@ def numeric_frame(X, name: str = 'X'):
             raise TypeError(categorical_message(bad, name))
     return X
 
+
 # %% ../nbs/00_core.ipynb #c010r
 def accepts_categories(model) -> bool:
     "True if the fitted `model` takes pandas 'category' columns itself (scikit-learn's `is_categorical_` from `categorical_features='from_dtype'`)."
@@ -895,6 +957,7 @@ def accepts_categories(model) -> bool:
         and bool(np.asarray(is_cat).any())
         and getattr(model, 'categorical_features', None) == 'from_dtype'
     )
+
 
 # %% ../nbs/00_core.ipynb #c010al
 def align_columns(
@@ -923,12 +986,14 @@ def align_columns(
     where = {c: j for j, c in enumerate(have)}
     return X.iloc[:, [where[c] for c in want]]
 
+
 # %% ../nbs/00_core.ipynb #c010rf
 def row_frame(X):
     "A row given as a `Series` as a one-row frame with each column's own dtype."
     if not isinstance(X, pd.Series):
         return X
     return pd.DataFrame([X.to_numpy()], columns=X.index).infer_objects()
+
 
 # %% ../nbs/00_core.ipynb #c010rx
 LIBRARY = (
@@ -960,6 +1025,7 @@ class Rows(tuple):
     names = property(lambda self: self[1])
     shape = property(lambda self: self[0].shape)
 
+
 # %% ../nbs/00_core.ipynb #c010ry
 def is_checked(X, model=None) -> bool:
     "True when `X` is a `Rows` that needs no new check for `model`: library-made, checked for this model as it is fitted now (same columns), or `model` is None."
@@ -975,6 +1041,7 @@ def is_checked(X, model=None) -> bool:
     if fitted is not None and [str(f) for f in fitted] != X.names:
         return False
     return getattr(model, 'n_features_in_', X.shape[1]) == X.shape[1]
+
 
 # %% ../nbs/00_core.ipynb #c011
 MAX_DENSE_BYTES = 2**31  # largest scipy sparse X densified (float64 bytes)
@@ -1125,6 +1192,7 @@ def check_X(
     arr = np.array(arr, dtype=float, order='C', copy=True)
     return Rows(arr, names, model, has_nan, named)
 
+
 # %% ../nbs/00_core.ipynb #c012
 def check_y(y, n_samples: int, *, name='y') -> np.ndarray:
     "Validate a label/target vector (or 2-D multi-output target) of length `n_samples`."
@@ -1144,6 +1212,7 @@ def check_y(y, n_samples: int, *, name='y') -> np.ndarray:
         raise ValueError(f'{name} contains NaN or infinite values')
     return y
 
+
 # %% ../nbs/00_core.ipynb #c012a
 MAX_SEED = np.iinfo(np.int32).max  # sub-estimator seeds are drawn from [0, MAX_SEED)
 
@@ -1160,6 +1229,7 @@ def check_int(
         raise ValueError(f'{name} must be <= {maximum}, got {value}')
     return int(value)
 
+
 # %% ../nbs/00_core.ipynb #c012b
 def check_n_jobs(n_jobs, name: str = 'n_jobs') -> int | None:
     "Validate a joblib-style `n_jobs` (None, or a non-zero int; negative counts back from the number of cores)."
@@ -1171,6 +1241,7 @@ def check_n_jobs(n_jobs, name: str = 'n_jobs') -> int | None:
             f'{name} must be a non-zero int or None (joblib convention: -1 = all cores), got 0'
         )
     return n_jobs
+
 
 # %% ../nbs/00_core.ipynb #c012f
 def check_real(
@@ -1197,6 +1268,7 @@ def check_real(
         )
     return v
 
+
 # %% ../nbs/00_core.ipynb #c012g
 def check_index(value, n: int, name: str) -> int:
     "Return position `value` of a sequence of length `n` as an int in `[0, n)` (negative counts from the end, as in Python)."
@@ -1206,6 +1278,7 @@ def check_index(value, n: int, name: str) -> int:
             f'{name} {value} is out of range for {n} item(s) (valid: {-n}..{n - 1})'
         )
     return value + n if value < 0 else value
+
 
 # %% ../nbs/00_core.ipynb #c012i
 def check_array(
@@ -1225,6 +1298,7 @@ def check_array(
     if finite and not np.isfinite(a).all():
         raise ValueError(f'{name} contains NaN or infinite values')
     return a
+
 
 # %% ../nbs/00_core.ipynb #c012l
 class LazyKernels:
@@ -1297,6 +1371,7 @@ class LazyKernels:
             yield nt
         finally:
             numba.set_num_threads(old)
+
 
 # %% ../nbs/00_core.ipynb #c015
 @dataclass(eq=False, repr=False)
@@ -1503,6 +1578,7 @@ class NodeTable:
             a.flags.writeable = False
         return a
 
+
 # %% ../nbs/00_core.ipynb #c015c
 # the public `tree_` arrays a NodeTable is read from (the last one is missing before 1.3)
 _TREE_FIELDS = (
@@ -1560,6 +1636,7 @@ def read_trees(
         **meta,
     )
 
+
 # %% ../nbs/00_core.ipynb #c015d
 def tree_arrays(tree) -> NodeTable:
     "The `NodeTable` of one fitted scikit-learn `DecisionTree*` (or a boosting stage's regressor)."
@@ -1575,6 +1652,7 @@ def tree_arrays(tree) -> NodeTable:
             f'tree_arrays takes a fitted sklearn decision tree, got {type(tree).__name__}'
         )
     return read_trees([tree], n_features=getattr(tree, 'n_features_in_', None))
+
 
 # %% ../nbs/00_core.ipynb #c018
 @dataclass
@@ -1592,6 +1670,7 @@ class Ensemble:
 
     def __len__(self):
         return len(self.trees)
+
 
 # %% ../nbs/00_core.ipynb #c018s
 def ensemble_trees(model) -> Ensemble:
@@ -1632,6 +1711,7 @@ def _boosting_offset(model, n_out):
     raw = np.asarray(model._raw_predict_init(probe), dtype=float).reshape(-1)
     return raw[:n_out]
 
+
 # %% ../nbs/00_core.ipynb #c019
 def model_output(model, X) -> np.ndarray:
     "The model output explanations reproduce: `predict_proba` (classifiers), `decision_function` (boosting), `predict`."
@@ -1643,6 +1723,7 @@ def model_output(model, X) -> np.ndarray:
         return model.decision_function(X)
     return model.predict_proba(X) if is_classifier(model) else model.predict(X)
 
+
 # %% ../nbs/00_core.ipynb #c020o
 # source -> (accepts(model) -> bool, read(model) -> NodeTable, fingerprint(model) -> tuple)
 _READERS = {}
@@ -1653,6 +1734,7 @@ _TABLES = weakref.WeakKeyDictionary()
 def register_reader(source: str, accepts, read, fingerprint):
     "Teach `node_table` a model family: `read(model)` builds its `NodeTable`, `fingerprint(model)` names the trees it holds now."
     _READERS[source] = (accepts, read, fingerprint)
+
 
 # %% ../nbs/00_core.ipynb #c020o2
 def _same(a: tuple, b: tuple) -> bool:
@@ -1695,6 +1777,7 @@ def node_table(
         _TABLES[model] = (fp, table)
     return table
 
+
 # %% ../nbs/00_core.ipynb #c020o3a
 def additivity_rows(
     nt: NodeTable,  # the model's cached table
@@ -1712,10 +1795,12 @@ def additivity_rows(
         rows[np.linspace(0, len(X) - 1, min(len(X), 16)).astype(int)] = True
     return np.flatnonzero(rows)
 
+
 # %% ../nbs/00_core.ipynb #c020o3
 def clear_node_tables():
     "Drop every cached NodeTable (they are also dropped with their model)."
     _TABLES.clear()
+
 
 # %% ../nbs/00_core.ipynb #c020o4
 def _read_sklearn(model) -> NodeTable:
@@ -1781,6 +1866,7 @@ def _child(
     elif zero_missing is not None and zero_missing[nd] != 0 and -ZERO <= x <= ZERO:
         ch = l if missing_left[nd] != 0 else r
     return ch
+
 
 # %% ../nbs/00_core.ipynb #c020s
 @_K.register(parallel=True)
@@ -1866,6 +1952,7 @@ def _walk_sum(
                         out[i, k, col + d] += w * table[ch, d]
                     node[g] = ch
 
+
 # %% ../nbs/00_core.ipynb #c020t
 @_K.register(parallel=True)
 def _walk_spread(
@@ -1935,6 +2022,7 @@ def _walk_spread(
                         mean[i, f, c] += dv * (w / W)
                         m2[i, f, c] += w * dv * (v - mean[i, f, c])
 
+
 # %% ../nbs/00_core.ipynb #c020u
 @_K.register(parallel=True)
 def _walk_dot(
@@ -1979,6 +2067,7 @@ def _walk_dot(
                 )
                 for d in range(D):
                     out[m, f, col + d] += w * Y[i, col + d] * table[nd, d]
+
 
 # %% ../nbs/00_core.ipynb #c020v
 def _walk_args(nt: NodeTable, X) -> tuple:
@@ -2028,6 +2117,7 @@ def _weights(w, shape: tuple, name: str) -> np.ndarray:
     if not np.isfinite(w).all():
         raise ValueError(f'{name} must be finite')
     return w
+
 
 # %% ../nbs/00_core.ipynb #c020w
 def walk(
@@ -2085,6 +2175,7 @@ def walk(
             )
     return out
 
+
 # %% ../nbs/00_core.ipynb #c020x
 def walk_spread(
     nt: NodeTable,  # the model's trees (`node_table(model)`)
@@ -2104,6 +2195,7 @@ def walk_spread(
     m2 += mean * mean * (wsum[..., None] * wz / total)
     np.maximum(m2, 0, out=m2)
     return out, np.sqrt(m2 / total, out=m2)
+
 
 # %% ../nbs/00_core.ipynb #c020x2
 def walk_dot(
@@ -2129,11 +2221,13 @@ def walk_dot(
         _K._walk_dot(Xr, *args, nt.delta, rw, w_row, Y, out)
     return out
 
+
 # %% ../nbs/00_core.ipynb #c020tm
 def model_trees(model) -> list:
     "The fitted scikit-learn trees of a decision tree or a random forest / extra-trees model (checked: supported and fitted)."
     check_model(model, TREE_TYPES + FOREST_TYPES)
     return list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
+
 
 # %% ../nbs/00_core.ipynb #c020f
 def feature_names(model, n_features: int | None = None) -> list:
@@ -2147,6 +2241,7 @@ def feature_names(model, n_features: int | None = None) -> list:
             f'{type(model).__name__} records no number of input features: pass n_features'
         )
     return [f'x{j}' for j in range(check_int(p, 'n_features', 0))]
+
 
 # %% ../nbs/00_core.ipynb #c020e
 def encode_target(model, y) -> np.ndarray:
@@ -2203,6 +2298,7 @@ def encode_target(model, y) -> np.ndarray:
         )
     return y
 
+
 # %% ../nbs/00_core.ipynb #c022
 def inbag_counts(forest, n_samples: int | None = None) -> np.ndarray:
     "Bootstrap multiplicity of every training row in every tree, shape `(n_trees, n_samples)`."
@@ -2219,6 +2315,7 @@ def inbag_counts(forest, n_samples: int | None = None) -> np.ndarray:
         counts[m] = np.bincount(idx, minlength=n) if forest.bootstrap else 1
     return counts
 
+
 # %% ../nbs/00_core.ipynb #c022c
 def oob_mask(forest, n_samples: int | None = None) -> np.ndarray:
     "`True` where row i is out of bag for tree m, shape `(n_trees, n_samples)`; needs `bootstrap=True`."
@@ -2229,6 +2326,7 @@ def oob_mask(forest, n_samples: int | None = None) -> np.ndarray:
             ' tree, none is out of bag'
         )
     return inbag_counts(forest, n_samples) == 0
+
 
 # %% ../nbs/00_core.ipynb #c024a
 # relative tolerance of check_training_rows (to the tree's total weight / the target's
@@ -2356,6 +2454,7 @@ def _leaves_match(model, X32, Y, W, weights: bool) -> bool:
                 return False
     return True
 
+
 # %% ../nbs/00_core.ipynb #c024b
 def check_training_rows(
     model,  # fitted DecisionTree* / RandomForest* / ExtraTrees*
@@ -2431,6 +2530,7 @@ def check_training_rows(
         f" different {y_name}, or the fit's sample_weight missing): {fix}"
     )
 
+
 # %% ../nbs/00_core.ipynb #c091
 def docments_of(fn) -> tuple[dict, str | None]:
     "The comment of each parameter of `fn` (beside it, or on the lines just above it) and of its return annotation, read from the source."
@@ -2464,6 +2564,7 @@ def docments_of(fn) -> tuple[dict, str | None]:
         if tok.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE):
             prev = tok.string
     return params, ret
+
 
 # %% ../nbs/00_core.ipynb #c092
 def numpy_doc(fn) -> str:

@@ -9,7 +9,14 @@ from .core import Explanation, check_int, label_codes
 from .tree_contributions import plot_contributions
 
 # %% auto #0
-__all__ = ['describe', 'plot_waterfall', 'pd_rank', 'plot_summary', 'plot_dependence', 'ExplanationPlots']
+__all__ = [
+    'describe',
+    'plot_waterfall',
+    'pd_rank',
+    'plot_summary',
+    'plot_dependence',
+    'ExplanationPlots',
+]
 
 # %% ../nbs/02c_explanation_plots.ipynb #p008
 _SPACES = {'probability', 'raw score', 'raw score (log-odds)', 'prediction', 'log-odds'}
@@ -69,6 +76,7 @@ def describe(
         of=of,
     )
 
+
 # %% ../nbs/02c_explanation_plots.ipynb #p011
 def _one_output(e: Explanation, output) -> tuple[Explanation, dict]:
     "The explanation of one output (2-D) and its labels."
@@ -89,6 +97,7 @@ def _fmt(v) -> str:
     if isinstance(v, (float, np.floating)):
         return 'missing' if v != v else f'{v:.4g}'
     return str(v)
+
 
 # %% ../nbs/02c_explanation_plots.ipynb #p012
 def plot_waterfall(
@@ -147,6 +156,7 @@ def plot_waterfall(
     ax.set_xlim(pts.min() - pad, pts.max() + pad)
     return ax
 
+
 # %% ../nbs/02c_explanation_plots.ipynb #p015
 def _spread(x: np.ndarray, width: float = 0.4, bins: int = 60) -> np.ndarray:
     "Vertical offsets for a beeswarm: dots in the same bin of x alternate above and below the line, by rank within the bin (deterministic)."
@@ -186,6 +196,7 @@ def pd_rank(a: np.ndarray) -> np.ndarray:
 
     return pd.Series(a).rank(method='average').to_numpy()
 
+
 # %% ../nbs/02c_explanation_plots.ipynb #p016
 def plot_summary(
     e: Explanation,  # any explanation with its rows' data (`e.data`)
@@ -222,6 +233,7 @@ def plot_summary(
         cb.set_label('feature value (rank among the rows; grey: missing)')
     return ax
 
+
 # %% ../nbs/02c_explanation_plots.ipynb #p019
 def _partner(e1: Explanation, k: int) -> int | None:
     "The feature whose values best explain the spread of feature k's terms around their mean at equal values of k (|correlation| with the residual)."
@@ -248,6 +260,7 @@ def _partner(e1: Explanation, k: int) -> int | None:
         if r > score:
             best, score = j, r
     return best
+
 
 # %% ../nbs/02c_explanation_plots.ipynb #p020
 def plot_dependence(
@@ -306,6 +319,7 @@ def plot_dependence(
     ax.set_ylabel(d['value_label'])
     ax.set_title(f'{e1.feature_names[k]}  [{d["of"]}]', fontsize=10)
     return ax
+
 
 # %% ../nbs/02c_explanation_plots.ipynb #p023
 class ExplanationPlots:

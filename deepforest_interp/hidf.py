@@ -33,8 +33,18 @@ from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
 from .calibration import CALIBRATIONS, _compiled_table
 
 # %% auto #0
-__all__ = ['ALC_SHARE_TOL', 'PAPER_SETTINGS', 'alc_features', 'alc_shares', 'credit_alc', 'HiDFLayer', 'HiDFClassifier',
-           'hidf_contributions', 'hidf_mdi']
+__all__ = [
+    'ALC_SHARE_TOL',
+    'PAPER_SETTINGS',
+    'alc_features',
+    'alc_shares',
+    'credit_alc',
+    'HiDFLayer',
+    'HiDFClassifier',
+    'hidf_contributions',
+    'hidf_mdi',
+]
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c040
 def alc_features(
@@ -75,6 +85,7 @@ def alc_features(
     if not (np.isfinite(R).all() and np.isfinite(c).all()):
         raise ValueError('ALC features overflowed: rescale X')
     return R
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c041b
 ALC_SHARE_TOL = 1e-9  # the ReLU counts as "on" when sum(u) > ALC_SHARE_TOL * sum(|u|)
@@ -117,6 +128,7 @@ def alc_shares(
     P[on] = U[on] / tot[on, None]
     return P, cols
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c041e
 def credit_alc(
     values: np.ndarray,  # (n, G[, C]) contributions over the G columns of a representation [X, ALC features]
@@ -146,6 +158,7 @@ def credit_alc(
     V = V[:, :K]
     return V[..., 0] if flat else V
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c044
 @dataclass
 class HiDFLayer:
@@ -167,6 +180,7 @@ class HiDFLayer:
         "Append the layer's ALC features (seed 001 Eq. 3) to its input Z."
         alc = alc_features(Z, self.interactions, self.weights, check_input=False)
         return np.hstack([Z, alc])
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c044p
 PAPER_SETTINGS = dict(
@@ -193,6 +207,7 @@ patience 2, B = 10, 20 intersection trees of depth 5 with 2 children (depth-D no
 collected, Algorithm 1),
 stability > 0.5."""
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c045a
 def _forests_proba(forests: list, Z: np.ndarray, C: int, n_jobs=None) -> np.ndarray:
     "Mean class probabilities (n, C) of the trees of fitted forests (equal sizes), summed in tree order for every `n_jobs`."
@@ -216,6 +231,7 @@ def _forests_proba(forests: list, Z: np.ndarray, C: int, n_jobs=None) -> np.ndar
     for p in parts:
         out += p
     return out / len(trees)
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045b
 def _hidf_search(model, Z, y, w, sw, seed: int, used: set) -> tuple[list, list]:
@@ -255,6 +271,7 @@ def _hidf_search(model, Z, y, w, sw, seed: int, used: set) -> tuple[list, list]:
         chosen.append(I)
     return stab, chosen
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c045c
 def _hidf_new_layer(k: int, chosen: list, w, Z, orders: list, stab: list) -> HiDFLayer:
     "The HiDFLayer of search `k`: ALC names `alc{k+1}_i`, orders counted in original features."
@@ -263,6 +280,7 @@ def _hidf_new_layer(k: int, chosen: list, w, Z, orders: list, stab: list) -> HiD
     return HiDFLayer(
         chosen, np.asarray(w, dtype=float), Z.shape[1], names, new_orders, np.nan, stab
     )
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045d
 class _ALCCascade(CascadeForestClassifier):
@@ -357,6 +375,7 @@ class _ALCCascade(CascadeForestClassifier):
         self.alc_layers_.append(lay)
         self.orders_ = self.orders_ + lay.orders
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c045e
 def _alc_cascade(model, max_layers: int, random_state=None) -> _ALCCascade:
     "The cascade that grows hiDF's structures, with the hiDF model's forest settings."
@@ -406,6 +425,7 @@ def _hidf_fit_paper(model, X, y, sw):
     model.validation_scores_, model.best_layer_, model.n_layers_ = scores, best, best
     model.stability_, model.layers_, model.stop_reason_ = casc.searches_, layers, stop
     model._finish_names(X.shape[1], sum(len(L.interactions) for L in layers[:best]))
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045f
 def _hidf_fit_cascade(model, X, y, sw):
@@ -462,6 +482,7 @@ def _hidf_fit_cascade(model, X, y, sw):
     # the fitted cascade (layers 0..best), and the training rows for out-of-fold explanations
     model.cascade_, model._grown_layers, model._fit_X = casc, grown, X
     model._finish_names(X.shape[1], sum(len(L.interactions) for L in model.layers_))
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045
 class HiDFClassifier(ClassifierMixin, BaseEstimator):
@@ -723,6 +744,7 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         ]
         return pd.DataFrame(rows, columns=cols)
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c070
 _HIDF_CALIBRATIONS = ('partial', 'additive', 'multiplicative')
 
@@ -740,6 +762,7 @@ def _hidf_layers(model) -> list:
         )
         for l, lay in enumerate(model.layers_)
     ]
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c071
 def _check_hidf(model):
@@ -819,6 +842,7 @@ def hidf_contributions(
                 Explanation(V, r.new_bias.mean(1), names, Xv, list(model.classes_))
             )
     return stack_layers(out) if all_layers else out[-1]
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c075
 @accepts_pipeline  # linear in the contributions: grouped exactly

@@ -26,8 +26,16 @@ _child = _K.register(
 )  # core's routing rule, inlined in this module's kernel
 
 # %% auto #0
-__all__ = ['prange', 'JOINT_DENSE_BYTES', 'feature_sets', 'JointContributions', 'joint_contributions', 'interaction_strength',
-           'plot_interaction_strength']
+__all__ = [
+    'prange',
+    'JOINT_DENSE_BYTES',
+    'feature_sets',
+    'JointContributions',
+    'joint_contributions',
+    'interaction_strength',
+    'plot_interaction_strength',
+]
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j006
 def feature_sets(
@@ -72,6 +80,7 @@ def feature_sets(
     credit[keep] = rank[np.ravel(inv)]
     credit[inner & over] = len(sets)
     return credit, [sets[s] for s in order]
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j012
 @dataclass(eq=False)
@@ -147,6 +156,7 @@ class JointContributions:
             + (', dense)' if self.dense else ', sparse)')
         )
 
+
 # %% ../nbs/03b_joint_contributions.ipynb #j014
 def _final_rows(model, X):
     "(the model the trees belong to, the rows its trees walk, the feature behind every split column or None, the feature names)."
@@ -169,6 +179,7 @@ def _final_rows(model, X):
         rows, _, own, _ = _prepare_rows(final, lib, Xt)
     return final, Xt, rows, groups, names or [str(c) for c in own]
 
+
 # %% ../nbs/03b_joint_contributions.ipynb #j014b
 def _kept_sets(nt: NodeTable, groups, max_order) -> tuple[np.ndarray, list]:
     "`feature_sets(nt, groups, max_order)`, kept with the model's cached NodeTable: built on the first call of an order and grouping."
@@ -181,6 +192,7 @@ def _kept_sets(nt: NodeTable, groups, max_order) -> tuple[np.ndarray, list]:
         known[key] = feature_sets(nt, groups, max_order)
         known[key][0].setflags(write=False)
     return known[key]
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j015
 def _joint_from(final, Xt, rows, groups, names, max_order, check_additivity, n_jobs):
@@ -219,6 +231,7 @@ def _joint_from(final, Xt, rows, groups, names, max_order, check_additivity, n_j
         info={'kind': e.info.get('output', 'prediction'), 'n_trees': nt.n_trees},
     )
 
+
 # %% ../nbs/03b_joint_contributions.ipynb #j015b
 def joint_contributions(
     # a fitted tree, forest, GradientBoosting*, HistGradientBoosting*, XGBoost or
@@ -238,6 +251,7 @@ def joint_contributions(
     n_jobs = check_n_jobs(n_jobs)
     prepared = _final_rows(model, X)
     return _joint_from(*prepared, max_order, check_additivity, n_jobs)
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j022
 @_K.register(parallel=True)
@@ -292,6 +306,7 @@ def _tree_set_sums(
                 for d in range(D):
                     out[m, cur, col + d] += abs(acc[d])
 
+
 # %% ../nbs/03b_joint_contributions.ipynb #j023
 def interaction_strength(
     model,  # as `joint_contributions`
@@ -341,6 +356,7 @@ def interaction_strength(
         else 'none: a boosting model sums corrections, its trees are not estimates of one term'
     )
     return out.sort_values('strength', ascending=False, kind='stable')
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j026
 def plot_interaction_strength(

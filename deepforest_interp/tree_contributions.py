@@ -18,9 +18,21 @@ from .pipelines import unwrap_pipeline, pipeline_rows
 from .boosting import boosting_library, boosted_contributions
 
 # %% auto #0
-__all__ = ['ADDITIVITY_RTOL', 'ATTRIBUTIONS', 'SUMMARY_BATCH_BYTES', 'MAX_EXPLORER_ROWS', 'MAX_EXPLORER_TREES',
-           'contributions_reference', 'contributions', 'contribution_summary', 'plot_contributions', 'Explorer',
-           'tree_path_data', 'explore_path']
+__all__ = [
+    'ADDITIVITY_RTOL',
+    'ATTRIBUTIONS',
+    'SUMMARY_BATCH_BYTES',
+    'MAX_EXPLORER_ROWS',
+    'MAX_EXPLORER_TREES',
+    'contributions_reference',
+    'contributions',
+    'contribution_summary',
+    'plot_contributions',
+    'Explorer',
+    'tree_path_data',
+    'explore_path',
+]
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c008
 def _row_offsets(model, ens, X) -> np.ndarray:
@@ -40,6 +52,7 @@ def _finish(values, bias, ens, names, X) -> Explanation:
     if out_names is None and ens.n_outputs > 1:
         out_names = [f'y{c}' for c in range(ens.n_outputs)]
     return Explanation(values, bias, names, X, out_names)
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c008r
 def contributions_reference(model, X) -> Explanation:
@@ -63,6 +76,7 @@ def contributions_reference(model, X) -> Explanation:
                 )  # Eq. (4)
     return _finish(values, bias, ens, names, X)
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c013d
 def _is_dask(X) -> bool:
     "True for a dask array (duck-typed: never imports dask)."
@@ -77,6 +91,7 @@ def _feature_names(model, K: int, X=None) -> list:
     if isinstance(X, pd.DataFrame):
         return [str(c) for c in X.columns]
     return [f'x{j}' for j in range(K)]
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c013b
 # blocks of rows a progress bar counts (verbose > 0)
@@ -97,6 +112,7 @@ def _in_blocks(model, X, kw: dict) -> Explanation:
         )
     ]
     return join_explanations(parts)
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c014
 # additivity tolerance, relative to the largest |output| (at least 1)
@@ -241,6 +257,7 @@ def contributions(
             nt.verified_missing = True
     return e
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c020w
 # default batch of contribution_summary: rows whose (K, C) float64 block fills 64 MiB
 SUMMARY_BATCH_BYTES = 2**26
@@ -315,6 +332,7 @@ def contribution_summary(
         n=n,
     )
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c020wp
 def _pipeline_summary(pipe, X, batch_size: int, n_jobs, level: str, ens) -> Bunch:
     "`contribution_summary` of a Pipeline: each batch explained by `contributions`."
@@ -342,6 +360,7 @@ def _pipeline_summary(pipe, X, batch_size: int, n_jobs, level: str, ens) -> Bunc
         mean_abs=_summary_frame(sa / n, e.feature_names, ens),
         n=n,
     )
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c020z
 def _dask_rows(model, X):
@@ -462,6 +481,7 @@ def _dask_summary_sums(model, X):
     ]  # one thread per block: dask runs the blocks in parallel
     return dask.compute(_tree_reduce(parts, _add_parts))[0]
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c025
 def plot_contributions(
     e: Explanation, row: int = 0, output=None, max_features: int = 10, ax=None
@@ -514,6 +534,7 @@ def plot_contributions(
     )
     return ax
 
+
 # %% ../nbs/02_tree_contributions.ipynb #gx01
 @functools.cache
 def _explorer_asset(name: str) -> str:
@@ -521,6 +542,7 @@ def _explorer_asset(name: str) -> str:
     from importlib.resources import files
 
     return (files('deepforest_interp') / 'data' / 'explorers' / name).read_text('utf-8')
+
 
 # %% ../nbs/02_tree_contributions.ipynb #gx01b
 class Explorer:
@@ -586,6 +608,7 @@ class Explorer:
     def __repr__(self):
         return f'Explorer({self.kind!r}, {len(self._json()) / 1024:.0f} kB of data)'
 
+
 # %% ../nbs/02_tree_contributions.ipynb #gx01c
 def _num(a, digits: int = 12) -> list:
     "An array as nested lists of floats rounded to `digits` significant digits (smaller pages; sums move by < 1e-11 relative); NaN (a missing value) and the infinite threshold of a missing-vs-present split as None, JSON's null."
@@ -595,6 +618,7 @@ def _num(a, digits: int = 12) -> list:
         dtype=object,
     )
     return out.reshape(a.shape).tolist()
+
 
 # %% ../nbs/02_tree_contributions.ipynb #gx02
 # explorer pages precompute every row's numbers: keep them modest
@@ -650,6 +674,7 @@ def _checkpoints(T: int, n: int = 30) -> np.ndarray:
     return np.unique(
         np.r_[np.arange(1, 11), np.round(np.geomspace(10, T, n - 10)).astype(int), T]
     )
+
 
 # %% ../nbs/02_tree_contributions.ipynb #gx03
 def tree_path_data(
@@ -769,6 +794,7 @@ def tree_path_data(
             for i in range(len(idx))
         ],
     }
+
 
 # %% ../nbs/02_tree_contributions.ipynb #gx06
 def explore_path(

@@ -28,9 +28,25 @@ from deepforest_interp.tree_contributions import (
 )
 
 # %% auto #0
-__all__ = ['prange', 'PAIR_BLOCK_BYTES', 'shapley_brute', 'path_dependent_value', 'interventional_value', 'tree_shap_recursive',
-           'gauss_legendre', 'leaf_shapley', 'ShapTables', 'shap_tables', 'path_shapley', 'interventional_shapley',
-           'interaction_shapley', 'shapley_values', 'ShapleyInteractions', 'shapley_interactions']
+__all__ = [
+    'prange',
+    'PAIR_BLOCK_BYTES',
+    'shapley_brute',
+    'path_dependent_value',
+    'interventional_value',
+    'tree_shap_recursive',
+    'gauss_legendre',
+    'leaf_shapley',
+    'ShapTables',
+    'shap_tables',
+    'path_shapley',
+    'interventional_shapley',
+    'interaction_shapley',
+    'shapley_values',
+    'ShapleyInteractions',
+    'shapley_interactions',
+]
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s008
 def shapley_brute(
@@ -53,6 +69,7 @@ def shapley_brute(
         for i in set(range(K)) - set(S):
             phi[i] += w * (v[tuple(sorted(S + (i,)))] - vS)
     return phi
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s012
 def path_dependent_value(
@@ -91,6 +108,7 @@ def path_dependent_value(
         out[nt.column[m] : nt.column[m] + len(total)] += nt.tree_weight[m] * total
     return out
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s016
 def interventional_value(
     nt: NodeTable,  # the model's trees
@@ -103,6 +121,7 @@ def interventional_value(
     B[:, list(S)] = np.asarray(x, dtype=float)[list(S)]
     # the output of a row is its bias plus its path increments (lesson 02, Eq. 2)
     return walk(nt, B).sum(1).mean(0) + nt.bias
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s021
 def tree_shap_recursive(
@@ -184,6 +203,7 @@ def tree_shap_recursive(
         recurse(root, [], 1.0, 1.0, -1, m)
     return phi
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s025
 def gauss_legendre(
     Q: int,  # number of nodes
@@ -192,6 +212,7 @@ def gauss_legendre(
     Q = check_int(Q, 'Q', 1)
     t, w = np.polynomial.legendre.leggauss(Q)
     return (t + 1) / 2, w / 2
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s029
 def leaf_shapley(
@@ -206,12 +227,14 @@ def leaf_shapley(
     F = f.prod(0)  # F_l(t_q)
     return value * ((o - z)[:, None] * F / f * w).sum(1)
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s032
 _K = LazyKernels(globals())
 _K.register(
     _child, inline=True
 )  # the one routing rule (lesson 00): NaN, category sets, zero-as-missing
 prange = range  # numba.prange once the kernels compile
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s033
 @_K.register
@@ -251,6 +274,7 @@ def _shap_prep(roots, left, right, cover, player, order, parent, zm, prev, pz, q
                 dmax = uniq[c]
         qm[m] = max(1, (dmax + 1) // 2)
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s034
 @dataclass(eq=False)
 class ShapTables:
@@ -268,6 +292,7 @@ class ShapTables:
     expected: np.ndarray  # (C,) offset + sum_m w_m E[tree_m] by cover: v(empty set)
     max_nodes: int  # nodes of the largest tree
     max_depth: int  # depth of the deepest tree
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s035
 def shap_tables(
@@ -314,6 +339,7 @@ def shap_tables(
         int(sizes.max(initial=1)),
         depth,
     )
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s037
 @_K.register(parallel=True)
@@ -433,6 +459,7 @@ def _shap_path(
                             G[pl, q, d] += G[cl, q, d]
                         out[i, g, col + d] += s
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s038
 def _route(nt: NodeTable, X) -> tuple:
     "The rows as float64 in the table's routing precision, and the routing arrays with every optional one filled in (one compiled signature for every model family)."
@@ -475,6 +502,7 @@ def _blocks(n: int, threads: int) -> int:
     "Rows per parallel block: four blocks per thread (balance), at most 256 rows."
     return max(1, min(256, -(-n // (4 * threads))))
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s039
 def path_shapley(
     nt: NodeTable,  # the model's trees
@@ -507,6 +535,7 @@ def path_shapley(
             _blocks(len(Xr), threads),
         )
     return out, tab.expected.copy()
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s043
 @_K.register(parallel=True)
@@ -541,6 +570,7 @@ def _directions(
                     cat_bits,
                 )
                 out[j, nd] = 1 if ch == right[nd] else 0
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s044
 @_K.register(parallel=True)
@@ -661,6 +691,7 @@ def _shap_interventional(
                         out[i, g, col + d] += acc[g, d]
                         acc[g, d] = 0.0
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s045
 def _coalition_weights(depth: int) -> tuple[np.ndarray, np.ndarray]:
     "The weights of Eq. (S8) for |A| = a, |B| = b up to the depth."
@@ -714,6 +745,7 @@ def interventional_shapley(
     out /= len(Br)
     expected = (walk(nt, Br).sum(1) + nt.bias).mean(0)
     return out, expected
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s048
 @_K.register(parallel=True)
@@ -878,6 +910,7 @@ def _shap_interactions(
                     sp -= 1
                     last[player[parent[e]]] = -1
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s049
 def interaction_shapley(
     nt: NodeTable,  # the model's trees
@@ -917,6 +950,7 @@ def interaction_shapley(
     diag = np.arange(P)
     out[:, diag, diag, :] = phi - out.sum(2)
     return out, tab.expected.copy()
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s053
 def _output_space(nt: NodeTable) -> str:
@@ -961,6 +995,7 @@ def _row_offsets(model, nt: NodeTable, rows) -> np.ndarray:
         return np.asarray(raw, dtype=float).reshape(len(rows), -1)[:, : nt.n_outputs]
     return np.tile(nt.offset, (len(rows), 1))
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s054
 def _check_flags(check_additivity, dtype, n_jobs) -> None:
     if not isinstance(check_additivity, (bool, np.bool_)):
@@ -995,6 +1030,7 @@ def _background_rows(background, max_background, random_state):
         if hasattr(background, 'iloc')
         else np.asarray(background)[idx]
     ), max_background
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s055
 def _shapley(model, X, background, players, n_jobs, check_additivity, name='X'):
@@ -1038,6 +1074,7 @@ def _shapley(model, X, background, players, n_jobs, check_additivity, name='X'):
     )
     return values, bias, names, data, info, nt
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s056
 def _shaped(values, bias, nt: NodeTable, dtype) -> tuple:
     "Single-output regressors: (n, K) values and (n,) bias, as `contributions` returns them."
@@ -1050,6 +1087,7 @@ def _out_names(nt: NodeTable):
     if nt.output_names is None and nt.n_outputs > 1:
         return [f'y{c}' for c in range(nt.n_outputs)]
     return nt.output_names
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s057
 def shapley_values(
@@ -1107,8 +1145,10 @@ def shapley_values(
     values, bias = _shaped(values, bias, nt, dtype)
     return Explanation(values, bias, names, data, _out_names(nt), info=info)
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s058
 ATTRIBUTIONS['shapley'] = shapley_values  # contributions(model, X, method='shapley')
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s068
 @dataclass(eq=False)
@@ -1150,6 +1190,7 @@ class ShapleyInteractions:
             top,
         )
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s069
 def _pair_frame(sum_abs, sums, n: int, names: list, top) -> pd.DataFrame:
     "The (a < b) pairs of a (K, K) sum of |pair effects| over n rows, largest first."
@@ -1162,6 +1203,7 @@ def _pair_frame(sum_abs, sums, n: int, names: list, top) -> pd.DataFrame:
         ),
     ).sort_values('mean_abs', ascending=False, kind='stable')
     return df if top is None else df.head(check_int(top, 'top', 1))
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s070
 # rows per block of `shapley_interactions(top=...)`: (rows, K, K, C) float64 within 128 MiB
