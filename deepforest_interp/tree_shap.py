@@ -26,6 +26,7 @@ from deepforest_interp.tree_contributions import (
     ATTRIBUTIONS,
     contributions,
 )
+from .tree_contributions import contributions
 
 # %% auto #0
 __all__ = [
