@@ -25,7 +25,6 @@ from deepforest_interp.tree_contributions import (
     ADDITIVITY_RTOL,
     ATTRIBUTIONS,
 )
-from .tree_contributions import contributions
 
 # %% auto #0
 __all__ = [
