@@ -4,7 +4,6 @@
 
 # %% ../nbs/02d_orderings.ipynb #o003
 from __future__ import annotations
-import itertools, math
 import numpy as np
 from .core import NodeTable, check_int, _child
 
