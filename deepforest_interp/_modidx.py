@@ -2682,10 +2682,6 @@ d = {
                 'tree_shap.html#_background_rows',
                 'deepforest_interp/tree_shap.py',
             ),
-            'deepforest_interp.tree_shap._blocks': (
-                'tree_shap.html#_blocks',
-                'deepforest_interp/tree_shap.py',
-            ),
             'deepforest_interp.tree_shap._check_flags': (
                 'tree_shap.html#_check_flags',
                 'deepforest_interp/tree_shap.py',
@@ -2698,8 +2694,16 @@ d = {
                 'tree_shap.html#_directions',
                 'deepforest_interp/tree_shap.py',
             ),
+            'deepforest_interp.tree_shap._each_block': (
+                'tree_shap.html#_each_block',
+                'deepforest_interp/tree_shap.py',
+            ),
             'deepforest_interp.tree_shap._gl_tables': (
                 'tree_shap.html#_gl_tables',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._leaf_sums': (
+                'tree_shap.html#_leaf_sums',
                 'deepforest_interp/tree_shap.py',
             ),
             'deepforest_interp.tree_shap._out_names': (
