@@ -1172,6 +1172,26 @@ d = {
                 'df21.html#_as_export',
                 'deepforest_interp/df21.py',
             ),
+            'deepforest_interp.df21._check_export': (
+                'df21.html#_check_export',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._check_meta': (
+                'df21.html#_check_meta',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._check_offsets': (
+                'df21.html#_check_offsets',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._check_tree': (
+                'df21.html#_check_tree',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._damaged': (
+                'df21.html#_damaged',
+                'deepforest_interp/df21.py',
+            ),
             'deepforest_interp.df21._df21_forest_trees': (
                 'df21.html#_df21_forest_trees',
                 'deepforest_interp/df21.py',

@@ -11,7 +11,13 @@ import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.neighbors import NearestNeighbors
 from .core import Explanation, FOREST_TYPES, check_model, check_X
-from .core import check_y, check_int, check_n_jobs, check_verbose, ensemble_trees
+from deepforest_interp.core import (
+    check_y,
+    check_int,
+    check_n_jobs,
+    check_verbose,
+    ensemble_trees,
+)
 from .core import inbag_counts, label_codes, encode_target
 from .core import check_training_rows, check_real
 from .core import node_table, walk
