@@ -744,6 +744,10 @@ d = {
                 'core.html#_has_labels',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core._json_info': (
+                'core.html#_json_info',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._json_value': (
                 'core.html#_json_value',
                 'deepforest_interp/core.py',

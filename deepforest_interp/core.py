@@ -686,9 +686,7 @@ def _explanation_arrays(e, prefix: str = '') -> dict:
         'output_dtype': None
         if e.output_names is None
         else _names_dtype(e.output_names),
-        'info': json.loads(
-            json.dumps(e.info, default=lambda v: _json_value(np.asarray(v).tolist()))
-        ),
+        'info': _json_info(e.info),
         'layers': []
         if e.layers_below is None
         else [_json_value(k) for k in e.layers_below],
@@ -884,6 +882,24 @@ def _same_label(a, b) -> bool:
         return bool(a == b) or (a != a and b != b)
     except (TypeError, ValueError):
         return a is b
+
+
+def _json_info(info: dict) -> dict:
+    "An explanation's `info` as JSON data (numpy arrays as lists); a TypeError naming `info` for anything JSON cannot hold."
+
+    def plain(v):
+        out = _json_value(np.asarray(v).tolist())
+        if out is v:  # not a numpy value: JSON cannot hold it
+            raise TypeError(type(v).__name__)
+        return out
+
+    try:
+        return json.loads(json.dumps(info, default=plain))
+    except (TypeError, ValueError) as err:
+        raise TypeError(
+            f'info holds a value Explanation.save cannot write as JSON ({err}): keep'
+            ' numbers, strings, lists, dicts and numeric arrays in info'
+        ) from None
 
 
 # %% ../nbs/00_core.ipynb #c005j
