@@ -1163,7 +1163,7 @@ def from_df21(
             f'leaf_tol must be a number >= 0 (a tolerance), got {leaf_tol!r}'
         )
     export = _as_export(model_or_export)
-    _check_export(export)
+    _check_meta(export.get('meta'))  # the arrays once the model's kind is accepted
     meta = export['meta']
     if meta.get('backend') not in ('custom', 'sklearn'):
         raise NotImplementedError(
@@ -1177,16 +1177,17 @@ def from_df21(
             "the export of this backend='sklearn' model holds no bootstrap seeds of its scikit-learn trees: export"
             ' the model again with export_df21'
         )
-    if (np.asarray(export['tree_seed']) < 0).any():
-        raise ValueError(
-            'the DF21 model was fitted without an integer random_state: the in-bag rows of its trees (needed for the'
-            ' internal node values) cannot be rebuilt; refit with random_state=<int>'
-        )
     is_clf = bool(meta['is_classifier'])
     C, K = int(meta['n_outputs']), int(meta['n_features'])
     if not is_clf and C != 1:
         raise NotImplementedError(
             f'a DF21 regressor with {C} targets: the library explains one regression output; fit one model per target'
+        )
+    _check_export(export)
+    if (np.asarray(export['tree_seed']) < 0).any():
+        raise ValueError(
+            'the DF21 model was fitted without an integer random_state: the in-bag rows of its trees (needed for the'
+            ' internal node values) cannot be rebuilt; refit with random_state=<int>'
         )
     if feature_names is None and hasattr(X_train, 'columns'):
         feature_names = [str(c) for c in X_train.columns]
