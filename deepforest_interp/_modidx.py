@@ -624,6 +624,10 @@ d = {
                 'core.html#lazykernels.register',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.LazyKernels.serial': (
+                'core.html#lazykernels.serial',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.LazyKernels.threads': (
                 'core.html#lazykernels.threads',
                 'deepforest_interp/core.py',
@@ -744,6 +748,10 @@ d = {
                 'core.html#_has_labels',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core._install_compile_notice': (
+                'core.html#_install_compile_notice',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._json_info': (
                 'core.html#_json_info',
                 'deepforest_interp/core.py',
@@ -798,6 +806,10 @@ d = {
             ),
             'deepforest_interp.core._save_path': (
                 'core.html#_save_path',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._say_compiling': (
+                'core.html#_say_compiling',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._sklearn_fingerprint': (

@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_core.ipynb #c002
 from __future__ import annotations
-import functools, json, numbers, os, threading, uuid, weakref, zipfile
+import functools, json, numbers, os, sys, threading, uuid, weakref, zipfile
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 import numpy as np
@@ -33,6 +33,7 @@ __all__ = [
     'MAX_DENSE_BYTES',
     'F32_MAX',
     'MAX_SEED',
+    'COMPILE_NOTICE_AFTER',
     'TRAINING_RTOL',
     'Explanation',
     'join_explanations',
@@ -1565,6 +1566,7 @@ class LazyKernels:
         with self._lock:
             if self._ready:
                 return
+            _install_compile_notice()
             self._ns['prange'] = numba.prange
             for (
                 name,
@@ -1577,6 +1579,23 @@ class LazyKernels:
                         self._ns[name]
                     )
             self._ready = True
+
+    def serial(self, name: str):
+        "The kernel `name` compiled without threads (same code, `prange` as `range`, same sums bit for bit): a one-thread call never waits for the parallel kernel's longer first compilation."
+        if not self._options.get(name, {}).get('parallel'):
+            return getattr(self, name)
+        twin = self._ns.get(name + '_serial')
+        if twin is None:
+            import numba, types
+
+            fn = getattr(self, name).py_func  # compiles the module's kernels first
+            fn = types.FunctionType(
+                fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__
+            )
+            # its own name: numba's disk cache keys a function by name and line, not by flags
+            fn.__qualname__ += '_serial'
+            twin = self._ns[name + '_serial'] = numba.njit(cache=True, nogil=True)(fn)
+        return twin
 
     def __getattr__(self, name):
         "The compiled kernel `name` (compiling every kernel of the module on the first access)."
@@ -1605,6 +1624,66 @@ class LazyKernels:
             yield nt
         finally:
             numba.set_num_threads(old)
+
+
+# %% ../nbs/00_core.ipynb #c012lq
+# seconds a compilation of the library's kernels runs before one line on stderr says so
+# (None: never; the environment variable DFI_COMPILE_NOTICE=off does the same)
+COMPILE_NOTICE_AFTER = 0.5
+_NOTICE = dict(installed=False, shown=False, depth=0, timer=None)
+_NOTICE_LOCK = threading.Lock()
+
+
+def _say_compiling():
+    "The one line, once per process."
+    if not _NOTICE['shown']:
+        _NOTICE['shown'] = True
+        print(
+            'deepforest_interp: compiling its numba kernels for a first call of this kind'
+            ' (once: cached on disk for later sessions) ...',
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def _install_compile_notice():
+    "Listen to numba's compilations of this library's kernels: when one runs longer than COMPILE_NOTICE_AFTER seconds, say so on stderr (a first call after install otherwise waits with no word)."
+    from numba.core import event
+
+    with _NOTICE_LOCK:
+        if _NOTICE['installed']:
+            return
+        _NOTICE['installed'] = True
+
+    ours = lambda ev: getattr(
+        getattr(ev.data.get('dispatcher'), 'py_func', None), '__module__', ''
+    ).startswith('deepforest_interp')
+
+    class Notice(event.Listener):
+        def on_start(self, ev):
+            after = COMPILE_NOTICE_AFTER
+            off = os.environ.get('DFI_COMPILE_NOTICE', '').lower() in ('0', 'off', 'no')
+            if not ours(ev):
+                return
+            with _NOTICE_LOCK:
+                _NOTICE['depth'] += 1
+                if _NOTICE['depth'] == 1 and not (
+                    after is None or off or _NOTICE['shown']
+                ):
+                    _NOTICE['timer'] = threading.Timer(after, _say_compiling)
+                    _NOTICE['timer'].daemon = True
+                    _NOTICE['timer'].start()
+
+        def on_end(self, ev):
+            if not ours(ev):
+                return
+            with _NOTICE_LOCK:
+                _NOTICE['depth'] -= 1
+                if _NOTICE['depth'] == 0 and _NOTICE['timer'] is not None:
+                    _NOTICE['timer'].cancel()
+                    _NOTICE['timer'] = None
+
+    event.register('numba:compile', Notice())
 
 
 # %% ../nbs/00_core.ipynb #c015
@@ -2396,10 +2475,11 @@ def walk(
         # blocks of equal size, a multiple of the threads: every thread gets the same rows
         rounds = max(1, -(-n // (BLOCK_ROWS * nt_)))
         block = max(1, -(-n // (rounds * nt_)))
+        # one thread: the serial twin (same sums), so that a small first call does not
+        # wait for the parallel kernel's longer compilation
+        kernel = _K._walk_sum if nt_ > 1 else _K.serial('_walk_sum')
         with np.errstate(over='ignore'):
-            _K._walk_sum(
-                Xr, *args, tab, tw, rw, Xd, nt.threshold, inv, credit, out, block
-            )
+            kernel(Xr, *args, tab, tw, rw, Xd, nt.threshold, inv, credit, out, block)
     return out
 
 
