@@ -85,6 +85,7 @@ def _parquet(e: Explanation) -> Explanation:
 
 EX, DATA, _ = load_export(pathlib.Path(__file__).parent / 'data/df21/wine_cascade.npz')
 XT, YT = DATA['X_train'], DATA['y_train']
+M21 = from_df21(EX, XT, YT)
 
 
 def _export(**changes) -> dict:
@@ -339,5 +340,10 @@ EDGE = [
         'df21/predictor_copies-numpy-int',
         lambda: from_df21(EX, XT, YT, predictor_copies=np.int64(2)),
         lambda m: m.n_layers_ == 3,
+    ),
+    Edge(
+        'copy/df21-cascade',
+        lambda: copy.copy(M21).predict_proba(XT),
+        lambda p: np.array_equal(p, M21.predict_proba(XT)),
     ),
 ]

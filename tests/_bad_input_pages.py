@@ -17,6 +17,7 @@ from deepforest_interp.forest_floor import (
 )
 from deepforest_interp.forest_floor_plots import explore_forest_floor
 from deepforest_interp.importance import oob_permutation_importance
+from deepforest_interp.intersection_trees import stability_scores
 from deepforest_interp.tree_contributions import contributions, explore_path
 
 NAME = '<!--<script>&'  # a comment opener, a tag and an entity in one feature name
@@ -136,5 +137,12 @@ EDGE = [
         'cv_contributions/verbose-True',
         lambda: cv_contributions(RF, X, y, n_folds=2, verbose=True),
         lambda e: e.values.shape == (40, 3),
+    ),
+    Edge(
+        'stability_scores/verbose-True',
+        lambda: stability_scores(
+            X.to_numpy(), yc, n_bootstrap=2, n_estimators=3, verbose=True
+        ),
+        lambda s: s is not None,
     ),
 ]
