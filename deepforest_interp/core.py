@@ -823,6 +823,10 @@ def _read_npz(path) -> dict:
     path = os.fspath(path)
     if not os.path.exists(path) and os.path.isfile(path + '.npz'):
         path += '.npz'  # written by an older `save`, which let numpy append '.npz'
+    if os.path.isdir(path):
+        raise ValueError(
+            f'path {path!r} is a directory: name the file Explanation.save wrote'
+        )
     if not os.path.isfile(path):
         raise FileNotFoundError(f'path {path!r}: no such file')
     not_ours = (

@@ -1191,7 +1191,12 @@ def from_df21(
         )
     if feature_names is None and hasattr(X_train, 'columns'):
         feature_names = [str(c) for c in X_train.columns]
-    X = np.array(X_train, dtype=np.float64, order='C')
+    try:
+        X = np.array(X_train, dtype=np.float64, order='C')
+    except (TypeError, ValueError) as err:
+        raise TypeError(
+            f'X_train must hold numbers (the matrix DF21 was fitted on): {err}'
+        ) from None
     y = np.asarray(y_train)
     if X.ndim != 2 or X.shape[1] != K:
         raise ValueError(

@@ -175,6 +175,20 @@ BAD = [
         'damaged Explanation file',
         'path',
     ),
+    Bad(
+        'load/directory',
+        lambda: Explanation.load(DIR / 'sub'),
+        ValueError,
+        'is a directory',
+        'path',
+    ),
+    Bad(
+        'df21/text-X_train',
+        lambda: from_df21(EX, XT.astype(str).astype(object) + 'a', YT),
+        TypeError,
+        'must hold numbers',
+        'X_train',
+    ),
     Bad('load/not-a-path', lambda: Explanation.load(3), TypeError, 'file name', 'path'),
     Bad(
         'from_frame/two-biases',
