@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import lightgbm, xgboost
+import matplotlib.pyplot as plt
 from sklearn.ensemble import (
     GradientBoostingRegressor,
     HistGradientBoostingClassifier,
@@ -80,6 +81,6 @@ EDGE += [
         lambda: plot_interaction_strength(
             pd.DataFrame({'strength': [2.0, 1.0]}, index=['a × b', 'b × c'])
         ),
-        lambda ax: len(ax.patches) == 2,
+        lambda ax: len(ax.patches) == 2 and plt.close(ax.figure) is None,
     ),
 ]

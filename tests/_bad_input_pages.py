@@ -2,7 +2,6 @@
 
 import copy, json
 import dask.array as da
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from sklearn.ensemble import RandomForestRegressor
@@ -12,7 +11,6 @@ from deepforest_interp.cascade import CascadeForestClassifier, CascadeForestRegr
 from deepforest_interp.calibration import explore_deep_forest
 from deepforest_interp.forest_floor import (
     cv_contributions,
-    oob_contributions,
     rank_interactions,
 )
 from deepforest_interp.forest_floor_plots import explore_forest_floor
