@@ -1030,8 +1030,7 @@ def _check_offsets(off, n_items: int, n: int, what: str, of: str) -> None:
         or (np.diff(off) < 0).any()
     ):
         raise _damaged(
-            f'{what} (shape {off.shape}) does not cut the {n} entries of {of} into'
-            f' {n_items} parts'
+            f'{what} (shape {off.shape}) does not cut the {n} entries of {of} into {n_items} parts'
         )
 
 
