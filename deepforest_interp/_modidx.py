@@ -524,6 +524,10 @@ d = {
                 'core.html#explanation._feature_index',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.Explanation._group_positions': (
+                'core.html#explanation._group_positions',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.Explanation.abs': (
                 'core.html#explanation.abs',
                 'deepforest_interp/core.py',

@@ -422,15 +422,21 @@ class Explanation:
             self._below(lambda e: e.mean(axis)),
         )
 
+    def _group_positions(self, members) -> np.ndarray:
+        "The feature positions of one group of `group`'s dict: names or positions; an integer array of valid positions (a Pipeline's column groups) taken as it is."
+        K = len(self.feature_names)
+        m = members
+        if isinstance(m, np.ndarray) and m.ndim == 1 and m.dtype.kind in 'iu':
+            if not len(m) or (m.min() >= 0 and m.max() < K):
+                return m.astype(np.intp, copy=False)
+        return self._feature_index(list(m)) if len(m) else np.zeros(0, np.intp)
+
     def group(self, mapping, data=None) -> Explanation:
         "Sum contributions over groups of features (exact: the output is unchanged); `mapping` = {group: [features]} or one group label per feature."
         K = len(self.feature_names)
         if isinstance(mapping, dict):
             _group_names(mapping)
-            groups = {
-                str(g): self._feature_index(list(m)) if len(m) else np.zeros(0, np.intp)
-                for g, m in mapping.items()
-            }
+            groups = {str(g): self._group_positions(m) for g, m in mapping.items()}
         else:
             labels = list(mapping)
             if len(labels) != K:
