@@ -626,7 +626,12 @@ class Explanation:
         try:
             return _explanation_from(arrays)
         except ValueError as err:
-            raise ValueError(f'path {os.fspath(path)!r}: {err}') from None
+            where = (
+                os.fspath(path)
+                if isinstance(path, (str, os.PathLike))
+                else getattr(path, 'name', type(path).__name__)
+            )
+            raise ValueError(f'path {where!r}: {err}') from None
 
 
 # %% ../nbs/00_core.ipynb #c005s
@@ -806,7 +811,9 @@ def _save_path(path, what: str = 'path') -> str:
 
 
 def _write_whole(path, write, what: str = 'path') -> None:
-    "Call `write(file)` on a new file beside `path`, then rename it to `path`: a write that fails leaves no partial file (and an older file of that name as it was)."
+    "Call `write(file)` on a new file beside `path`, then rename it to `path`: a write that fails leaves no partial file (and an older file of that name as it was); an open binary file is written as it is."
+    if hasattr(path, 'write') and not isinstance(path, (str, os.PathLike)):
+        return write(path)  # the caller's open file (e.g. io.BytesIO)
     path = _save_path(path, what)
     folder, base = os.path.split(os.path.abspath(path))
     tmp = os.path.join(folder, f'.{base}.{uuid.uuid4().hex[:12]}.partial')
@@ -821,22 +828,25 @@ def _write_whole(path, write, what: str = 'path') -> None:
 
 
 def _read_npz(path) -> dict:
-    "Every member of the Explanation file at `path` (numpy's `.npz`, read with `allow_pickle=False`: never unpickled); one ValueError for a file of another kind."
-    if not isinstance(path, (str, os.PathLike)):
+    "Every member of the Explanation file at `path` (numpy's `.npz`, read with `allow_pickle=False`: never unpickled; or an open binary file); one ValueError for a file of another kind."
+    if hasattr(path, 'read') and not isinstance(path, (str, os.PathLike)):
+        name = getattr(path, 'name', type(path).__name__)
+    elif not isinstance(path, (str, os.PathLike)):
         raise TypeError(
             f'path must be a file name (a str or pathlib.Path), got {type(path).__name__}'
         )
-    path = os.fspath(path)
-    if not os.path.exists(path) and os.path.isfile(path + '.npz'):
-        path += '.npz'  # written by an older `save`, which let numpy append '.npz'
-    if os.path.isdir(path):
-        raise ValueError(
-            f'path {path!r} is a directory: name the file Explanation.save wrote'
-        )
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f'path {path!r}: no such file')
+    else:
+        path = name = os.fspath(path)
+        if not os.path.exists(path) and os.path.isfile(path + '.npz'):
+            path += '.npz'  # written by an older `save`, which let numpy append '.npz'
+        if os.path.isdir(path):
+            raise ValueError(
+                f'path {path!r} is a directory: name the file Explanation.save wrote'
+            )
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f'path {path!r}: no such file')
     not_ours = (
-        f'path {path!r} is not an Explanation file (one written by Explanation.save)'
+        f'path {name!r} is not an Explanation file (one written by Explanation.save)'
     )
     try:
         z = np.load(path, allow_pickle=False)

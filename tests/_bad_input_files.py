@@ -1,6 +1,6 @@
 "Bad-input table: saved explanations, tables and DF21 exports (issue 41): one message per bad file, labels kept exactly."
 
-import copy, os, pathlib, tempfile
+import copy, io, os, pathlib, tempfile
 import numpy as np
 import pandas as pd
 from _bad_input_common import Bad, Edge
@@ -68,6 +68,14 @@ def _failed_save_keeps_old():
     return (DIR / 'good.npz').read_bytes() == before and not any(
         f.endswith('.partial') for f in os.listdir(DIR)
     )
+
+
+def _via_bytes(e: Explanation) -> Explanation:
+    "save to / load from an open binary file (io.BytesIO), as numpy's own savez allows."
+    buf = io.BytesIO()
+    e.save(buf)
+    buf.seek(0)
+    return Explanation.load(buf)
 
 
 def _frame(e: Explanation, **cells) -> pd.DataFrame:
@@ -360,4 +368,5 @@ EDGE = [
         lambda: copy.copy(M21).predict_proba(XT),
         lambda p: np.array_equal(p, M21.predict_proba(XT)),
     ),
+    Edge('save/open-binary-file', lambda: _via_bytes(E), lambda e: _same(e, E)),
 ]
