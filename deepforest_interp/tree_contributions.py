@@ -10,7 +10,7 @@ import pandas as pd
 from sklearn.utils import Bunch
 from .core import Explanation, Ensemble, ensemble_trees, check_X
 from .core import join_explanations
-from .core import model_output, check_int, check_n_jobs
+from .core import model_output, check_int, check_n_jobs, check_verbose
 from sklearn.tree import DecisionTreeClassifier
 from .core import node_table, walk, walk_spread, additivity_rows
 from .pipelines import is_pipeline, explain_pipeline, check_level
@@ -171,7 +171,7 @@ def contributions(
         check = bool(check_additivity)
         kw = dict(check_additivity=check, n_jobs=n_jobs, dtype=dtype, level=level)
         return ATTRIBUTIONS[method](model, X, **kw)
-    verbose = check_int(verbose, 'verbose', 0)
+    verbose = check_verbose(verbose)
     if verbose and not _is_dask(X) and np.ndim(X) == 2 and len(X) > 1:
         kw = dict(check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype)
         return _in_blocks(model, X, kw | dict(return_std=return_std, level=level))
@@ -373,6 +373,8 @@ def _dask_rows(model, X):
         )
     if X.dtype.kind not in 'biuf':
         raise TypeError(f'X must be numeric, got dtype {X.dtype}')
+    if X.shape[0] == 0:  # as a numpy X with no rows (an unknown length, NaN, passes)
+        raise ValueError('X has no rows (a dask array of shape (0, K))')
     return X if X.numblocks[1] == 1 else X.rechunk({1: -1})
 
 
@@ -560,13 +562,17 @@ class Explorer:
     def _json(self) -> str:
         import json
 
-        return json.dumps(self.data, separators=(',', ':'), allow_nan=False).replace(
-            '</', '<\\/'
-        )
+        text = json.dumps(self.data, separators=(',', ':'), allow_nan=False)
+        # no <, > or & left in the page's JSON: a name such as '<!--<script>' cannot end
+        # or open a tag (JSON.parse reads the \u escapes back)
+        for c, esc in (('&', '\\u0026'), ('<', '\\u003c'), ('>', '\\u003e')):
+            text = text.replace(c, esc)
+        return text
 
     def to_html(self) -> str:
         "The explorer as one HTML fragment: `<div data-explorer=...>` with its data in a JSON script tag and its code."
         import hashlib
+        from html import escape
 
         js = self._json()
         # deterministic: same data, same page
@@ -584,7 +590,7 @@ class Explorer:
         return (
             f'<div class="dfx" data-explorer="{self.kind}"'
             f' id="{uid}"><style>\n{_explorer_asset("explorer.css")}</style><div'
-            f' class="dfx-title">{self.title}</div><script type="application/json"'
+            f' class="dfx-title">{escape(self.title)}</div><script type="application/json"'
             f' class="dfx-data">{js}</script>{self.UNTRUSTED}<div'
             f' class="dfx-body"></div><script>{boot}</script></div>'
         )

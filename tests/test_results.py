@@ -38,7 +38,7 @@ def test_save_load_round_trip_is_exact(tmp_path):
     np.testing.assert_array_equal(
         back.data[:, 2].astype(float), e.data[:, 2].astype(float)
     )
-    with pytest.raises(ValueError, match='not written by Explanation.save'):
+    with pytest.raises(ValueError, match='not an Explanation file'):
         np.savez(tmp_path / 'other.npz', values=e.values)
         dfi.Explanation.load(tmp_path / 'other.npz')
 
