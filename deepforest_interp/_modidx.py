@@ -1618,10 +1618,6 @@ d = {
                 'explanation_plots.html#_spread',
                 'deepforest_interp/explanation_plots.py',
             ),
-            'deepforest_interp.explanation_plots.describe': (
-                'explanation_plots.html#describe',
-                'deepforest_interp/explanation_plots.py',
-            ),
             'deepforest_interp.explanation_plots.pd_rank': (
                 'explanation_plots.html#pd_rank',
                 'deepforest_interp/explanation_plots.py',
@@ -2738,6 +2734,10 @@ d = {
             ),
             'deepforest_interp.tree_contributions.contributions_reference': (
                 'tree_contributions.html#contributions_reference',
+                'deepforest_interp/tree_contributions.py',
+            ),
+            'deepforest_interp.tree_contributions.describe': (
+                'tree_contributions.html#describe',
                 'deepforest_interp/tree_contributions.py',
             ),
             'deepforest_interp.tree_contributions.explore_path': (

@@ -583,7 +583,18 @@ class Explanation:
         )
 
     def to_shap(self, output=None):
-        "A `shap.Explanation` (needs `shap`); a multi-output explanation needs `output=` (label or position) for shap's plots."
+        "A `shap.Explanation` (needs `shap`); a multi-output explanation needs `output=` (label or position) for shap's plots. Path contributions warn: shap's plots call every value a 'SHAP value'."
+        if self.info.get('attribution', 'path') != 'shapley':
+            import warnings
+
+            warnings.warn(
+                "to_shap(): these are path contributions (Saabas), not Shapley values, but shap's"
+                " plots will label them 'SHAP value'. For Shapley values use"
+                " shapley_values(model, X) or contributions(model, X, method='shapley');"
+                ' e.plot.summary() / .waterfall() / .dependence() label either kind.',
+                UserWarning,
+                stacklevel=2,
+            )
         try:
             import shap
         except ImportError as err:

@@ -85,7 +85,8 @@ def test_to_shap_has_numeric_data_and_shows_labels():
     import shap
 
     e = dfi.contributions(PIPE, FRAME.iloc[:40])
-    s = e.to_shap(output='high')
+    with pytest.warns(UserWarning, match='not Shapley values'):
+        s = e.to_shap(output='high')
     assert s.data.dtype.kind == 'f' and list(s.display_data[:3, 1]) == list(
         FRAME.colour[:3]
     )
