@@ -341,7 +341,7 @@ def interaction_strength(
     *,
     n_jobs: int | None = -1,  # threads (over the rows, then over the trees)
 ) -> pd.DataFrame:  # one row per feature set of that order, strongest first: strength, std_trees, n_trees
-    "Mean |joint contribution| of every feature set of one order over the rows, and its sd over the trees (tree-level means): the forest's own interaction ranking."
+    "Mean |joint contribution| of every feature set of one order over the rows, and its sd over the trees (tree-level means): which features the paths split on together, credited in path order (a screen, not an interaction effect: for that, `shapley_interactions` of lesson 02b)."
     order = check_int(order, 'order', 1)
     n_jobs = check_n_jobs(n_jobs)
     prepared = _final_rows(model, X)  # checked once, for both passes
