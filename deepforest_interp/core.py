@@ -1415,11 +1415,12 @@ def check_X(
     if (np.abs(arr) > F32_MAX).any() if arr.dtype.kind == 'f' else False:
         if np.isinf(arr).any():
             raise ValueError(f'{name} contains infinite values')
-        raise ValueError(
-            f'{name} holds values beyond the float32 range (|x| > {F32_MAX:.4g}), which'
-            ' tree models compare as float32 (scikit-learn refuses them too): rescale'
-            ' those columns'
-        )
+        if model is not None:  # rows for a tree model, which compares float32
+            raise ValueError(
+                f'{name} holds values beyond the float32 range (|x| > {F32_MAX:.4g}), which'
+                ' tree models compare as float32 (scikit-learn refuses them too): rescale'
+                ' those columns'
+            )
     has_nan = bool(np.isnan(arr).any())
     if not allow_nan and has_nan:
         raise ValueError(

@@ -316,15 +316,18 @@ def _set_label(names: tuple) -> str:
 
 
 def _strength_frame(sets: list, strength, spread, n_trees: int, averaging: bool):
-    "`interaction_strength`'s table: one row per feature set (labelled by `_set_label`), strongest first."
-    out = pd.DataFrame(
-        {
-            'strength': np.asarray(strength, dtype=float),
-            'std_trees': spread,
-            'n_trees': n_trees,
-        },
-        index=pd.Index([_set_label(s) for s in sets], name='features', dtype=object),
+    "`interaction_strength`'s table: one row per feature set (a tuple of names), strongest first; a boosting model has no spread over its trees, so no `std_trees`."
+    cols = {
+        'strength': np.asarray(strength, dtype=float),
+        'std_trees': spread,
+        'n_trees': n_trees,
+    }
+    if not averaging:
+        del cols['std_trees']
+    index = pd.Index(
+        [tuple(s) for s in sets], name='features', dtype=object, tupleize_cols=False
     )
+    out = pd.DataFrame(cols, index=index)
     out.attrs['spread'] = (
         'sd over the trees of each tree mean |term|'
         if averaging
@@ -406,7 +409,10 @@ def plot_interaction_strength(
     ax.barh(
         range(len(s)), s.strength, xerr=err, color='tab:blue', ecolor='0.4', capsize=2
     )
-    ax.set_yticks(range(len(s)), list(s.index))
+    ax.set_yticks(
+        range(len(s)),
+        [_set_label(k) if isinstance(k, tuple) else str(k) for k in s.index],
+    )
     ax.set_xlabel(
         'mean |joint contribution|'
         + (' (bars: sd over trees)' if err is not None else '')

@@ -128,7 +128,7 @@ def test_boosters_and_names():
     assert jg.values.shape[-1] == 1 and jg.output_names == [True]
     np.testing.assert_allclose(jg.output[:, 0], gb.decision_function(X), atol=1e-9)
     s = interaction_strength(gb, X)
-    assert (s.std_trees == 0).all() and 'boosting' in s.attrs['spread']
+    assert 'std_trees' not in s and 'boosting' in s.attrs['spread']
 
 
 def test_strength_plot_and_bad_input():
@@ -141,7 +141,7 @@ def test_strength_plot_and_bad_input():
         X, X[:, 0] * X[:, 1]
     )
     s = interaction_strength(rf, X)
-    assert s.index[0] == 'x0 × x1' and (s.std_trees >= 0).all()
+    assert s.index[0] == ('x0', 'x1') and (s.std_trees >= 0).all()
     ax = plot_interaction_strength(s, top=2)
     assert len(ax.patches) == 2
     with pytest.raises(ValueError, match='max_order'):
