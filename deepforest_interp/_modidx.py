@@ -30,6 +30,10 @@ d = {
                 'boosting.html#_category_codes',
                 'deepforest_interp/boosting.py',
             ),
+            'deepforest_interp.boosting._digest': (
+                'boosting.html#_digest',
+                'deepforest_interp/boosting.py',
+            ),
             'deepforest_interp.boosting._fingerprint': (
                 'boosting.html#_fingerprint',
                 'deepforest_interp/boosting.py',
@@ -52,6 +56,10 @@ d = {
             ),
             'deepforest_interp.boosting._lgbm_booster': (
                 'boosting.html#_lgbm_booster',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting._lgbm_model_bytes': (
+                'boosting.html#_lgbm_model_bytes',
                 'deepforest_interp/boosting.py',
             ),
             'deepforest_interp.boosting._lgbm_names': (
@@ -684,6 +692,10 @@ d = {
                 'core.html#rows.__new__',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core._Entry': (
+                'core.html#_entry',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._ImportanceFields': (
                 'core.html#_importancefields',
                 'deepforest_interp/core.py',
@@ -710,6 +722,14 @@ d = {
             ),
             'deepforest_interp.core._child': (
                 'core.html#_child',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._digest_weights': (
+                'core.html#_digest_weights',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._entry': (
+                'core.html#_entry',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._explanation_arrays': (
@@ -760,6 +780,10 @@ d = {
                 'core.html#_same_shape',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core._sklearn_digest': (
+                'core.html#_sklearn_digest',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._sklearn_fingerprint': (
                 'core.html#_sklearn_fingerprint',
                 'deepforest_interp/core.py',
@@ -794,6 +818,10 @@ d = {
             ),
             'deepforest_interp.core._weights': (
                 'core.html#_weights',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._word_sum': (
+                'core.html#_word_sum',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.accepts_categories': (
@@ -850,6 +878,10 @@ d = {
             ),
             'deepforest_interp.core.clear_node_tables': (
                 'core.html#clear_node_tables',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.content_digest': (
+                'core.html#content_digest',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.docments_of': (
@@ -938,6 +970,10 @@ d = {
             ),
             'deepforest_interp.core.tree_arrays': (
                 'core.html#tree_arrays',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.verify_additivity': (
+                'core.html#verify_additivity',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.walk': (

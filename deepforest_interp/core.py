@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_core.ipynb #c002
 from __future__ import annotations
-import functools, json, numbers, threading, weakref
+import functools, hashlib, json, numbers, threading, weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 import numpy as np
@@ -65,8 +65,10 @@ __all__ = [
     'ensemble_trees',
     'model_output',
     'register_reader',
+    'content_digest',
     'node_table',
     'additivity_rows',
+    'verify_additivity',
     'clear_node_tables',
     'walk',
     'walk_spread',
@@ -1718,15 +1720,66 @@ def model_output(model, X) -> np.ndarray:
 
 
 # %% ../nbs/00_core.ipynb #c020o
-# source -> (accepts(model) -> bool, read(model) -> NodeTable, fingerprint(model) -> tuple)
+# source -> (accepts(model) -> bool, read(model) -> NodeTable, fingerprint(model) -> tuple,
+#            digest(model) -> bytes | None)
 _READERS = {}
-# model -> (fingerprint, NodeTable)
+# model -> _Entry (its table, the state of its additivity check)
 _TABLES = weakref.WeakKeyDictionary()
 
 
-def register_reader(source: str, accepts, read, fingerprint):
-    "Teach `node_table` a model family: `read(model)` builds its `NodeTable`, `fingerprint(model)` names the trees it holds now."
-    _READERS[source] = (accepts, read, fingerprint)
+def register_reader(source: str, accepts, read, fingerprint, digest=None):
+    "Teach `node_table` a model family: `read(model)` builds its `NodeTable`, `fingerprint(model)` names the trees it holds now, `digest(model)` (`content_digest` of the arrays `read` reads) notices an edit in place; without one the table is read on every call."
+    _READERS[source] = (accepts, read, fingerprint, digest)
+
+
+# %% ../nbs/00_core.ipynb #c020o1
+# odd 64-bit weights of `content_digest`, grown on demand (fixed seed: digests compare across calls)
+_DIGEST_WEIGHTS = [np.ones(0, np.uint64)]
+
+
+def _digest_weights(n: int) -> np.ndarray:
+    w = _DIGEST_WEIGHTS[0]
+    if len(w) < n:
+        w = np.random.default_rng(0).integers(
+            0, 2**63, max(n, 2 * len(w)), np.uint64
+        ) * np.uint64(2) + np.uint64(1)
+        _DIGEST_WEIGHTS[0] = w
+    return w[:n]
+
+
+# parts smaller than this are joined and digested together (one call instead of many)
+_DIGEST_JOIN_BYTES = 1 << 16
+
+
+def _word_sum(b: np.ndarray) -> int:
+    "The bytes `b` as 64-bit words (zero-padded) dotted with the digest weights, mod 2^64."
+    n8 = b.size // 8 * 8
+    words = b[:n8].view(np.uint64)
+    s = int(np.einsum('i,i->', words, _digest_weights(words.size)))
+    return s ^ int.from_bytes(b[n8:].tobytes() + b'\x01', 'little')
+
+
+def content_digest(
+    parts,  # arrays (any dtype, structured too), bytes or str: what a reader reads
+) -> bytes:  # 16 bytes: equal for equal contents
+    "A cheap digest of the arrays a table is read from: their 64-bit words dotted with fixed odd weights (mod 2^64, so any one changed word changes it, and a swap of two words almost surely), with every part's size; memory speed, no copy of a large part."
+    sums, sizes, small = [], [], []
+    for a in parts:
+        if isinstance(a, str):
+            a = a.encode()
+        if isinstance(a, (bytes, bytearray, memoryview)):
+            a = np.frombuffer(a, np.uint8)
+        b = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+        sizes.append(b.size)
+        if b.size >= _DIGEST_JOIN_BYTES:
+            sums.append(_word_sum(b))
+        else:
+            small.append(b)
+    if small:
+        sums.append(_word_sum(np.concatenate(small)))
+    h = hashlib.blake2b(np.array(sizes, np.int64).tobytes(), digest_size=16)
+    h.update(np.array(sums, np.uint64).tobytes())
+    return h.digest()
 
 
 # %% ../nbs/00_core.ipynb #c020o2
@@ -1745,13 +1798,24 @@ def _same(a: tuple, b: tuple) -> bool:
     return True
 
 
+@dataclass(eq=False)
+class _Entry:
+    "A cached table and what is known of it; replaced (never edited) when the model's content changes."
+
+    fingerprint: tuple  # the tree objects the model held when read
+    digest: bytes  # `content_digest` of the arrays the table was read from
+    table: NodeTable
+    verified: bool = False  # an additivity check passed on every row
+    verified_missing: bool = False  # ... and on rows with a missing value
+
+
 def node_table(
     model,
     cache: bool = True,  # False: a table read now is not kept (a large model read once)
     refresh: bool = False,  # True: read the model again even if a table is cached
 ) -> NodeTable:
-    "The `NodeTable` of a fitted model, read once by its library's reader and cached while the model holds the same trees."
-    for accepts, read, fingerprint in _READERS.values():
+    "The `NodeTable` of a fitted model, read once by its library's reader and cached while the model holds the same trees with the same contents (an edit in place changes the digest: the model is read again)."
+    for accepts, read, fingerprint, digest in _READERS.values():
         if accepts(model):
             break
     else:
@@ -1763,30 +1827,74 @@ def node_table(
         hit = _TABLES.get(model)
     except TypeError:  # a model that cannot be weakly referenced: no cache
         return read(model).freeze()
-    if hit is not None and _same(hit[0], fp) and not refresh:
-        return hit[1]
+    dg = None if digest is None else digest(model)
+    if hit is not None and not refresh and _same(hit.fingerprint, fp):
+        if dg is not None and hit.digest == dg:
+            return hit.table
     table = read(model).freeze()
-    if cache:
-        _TABLES[model] = (fp, table)
+    if cache and dg is not None:
+        _TABLES[model] = _Entry(fp, dg, table)
     return table
 
 
 # %% ../nbs/00_core.ipynb #c020o3a
+def _entry(model, nt: NodeTable) -> _Entry | None:
+    "The cache entry holding `nt` for `model`; None for a table that is not cached."
+    try:
+        hit = _TABLES.get(model)
+    except TypeError:  # not weakly referable
+        return None
+    return hit if hit is not None and hit.table is nt else None
+
+
 def additivity_rows(
-    nt: NodeTable,  # the model's cached table
+    nt: NodeTable,  # the model's table (`node_table(model)`)
     X: np.ndarray,  # the checked rows
     check,  # the caller's check_additivity: True, or 'all' (every row, every call)
+    model=None,  # the model `nt` was read from (None: every row)
 ) -> np.ndarray | None:  # rows to compare with the model's own output; None: all
-    "Which rows an additivity check compares: every row the first time a model's table is used (or always with `check='all'`, or an XGBoost model with category splits, which refuses unseen categories); afterwards only rows with a missing value (an unseen category is one), whose routing is the part that varies from row to row, until one check has passed on such rows, and for an XGBoost / LightGBM Booster (whose trees can be edited in place) 16 rows spread over X."
-    if check == 'all' or not getattr(nt, 'verified', False):
+    "Which rows an additivity check compares: every row the first time a table is used (and always with `check='all'`, a table that is not cached, or an XGBoost model with category splits, which refuses unseen categories); afterwards only rows with a missing value, whose routing is the part that varies from row to row, until one check has passed on such rows. The state lives in the cache entry, keyed by the model's content digest: an edited model is a new entry, checked on every row again."
+    entry = None if model is None else _entry(model, nt)
+    if check == 'all' or entry is None or not entry.verified:
         return None
-    if nt.source == 'xgboost' and nt.cat_row is not None and (nt.cat_row >= 0).any():
+    if nt.source == 'xgboost' and nt.cat_row is not None:
         return None  # XGBoost refuses unseen categories itself: every row, every call
     # rows with a missing value, until a check has seen the model route some
-    rows = np.isnan(X).any(1) & (not getattr(nt, 'verified_missing', False))
-    if nt.source in ('xgboost', 'lightgbm'):
-        rows[np.linspace(0, len(X) - 1, min(len(X), 16)).astype(int)] = True
-    return np.flatnonzero(rows)
+    return np.flatnonzero(np.isnan(X).any(1) & (not entry.verified_missing))
+
+
+def verify_additivity(
+    model,  # the model `nt` was read from
+    nt: NodeTable,  # its table (`node_table(model)`)
+    X: np.ndarray,  # (n, K) the checked rows the explanation walked
+    got: np.ndarray,  # (n, C) bias + sum of the values
+    output,  # output(rows) -> the model's own output on those rows (None: all), (r, C)
+    check=True,  # the caller's check_additivity: True, 'all' or False
+    rtol: float = 1e-6,  # tolerance relative to the largest |output| (at least 1)
+    what: str = 'the model output',  # named in the error
+):
+    "The one additivity check: compare `got` with the model's own output on the rows `additivity_rows` picks, raise past `rtol`, and record a pass in the model's cache entry."
+    if check is False:
+        return
+    rows = additivity_rows(nt, X, check, model)
+    if rows is not None and not len(rows):
+        return
+    got = got if rows is None else got[rows]
+    out = np.asarray(output(rows), dtype=float).reshape(got.shape)
+    err, scale = np.abs(got - out).max(), max(1.0, float(np.abs(out).max()))
+    if not err <= rtol * scale:
+        raise ValueError(
+            f'contributions do not add up to {what} (max error {err:.3g}, output scale'
+            f' {scale:.3g}, tolerance {rtol * scale:.3g}) although the trees were read'
+            ' from the model as it is now: a case the reader does not cover'
+        )
+    entry = _entry(model, nt)
+    if entry is not None:
+        entry.verified = True  # later calls with this content trust it
+        if np.isnan(X if rows is None else X[rows]).any():
+            entry.verified_missing = (
+                True  # and it routes missing values as the model does
+            )
 
 
 # %% ../nbs/00_core.ipynb #c020o3
@@ -1820,11 +1928,20 @@ def _sklearn_fingerprint(model) -> tuple:
     return (getattr(model, 'learning_rate', None),) + tuple(t.tree_ for t in trees)
 
 
+def _sklearn_digest(model) -> bytes:
+    "`content_digest` of every tree's node records and values (views of `tree_`'s own memory: no copy)."
+    est = getattr(model, 'estimators_', None)
+    trees = [model] if est is None else np.ravel(np.asarray(est, dtype=object))
+    states = [t.tree_.__getstate__() for t in trees]
+    return content_digest([a for s in states for a in (s['nodes'], s['values'])])
+
+
 register_reader(
     'sklearn',
     lambda model: isinstance(model, TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES),
     _read_sklearn,
     _sklearn_fingerprint,
+    _sklearn_digest,
 )
 
 # %% ../nbs/00_core.ipynb #c020r

@@ -241,8 +241,10 @@ def joint_contributions(
     max_order: int
     | None = 2,  # keep the sets of at most this many features; None: every set (remainder 0)
     *,
-    check_additivity: bool
-    | str = True,  # as `contributions`: the plain explanation is checked against the model
+    # as `contributions`: the plain explanation is checked against the model's own
+    # output, on every row the first time the model's current contents are explained
+    # (an edit in place is read again), then on the rows with a missing value
+    check_additivity: bool | str = True,
     n_jobs: int | None = -1,  # threads for the row loop (joblib convention)
 ) -> JointContributions:  # bias, terms {feature-name tuple: (n,) or (n, C)}, remainder
     "Joint feature contributions: each step of a path credited to the set of features split on so far; `bias + sum(terms) + remainder == output` (Eq. J1-J3)."
@@ -315,7 +317,7 @@ def interaction_strength(
     *,
     n_jobs: int | None = -1,  # threads (over the rows, then over the trees)
 ) -> pd.DataFrame:  # one row per feature set of that order, strongest first: strength, std_trees, n_trees
-    "Mean |joint contribution| of every feature set of one order over the rows, and its sd over the trees (tree-level means): the forest's own interaction ranking."
+    "Mean |joint contribution| of every feature set of one order over the rows, and its sd over the trees (tree-level means): the forest's own interaction ranking (checked as `joint_contributions`' default check)."
     order = check_int(order, 'order', 1)
     n_jobs = check_n_jobs(n_jobs)
     prepared = _final_rows(model, X)  # checked once, for both passes
