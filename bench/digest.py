@@ -45,10 +45,8 @@ def best(fn):
 
 
 def digest_of(model):
-    for accepts, *_, digest in core._READERS.values():
-        if accepts(model):
-            return lambda: digest(model)
-    return None
+    ad = core.model_adapter(model)
+    return lambda: ad.digest(model)
 
 
 print(f'best of {reps}, 1 thread, ms')
@@ -61,8 +59,7 @@ for name, m in models.items():
     if hasattr(m, 'n_jobs'):
         m.set_params(n_jobs=1)
     contributions(m, X[:10], n_jobs=1)  # warm: compiled, cached, verified
-    fn = digest_of(m)  # None before issue 40 (no digest): 0
-    d = best(fn) if len(next(iter(core._READERS.values()))) == 4 else 0.0
+    d = best(digest_of(m)) if hasattr(core, 'model_adapter') else 0.0  # 0: no digest
     r = best(lambda: node_table(m, cache=False, refresh=True))
     w = best(lambda: contributions(m, X, check_additivity=False, n_jobs=1))
     one = best(lambda: contributions(m, X[:1], check_additivity=False, n_jobs=1))

@@ -10,6 +10,42 @@ d = {
     },
     'syms': {
         'deepforest_interp.boosting': {
+            'deepforest_interp.boosting.BoostingAdapter': (
+                'boosting.html#boostingadapter',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.__init__': (
+                'boosting.html#boostingadapter.__init__',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.accepts': (
+                'boosting.html#boostingadapter.accepts',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.digest': (
+                'boosting.html#boostingadapter.digest',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.fingerprint': (
+                'boosting.html#boostingadapter.fingerprint',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.output': (
+                'boosting.html#boostingadapter.output',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.read': (
+                'boosting.html#boostingadapter.read',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.rows': (
+                'boosting.html#boostingadapter.rows',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.tolerance': (
+                'boosting.html#boostingadapter.tolerance',
+                'deepforest_interp/boosting.py',
+            ),
             'deepforest_interp.boosting._assemble': (
                 'boosting.html#_assemble',
                 'deepforest_interp/boosting.py',
@@ -20,10 +56,6 @@ d = {
             ),
             'deepforest_interp.boosting._bits': (
                 'boosting.html#_bits',
-                'deepforest_interp/boosting.py',
-            ),
-            'deepforest_interp.boosting._boosted_explanation': (
-                'boosting.html#_boosted_explanation',
                 'deepforest_interp/boosting.py',
             ),
             'deepforest_interp.boosting._category_codes': (
@@ -80,10 +112,6 @@ d = {
             ),
             'deepforest_interp.boosting._raw_output': (
                 'boosting.html#_raw_output',
-                'deepforest_interp/boosting.py',
-            ),
-            'deepforest_interp.boosting._reader': (
-                'boosting.html#_reader',
                 'deepforest_interp/boosting.py',
             ),
             'deepforest_interp.boosting._restore_categories': (
@@ -632,6 +660,46 @@ d = {
                 'core.html#lazykernels.threads',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.ModelAdapter': (
+                'core.html#modeladapter',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.accepts': (
+                'core.html#modeladapter.accepts',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.digest': (
+                'core.html#modeladapter.digest',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.fingerprint': (
+                'core.html#modeladapter.fingerprint',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.inbag': (
+                'core.html#modeladapter.inbag',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.offset': (
+                'core.html#modeladapter.offset',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.output': (
+                'core.html#modeladapter.output',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.read': (
+                'core.html#modeladapter.read',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.rows': (
+                'core.html#modeladapter.rows',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.tolerance': (
+                'core.html#modeladapter.tolerance',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.NodeTable': (
                 'core.html#nodetable',
                 'deepforest_interp/core.py',
@@ -684,12 +752,52 @@ d = {
                 'core.html#nodetable.tree',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.PreparedRows': (
+                'core.html#preparedrows',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.Rows': (
                 'core.html#rows',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.Rows.__new__': (
                 'core.html#rows.__new__',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter': (
+                'core.html#sklearnadapter',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.accepts': (
+                'core.html#sklearnadapter.accepts',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.digest': (
+                'core.html#sklearnadapter.digest',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.fingerprint': (
+                'core.html#sklearnadapter.fingerprint',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.inbag': (
+                'core.html#sklearnadapter.inbag',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.offset': (
+                'core.html#sklearnadapter.offset',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.output': (
+                'core.html#sklearnadapter.output',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.read': (
+                'core.html#sklearnadapter.read',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.trees': (
+                'core.html#sklearnadapter.trees',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._Entry': (
@@ -768,24 +876,12 @@ d = {
                 'core.html#_position',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core._read_sklearn': (
-                'core.html#_read_sklearn',
-                'deepforest_interp/core.py',
-            ),
             'deepforest_interp.core._same': (
                 'core.html#_same',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._same_shape': (
                 'core.html#_same_shape',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._sklearn_digest': (
-                'core.html#_sklearn_digest',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._sklearn_fingerprint': (
-                'core.html#_sklearn_fingerprint',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._split_labels': (
@@ -848,6 +944,10 @@ d = {
                 'core.html#check_array',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.check_averaging': (
+                'core.html#check_averaging',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.check_index': (
                 'core.html#check_index',
                 'deepforest_interp/core.py',
@@ -896,6 +996,10 @@ d = {
                 'core.html#ensemble_trees',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.explanation_of': (
+                'core.html#explanation_of',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.feature_names': (
                 'core.html#feature_names',
                 'deepforest_interp/core.py',
@@ -914,6 +1018,10 @@ d = {
             ),
             'deepforest_interp.core.label_codes': (
                 'core.html#label_codes',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.model_adapter': (
+                'core.html#model_adapter',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.model_output': (
@@ -944,6 +1052,10 @@ d = {
                 'core.html#oob_mask',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.path_contributions': (
+                'core.html#path_contributions',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.pipeline_message': (
                 'core.html#pipeline_message',
                 'deepforest_interp/core.py',
@@ -952,8 +1064,8 @@ d = {
                 'core.html#read_trees',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core.register_reader': (
-                'core.html#register_reader',
+            'deepforest_interp.core.register_adapter': (
+                'core.html#register_adapter',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.routes_missing': (
@@ -2512,10 +2624,6 @@ d = {
                 'tree_contributions.html#_add_parts',
                 'deepforest_interp/tree_contributions.py',
             ),
-            'deepforest_interp.tree_contributions._check_averaging': (
-                'tree_contributions.html#_check_averaging',
-                'deepforest_interp/tree_contributions.py',
-            ),
             'deepforest_interp.tree_contributions._checkpoints': (
                 'tree_contributions.html#_checkpoints',
                 'deepforest_interp/tree_contributions.py',
@@ -2556,10 +2664,6 @@ d = {
                 'tree_contributions.html#_feature_names',
                 'deepforest_interp/tree_contributions.py',
             ),
-            'deepforest_interp.tree_contributions._finish': (
-                'tree_contributions.html#_finish',
-                'deepforest_interp/tree_contributions.py',
-            ),
             'deepforest_interp.tree_contributions._in_blocks': (
                 'tree_contributions.html#_in_blocks',
                 'deepforest_interp/tree_contributions.py',
@@ -2574,10 +2678,6 @@ d = {
             ),
             'deepforest_interp.tree_contributions._pipeline_summary': (
                 'tree_contributions.html#_pipeline_summary',
-                'deepforest_interp/tree_contributions.py',
-            ),
-            'deepforest_interp.tree_contributions._row_offsets': (
-                'tree_contributions.html#_row_offsets',
                 'deepforest_interp/tree_contributions.py',
             ),
             'deepforest_interp.tree_contributions._summary_frame': (

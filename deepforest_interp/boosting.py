@@ -17,10 +17,11 @@ from deepforest_interp.core import (
     row_frame,
     NodeTable,
     node_table,
-    register_reader,
+    ModelAdapter,
+    PreparedRows,
+    register_adapter,
     content_digest,
-    verify_additivity,
-    walk,
+    path_contributions,
 )
 from .pipelines import raw_rows
 
@@ -526,21 +527,42 @@ def _lgbm_model_bytes(booster) -> bytes:
         return booster.model_to_string(num_iteration=-1).encode()
 
 
-def _reader(lib: str, read):
-    "Register the reader of one library with the core's `node_table`."
+class BoostingAdapter(ModelAdapter):
+    "One boosting library (HGB, XGBoost, LightGBM) as the core sees it: its reader, fingerprint and digest, its row preparation and its own raw score (Eq. B1)."
 
-    def fingerprint(model):
-        if lib == 'sklearn-hgb':
+    output_name = "the model's raw score"
+
+    def __init__(self, lib: str, read):
+        self.source, self._read = lib, read
+        self.info = {'output': 'raw score', 'library': lib}
+
+    rtol = property(lambda self: BOOSTING_RTOL[self.source])  # see the checks below
+
+    def accepts(self, model) -> bool:
+        return boosting_library(model) == self.source
+
+    def read(self, model) -> NodeTable:
+        return self._read(model)
+
+    def fingerprint(self, model) -> tuple:
+        if self.source == 'sklearn-hgb':
             check_is_fitted(model)
-        return _fingerprint(model, lib)
+        return _fingerprint(model, self.source)
 
-    register_reader(
-        lib,
-        lambda model: boosting_library(model) == lib,
-        read,
-        fingerprint,
-        lambda model: _digest(model, lib),
-    )
+    def digest(self, model) -> bytes:
+        return _digest(model, self.source)
+
+    def rows(self, model, X, nt: NodeTable) -> PreparedRows:
+        walk, own, names, data = _prepare_rows(model, self.source, X, nt)
+        return PreparedRows(walk, own, names, data)
+
+    def output(self, model, own, nt: NodeTable) -> np.ndarray:
+        return _raw_output(model, self.source, own, nt)
+
+    def tolerance(self, nt: NodeTable, dtype=np.float64) -> float:
+        # XGBoost sums its trees in float32: about 1e-7 per tree
+        extra = 1e-7 * nt.n_trees if self.source == 'xgboost' else 0.0
+        return super().tolerance(nt, dtype) + extra
 
 
 for _lib, _read in (
@@ -548,7 +570,7 @@ for _lib, _read in (
     ('xgboost', xgb_trees),
     ('lightgbm', lgbm_trees),
 ):
-    _reader(_lib, _read)
+    register_adapter(BoostingAdapter(_lib, _read))
 
 
 # %% ../nbs/01c_boosting.ipynb #b026
@@ -757,20 +779,6 @@ def _raw_output(model, lib: str, Xm, bt: NodeTable | None = None) -> np.ndarray:
 BOOSTING_RTOL = {'sklearn-hgb': 1e-9, 'lightgbm': 1e-9, 'xgboost': 1e-6}
 
 
-def _boosted_explanation(
-    bt: NodeTable, rows, names, lib: str, n_jobs, data=None
-) -> Explanation:
-    "Eq. (B2) for the prepared rows: the walk of the increments, the intercept plus the roots as the bias."
-    values = walk(bt, rows, n_jobs=n_jobs)
-    bias = np.tile(bt.bias, (len(rows), 1))
-    names_out = bt.output_names
-    if names_out is None and bt.n_outputs == 1:
-        values, bias = values[..., 0], bias[:, 0]  # a single-output regressor
-    info = {'output': 'raw score', 'library': lib}
-    data = rows if data is None else data  # category labels, where the model has them
-    return Explanation(values, bias, names, data, names_out, info=info)
-
-
 def boosted_contributions(
     model,  # fitted HistGradientBoosting*, XGBoost or LightGBM model
     X,  # (n_samples, n_features) array or DataFrame (HGB: pandas category columns allowed)
@@ -781,29 +789,14 @@ def boosted_contributions(
     # passed ('all': every row, every call)
     check_additivity: bool | str = True,
     n_jobs: int | None = -1,  # threads for the row loop (joblib convention)
-    dtype=np.float64,  # of `values`: np.float32 halves the memory (checked in float64)
+    dtype=np.float64,  # of `values`: np.float32 halves the memory (checked to 1e-4)
 ) -> Explanation:  # values (n, K) regressors, (n, K, C) classifiers; raw-score space
     "Saabas path contributions of a boosting model in raw-score space: `bias + values.sum(1) == raw score` (Eq. B1-B2)."
-    lib = boosting_library(model)
-    bt = boosted_trees(model)  # read again if the model was edited in place
-    rows, Xm, names, data = _prepare_rows(model, lib, X, bt)
-    e = _boosted_explanation(bt, rows, names, lib, n_jobs, data)
-    take = lambda sel: (
-        Xm if sel is None else Xm.iloc[sel] if hasattr(Xm, 'iloc') else Xm[sel]
-    )
-    rtol = BOOSTING_RTOL[lib] + (1e-7 * bt.n_trees if lib == 'xgboost' else 0.0)
-    verify_additivity(
-        model,
-        bt,
-        rows,
-        e.output.reshape(len(rows), -1),
-        lambda sel: _raw_output(model, lib, take(sel), bt),
-        check_additivity,
-        rtol,
-        "the model's raw score",
-    )
-    if np.dtype(dtype) != e.values.dtype:
-        e = Explanation(
-            e.values.astype(dtype), e.bias, names, e.data, e.output_names, info=e.info
+    if boosting_library(model) is None:
+        raise TypeError(
+            f'unsupported model type {type(model).__name__}; expected'
+            ' HistGradientBoostingClassifier/Regressor, an XGBoost or a LightGBM model'
         )
-    return e
+    return path_contributions(
+        model, X, check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools, hashlib, json, numbers, threading, weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
@@ -32,6 +33,7 @@ __all__ = [
     'LIBRARY',
     'MAX_DENSE_BYTES',
     'MAX_SEED',
+    'ADDITIVITY_RTOL',
     'TRAINING_RTOL',
     'Explanation',
     'join_explanations',
@@ -64,15 +66,22 @@ __all__ = [
     'Ensemble',
     'ensemble_trees',
     'model_output',
-    'register_reader',
+    'PreparedRows',
+    'ModelAdapter',
+    'register_adapter',
+    'model_adapter',
     'content_digest',
     'node_table',
     'additivity_rows',
     'verify_additivity',
     'clear_node_tables',
+    'SklearnAdapter',
     'walk',
     'walk_spread',
     'walk_dot',
+    'explanation_of',
+    'check_averaging',
+    'path_contributions',
     'model_trees',
     'feature_names',
     'encode_target',
@@ -1669,34 +1678,16 @@ class Ensemble:
 
 # %% ../nbs/00_core.ipynb #c018s
 def ensemble_trees(model) -> Ensemble:
-    "Describe a supported fitted model as a weighted sum of trees (see the formula above)."
+    "The tree objects of a scikit-learn model beside its `node_table`'s weights, columns, offset and names (the path explorer's view; the model is read once, by its adapter)."
     check_model(model)
-    clf = is_classifier(model)
-    if isinstance(model, BOOSTING_TYPES):
-        est = model.estimators_  # (n_stages, K_trees)
-        n_out = est.shape[1]
-        trees = [est[i, j] for i in range(est.shape[0]) for j in range(n_out)]
-        cols = [j for i in range(est.shape[0]) for j in range(n_out)]
-        w = np.full(len(trees), float(model.learning_rate))
-        offset = _boosting_offset(model, n_out)
-        names = (
-            list(model.classes_)
-            if clf and n_out > 1
-            else ([model.classes_[1]] if clf else None)
-        )  # binary: log-odds of classes_[1]
-        return Ensemble(trees, w, cols, offset, n_out, names, 'raw')
-    trees = list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
-    C = len(model.classes_) if clf else int(getattr(model, 'n_outputs_', 1))
-    if clf and getattr(model, 'n_outputs_', 1) > 1:
-        raise ValueError('multi-output classifiers are not supported')
+    nt = node_table(model)
+    kw = dict(offset=nt.offset, n_outputs=nt.n_outputs, output_names=nt.output_names)
     return Ensemble(
-        trees,
-        np.full(len(trees), 1 / len(trees)),
-        [slice(None)] * len(trees),
-        np.zeros(C),
-        C,
-        list(model.classes_) if clf else None,
-        'proba' if clf else 'regression',
+        SklearnAdapter.trees(model),
+        nt.tree_weight,
+        [int(c) for c in nt.column] if nt.kind == 'raw' else [slice(None)] * nt.n_trees,
+        kind=nt.kind,
+        **kw,
     )
 
 
@@ -1709,27 +1700,86 @@ def _boosting_offset(model, n_out):
 
 # %% ../nbs/00_core.ipynb #c019
 def model_output(model, X) -> np.ndarray:
-    "The model output explanations reproduce: `predict_proba` (classifiers), `decision_function` (boosting), `predict`."
-    names = getattr(model, 'feature_names_in_', None)
-    # validated arrays lose their names: restore them
-    if names is not None and not isinstance(X, pd.DataFrame):
-        X = pd.DataFrame(np.asarray(X), columns=names)
-    if isinstance(model, BOOSTING_TYPES) and is_classifier(model):
-        return model.decision_function(X)
-    return model.predict_proba(X) if is_classifier(model) else model.predict(X)
+    "The output explanations reproduce, `(n, C)` or `(n,)`, as the model's adapter asks the model: `predict_proba` (classifiers), `predict` (regressors), the raw score (`decision_function`) of boosting models."
+    nt = node_table(model)
+    ad = model_adapter(model)
+    out = ad.output(model, ad.rows(model, X, nt).own, nt)
+    return (
+        out[:, 0]
+        if out.ndim == 2 and out.shape[1] == 1 and not is_classifier(model)
+        else out
+    )
 
 
 # %% ../nbs/00_core.ipynb #c020o
-# source -> (accepts(model) -> bool, read(model) -> NodeTable, fingerprint(model) -> tuple,
-#            digest(model) -> bytes | None)
-_READERS = {}
-# model -> _Entry (its table, the state of its additivity check)
+# relative tolerance of the additivity check (x the largest |output|, at least 1)
+ADDITIVITY_RTOL = 1e-6
+
+
+class PreparedRows(NamedTuple):
+    "Rows as a model family needs them: what the kernel walks, what the model's own predict takes, the feature names, what an explanation shows."
+
+    walk: np.ndarray  # (n, K) numbers in the fitted column order (bins, codes, NaN)
+    own: object  # the same rows for the model's own output (array or DataFrame)
+    names: list  # K feature names
+    data: np.ndarray  # (n, K) the rows an Explanation keeps (category labels too)
+
+
+class ModelAdapter:
+    "Everything the package asks of one model family. Nothing downstream asks which library a model comes from: explainers call `node_table`, `rows`, `output`, `offset` and `tolerance` of `model_adapter(model)`."
+
+    source = ''  # NodeTable.source of the tables it reads
+    rtol = ADDITIVITY_RTOL  # additivity tolerance of float64 sums (x output scale)
+    output_name = 'the model output'  # what the additivity check compares with
+    info = {}  # entries every Explanation of this family carries
+
+    def accepts(self, model) -> bool:  # is `model` of this family? (cheap, no import)
+        raise NotImplementedError
+
+    def read(self, model) -> NodeTable:  # every tree of the model, read once
+        raise NotImplementedError
+
+    def fingerprint(self, model) -> tuple:  # the tree objects it holds now (cheap)
+        return ()
+
+    def digest(self, model) -> bytes | None:  # `content_digest` of what `read` reads
+        return None  # None: nothing notices an edit, the model is read on every call
+
+    def rows(self, model, X, nt: NodeTable) -> PreparedRows:  # X checked once
+        Xa, names = check_X(X, model, keep_float32=True)
+        return PreparedRows(Xa, Xa, names, Xa)
+
+    def output(self, model, own, nt: NodeTable) -> np.ndarray:  # (r, C) its own output
+        raise NotImplementedError
+
+    def offset(self, model, walk: np.ndarray, nt: NodeTable) -> np.ndarray:
+        return np.tile(nt.offset, (len(walk), 1))  # (n, C) constant before the trees
+
+    def tolerance(self, nt: NodeTable, dtype=np.float64) -> float:
+        return 1e-4 if np.dtype(dtype) == np.float32 else self.rtol  # float32 rounds
+
+    def inbag(self, model, n_samples: int) -> np.ndarray | None:
+        return None  # (M, n) bootstrap counts, where the family records them
+
+
+# source -> adapter; model -> _Entry (its table, the state of its additivity check)
+_ADAPTERS = {}
 _TABLES = weakref.WeakKeyDictionary()
 
 
-def register_reader(source: str, accepts, read, fingerprint, digest=None):
-    "Teach `node_table` a model family: `read(model)` builds its `NodeTable`, `fingerprint(model)` names the trees it holds now, `digest(model)` (`content_digest` of the arrays `read` reads) notices an edit in place; without one the table is read on every call."
-    _READERS[source] = (accepts, read, fingerprint, digest)
+def register_adapter(adapter: ModelAdapter) -> ModelAdapter:
+    "Teach the package a model family (its `source` names it; a later one replaces it)."
+    _ADAPTERS[adapter.source] = adapter
+    return adapter
+
+
+def model_adapter(model) -> ModelAdapter:
+    "The adapter of a fitted model's family; the standard TypeError for a Pipeline or an unsupported model."
+    for ad in _ADAPTERS.values():
+        if ad.accepts(model):
+            return ad
+    check_model(model)
+    raise TypeError(f'no adapter for {type(model).__name__}')
 
 
 # %% ../nbs/00_core.ipynb #c020o1
@@ -1814,24 +1864,18 @@ def node_table(
     cache: bool = True,  # False: a table read now is not kept (a large model read once)
     refresh: bool = False,  # True: read the model again even if a table is cached
 ) -> NodeTable:
-    "The `NodeTable` of a fitted model, read once by its library's reader and cached while the model holds the same trees with the same contents (an edit in place changes the digest: the model is read again)."
-    for accepts, read, fingerprint, digest in _READERS.values():
-        if accepts(model):
-            break
-    else:
-        # the standard message for a Pipeline or an unsupported model
-        check_model(model)
-        raise TypeError(f'no reader for {type(model).__name__}')
-    fp = fingerprint(model)
+    "The `NodeTable` of a fitted model, read once by its family's adapter and cached while the model holds the same trees with the same contents (an edit in place changes the digest: the model is read again)."
+    ad = model_adapter(model)
+    fp = ad.fingerprint(model)
     try:
         hit = _TABLES.get(model)
     except TypeError:  # a model that cannot be weakly referenced: no cache
-        return read(model).freeze()
-    dg = None if digest is None else digest(model)
+        return ad.read(model).freeze()
+    dg = ad.digest(model)
     if hit is not None and not refresh and _same(hit.fingerprint, fp):
         if dg is not None and hit.digest == dg:
             return hit.table
-    table = read(model).freeze()
+    table = ad.read(model).freeze()
     if cache and dg is not None:
         _TABLES[model] = _Entry(fp, dg, table)
     return table
@@ -1874,6 +1918,10 @@ def verify_additivity(
     what: str = 'the model output',  # named in the error
 ):
     "The one additivity check: compare `got` with the model's own output on the rows `additivity_rows` picks, raise past `rtol`, and record a pass in the model's cache entry."
+    if check not in (True, False, 'all'):
+        raise ValueError(
+            f"check_additivity must be True, False or 'all', got {check!r}"
+        )
     if check is False:
         return
     rows = additivity_rows(nt, X, check, model)
@@ -1904,45 +1952,83 @@ def clear_node_tables():
 
 
 # %% ../nbs/00_core.ipynb #c020o4
-def _read_sklearn(model) -> NodeTable:
-    "The NodeTable of a scikit-learn tree, forest or gradient-boosting model (through `ensemble_trees`)."
-    ens = ensemble_trees(model)
-    return read_trees(
-        ens.trees,
-        tree_weight=ens.weights,
-        column=[c if isinstance(c, int) else 0 for c in ens.columns],
-        offset=ens.offset,
-        n_features=int(model.n_features_in_),
-        output_names=ens.output_names,
-        kind=ens.kind,
-    )
+class SklearnAdapter(ModelAdapter):
+    "scikit-learn's trees, forests and gradient boosting: `tree_`'s public arrays; forests average their trees (1/M each, every column), gradient boosting adds `learning_rate` x each stage's tree to its class's raw score."
+
+    source = 'sklearn'
+
+    def accepts(self, model) -> bool:
+        return isinstance(model, TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES)
+
+    @staticmethod
+    def trees(model) -> list:
+        "The fitted trees, stage by stage (gradient boosting: each stage's class trees in turn)."
+        est = getattr(model, 'estimators_', None)  # a list, or boosting's 2-D array
+        return [model] if est is None else list(np.ravel(np.asarray(est, dtype=object)))
+
+    def read(self, model) -> NodeTable:
+        clf, trees = is_classifier(model), self.trees(model)
+        kw = dict(n_features=int(model.n_features_in_))
+        if isinstance(model, BOOSTING_TYPES):
+            n_out = model.estimators_.shape[1]
+            names = list(model.classes_) if clf else None
+            return read_trees(
+                trees,
+                tree_weight=np.full(len(trees), float(model.learning_rate)),
+                column=np.tile(np.arange(n_out), len(model.estimators_)),
+                offset=_boosting_offset(model, n_out),
+                # binary: the log-odds of classes_[1]
+                output_names=names[-n_out:] if clf else None,
+                kind='raw',
+                **kw,
+            )
+        if clf and getattr(model, 'n_outputs_', 1) > 1:
+            raise ValueError('multi-output classifiers are not supported')
+        C = len(model.classes_) if clf else int(getattr(model, 'n_outputs_', 1))
+        return read_trees(
+            trees,
+            tree_weight=np.full(len(trees), 1 / len(trees)),
+            offset=np.zeros(C),
+            output_names=list(model.classes_) if clf else None,
+            kind='proba' if clf else 'regression',
+            **kw,
+        )
+
+    def fingerprint(self, model) -> tuple:  # the tree objects (and boosting's rate)
+        check_is_fitted(model)
+        lr = getattr(model, 'learning_rate', None)
+        return (lr,) + tuple(t.tree_ for t in self.trees(model))
+
+    def digest(self, model) -> bytes:  # node records and values: views, no copy
+        states = [t.tree_.__getstate__() for t in self.trees(model)]
+        return content_digest([a for s in states for a in (s['nodes'], s['values'])])
+
+    def output(self, model, own, nt: NodeTable) -> np.ndarray:
+        names = getattr(model, 'feature_names_in_', None)
+        if names is not None and not isinstance(own, pd.DataFrame):
+            own = pd.DataFrame(np.asarray(own), columns=names)  # checked rows: no names
+        if nt.kind == 'raw' and is_classifier(model):
+            out = model.decision_function(own)
+        else:
+            out = (
+                model.predict_proba(own) if is_classifier(model) else model.predict(own)
+            )
+        return np.asarray(out, float).reshape(len(own), -1)
+
+    def offset(self, model, walk: np.ndarray, nt: NodeTable) -> np.ndarray:
+        if nt.kind != 'raw':
+            return super().offset(model, walk, nt)
+        # gradient boosting's `init` estimator may vary by row
+        raw = np.asarray(model._raw_predict_init(walk.astype(np.float32)), float)
+        return raw.reshape(len(walk), -1)[:, : nt.n_outputs]
+
+    def inbag(self, model, n_samples: int) -> np.ndarray | None:
+        return (
+            inbag_counts(model, n_samples) if isinstance(model, FOREST_TYPES) else None
+        )
 
 
-def _sklearn_fingerprint(model) -> tuple:
-    "The tree objects a fitted scikit-learn model holds now (and boosting's learning rate): cheap, checked on every call."
-    check_is_fitted(model)
-    est = getattr(
-        model, 'estimators_', None
-    )  # a list (forests) or a 2-D array (boosting)
-    trees = [model] if est is None else np.ravel(np.asarray(est, dtype=object))
-    return (getattr(model, 'learning_rate', None),) + tuple(t.tree_ for t in trees)
-
-
-def _sklearn_digest(model) -> bytes:
-    "`content_digest` of every tree's node records and values (views of `tree_`'s own memory: no copy)."
-    est = getattr(model, 'estimators_', None)
-    trees = [model] if est is None else np.ravel(np.asarray(est, dtype=object))
-    states = [t.tree_.__getstate__() for t in trees]
-    return content_digest([a for s in states for a in (s['nodes'], s['values'])])
-
-
-register_reader(
-    'sklearn',
-    lambda model: isinstance(model, TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES),
-    _read_sklearn,
-    _sklearn_fingerprint,
-    _sklearn_digest,
-)
+register_adapter(SklearnAdapter())
 
 # %% ../nbs/00_core.ipynb #c020r
 # numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
@@ -2330,6 +2416,83 @@ def walk_dot(
         w_row = np.arange(M) if rw.shape[0] == M else np.zeros(M, np.int64)
         _K._walk_dot(Xr, *args, nt.delta, rw, w_row, Y, out)
     return out
+
+
+# %% ../nbs/00_core.ipynb #c020z1
+def explanation_of(
+    values: np.ndarray,  # (n, K, C) walked contributions
+    bias: np.ndarray,  # (n, C)
+    nt: NodeTable,  # the table they were walked on (output count and names)
+    names: list,  # K feature names
+    data,  # (n, K) the rows shown
+    info: dict | None = None,
+) -> Explanation:
+    "Wrap walked contributions: a single-output regressor's squeezed to `(n, K)` / `(n,)`, a multi-output regressor's outputs named y0, y1, ..."
+    out_names = nt.output_names
+    if out_names is None and nt.n_outputs == 1:
+        values, bias = values[..., 0], bias[:, 0]  # one class stays 3-D
+    elif out_names is None:
+        out_names = [f'y{c}' for c in range(nt.n_outputs)]
+    return Explanation(values, bias, names, data, out_names, info=dict(info or {}))
+
+
+# %% ../nbs/00_core.ipynb #c020z15
+def check_averaging(nt: NodeTable, who: str = 'contributions'):
+    "A spread over the trees needs a model that averages them (a tree or a forest), not boosting's sum of corrections."
+    if nt.kind == 'raw':
+        raise ValueError(
+            f"{who} with return_std=True needs a tree or a forest: a boosting model's"
+            ' trees fit successive residuals, so their spread is not a disagreement'
+            ' between estimates'
+        )
+
+
+# %% ../nbs/00_core.ipynb #c020z2
+def path_contributions(
+    model,  # a fitted model of any registered family
+    X,  # (n, K) rows, as the family's `rows` takes them (or its `PreparedRows`)
+    *,
+    check_additivity: bool | str = True,  # see `verify_additivity`
+    n_jobs: int | None = -1,
+    return_std: bool = False,  # also the sd over the trees (averaging models only)
+    dtype=np.float64,
+) -> Explanation:
+    "Saabas path contributions of any model through its adapter: read (cached), rows, one walk, bias = offset + roots, one additivity check."
+    ad, nt = model_adapter(model), node_table(model)
+    if return_std:
+        check_averaging(nt)
+    r = X if isinstance(X, PreparedRows) else ad.rows(model, X, nt)
+    if return_std:
+        values, std = walk_spread(nt, r.walk, n_jobs=n_jobs)
+        values, std = values.astype(dtype, copy=False), std.astype(dtype, copy=False)
+    else:
+        values = walk(nt, r.walk, n_jobs=n_jobs, dtype=dtype)
+    bias = ad.offset(model, r.walk, nt) + (nt.bias - nt.offset)
+    e = explanation_of(values, bias, nt, r.names, r.data, ad.info)
+    if return_std:
+        e.std = std[..., 0] if e.values.ndim == 2 else std
+        e.info.update(
+            std='sd (ddof=0) over the trees of their own contributions',
+            n_trees=nt.n_trees,
+        )
+    take = lambda sel: (
+        r.own
+        if sel is None
+        else r.own.iloc[sel]
+        if hasattr(r.own, 'iloc')
+        else r.own[sel]
+    )
+    verify_additivity(
+        model,
+        nt,
+        r.walk,
+        e.output.reshape(len(r.walk), -1),
+        lambda sel: ad.output(model, take(sel), nt),
+        check_additivity,
+        ad.tolerance(nt, dtype),
+        ad.output_name,
+    )
+    return e
 
 
 # %% ../nbs/00_core.ipynb #c020tm

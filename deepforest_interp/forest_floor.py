@@ -11,7 +11,7 @@ import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.neighbors import NearestNeighbors
 from .core import Explanation, FOREST_TYPES, check_model, check_X
-from .core import check_y, check_int, check_n_jobs, ensemble_trees
+from .core import check_y, check_int, check_n_jobs
 from .core import inbag_counts, label_codes, encode_target
 from .core import check_training_rows, check_real
 from .core import node_table, walk
@@ -77,7 +77,6 @@ def oob_contributions(
     n = X.shape[0]
     counts = inbag_counts(forest, n)
     X32 = np.ascontiguousarray(X, dtype=np.float32)
-    ens = ensemble_trees(forest)
     nt = node_table(forest)
     mu0 = _base_value(forest, nt.root_value, y, n)  # (C,); validates y
     check_training_rows(
@@ -95,9 +94,9 @@ def oob_contributions(
                 ' rows with all trees (in-bag contributions, not cross-validated)'
             )
         warnings.warn(msg + ': explained with all trees (in-bag, not cross-validated)')
-        W[:, never] = 1 / len(ens)
+        W[:, never] = 1 / nt.n_trees
     values = walk(
-        nt, X32, row_weights=W, tree_weights=np.ones(len(ens)), n_jobs=n_jobs
+        nt, X32, row_weights=W, tree_weights=np.ones(nt.n_trees), n_jobs=n_jobs
     )  # Eq. (14), l >= 1; 1/|J_i| in W
     bias = np.tile(mu0, (n, 1))
     bootstrap = W.T @ nt.root_value - mu0  # Eq. (14), l = 0

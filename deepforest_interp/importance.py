@@ -11,7 +11,7 @@ from sklearn.utils import check_random_state
 from sklearn.inspection import permutation_importance
 from .core import check_model, check_X, check_y, check_int
 from .core import Importance, ClassImportance
-from .core import check_n_jobs, tree_arrays, ensemble_trees, oob_mask
+from .core import check_n_jobs, tree_arrays, oob_mask
 from .core import model_trees, encode_target, check_training_rows
 from .core import check_array, TREE_TYPES, FOREST_TYPES
 
@@ -457,8 +457,7 @@ def local_mdi_from_contributions(values: np.ndarray, Y: np.ndarray) -> np.ndarra
 # %% ../nbs/03_mdi_covariance.ipynb #c027s
 def _local_mdi_spread(model, X, y) -> ClassImportance:
     "local_mdi with its spread over the trees: each tree's own per-class local MDI, then mean and sd (ddof=0)."
-    ens = ensemble_trees(model)
-    if ens.kind == 'raw':
+    if node_table(model).kind == 'raw':
         raise ValueError(
             'local_mdi with return_std=True needs a tree or a forest classifier, not boosting'
         )

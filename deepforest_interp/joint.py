@@ -7,12 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
-from .core import NodeTable, node_table, walk, check_X, check_int
+from .core import NodeTable, node_table, walk, check_int
+from .core import model_adapter, path_contributions
 from .core import check_n_jobs, LazyKernels, _child, _walk_args
 from .core import _abbrev
 from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
-from .boosting import boosting_library, _prepare_rows
-from .tree_contributions import contributions
 
 import scipy.sparse
 
@@ -171,13 +170,10 @@ def _final_rows(model, X):
             )
     else:
         final, Xt, groups, names = model, X, None, None
-    lib = boosting_library(final)
-    if lib is None:  # checked once: `contributions` takes the checked rows as they are
-        Xt = check_X(Xt, final, keep_float32=True)
-        rows, own = Xt
-    else:  # the rows the booster's trees split on (bins, category codes, sentinels as NaN)
-        rows, _, own, _ = _prepare_rows(final, lib, Xt)
-    return final, Xt, rows, groups, names or [str(c) for c in own]
+    # checked once, as the model's family needs them (bins, category codes, sentinels
+    # as NaN): the plain explanation takes these prepared rows as they are
+    Xt = model_adapter(final).rows(final, Xt, node_table(final))
+    return final, Xt, Xt.walk, groups, names or [str(c) for c in Xt.names]
 
 
 # %% ../nbs/03b_joint_contributions.ipynb #j014b
@@ -197,7 +193,7 @@ def _kept_sets(nt: NodeTable, groups, max_order) -> tuple[np.ndarray, list]:
 # %% ../nbs/03b_joint_contributions.ipynb #j015
 def _joint_from(final, Xt, rows, groups, names, max_order, check_additivity, n_jobs):
     "Eq. (J1)-(J3) on rows prepared by `_final_rows`: the plain explanation for the bias and the check, then the walk with the set credit."
-    e = contributions(final, Xt, check_additivity=check_additivity, n_jobs=n_jobs)
+    e = path_contributions(final, Xt, check_additivity=check_additivity, n_jobs=n_jobs)
     nt = node_table(final)
     credit, sets = _kept_sets(nt, groups, max_order)
     S, C, n = len(sets), nt.n_outputs, len(rows)
