@@ -37,6 +37,8 @@ from .tree_contributions import (
     plot_contributions,
     explore_path,
 )
+from .tree_shap import shapley_values, shapley_interactions, ShapleyInteractions
+from .explanation_plots import plot_summary, plot_waterfall, plot_dependence
 from .joint import (
     JointContributions,
     joint_contributions,
@@ -110,6 +112,9 @@ __all__ = [
     'Explanation',
     'contributions',
     'contribution_summary',
+    'shapley_values',
+    'shapley_interactions',
+    'ShapleyInteractions',
     'joint_contributions',
     'JointContributions',
     'deep_forest_contributions',
@@ -156,6 +161,9 @@ __all__ = [
     # plots
     'plot_contributions',
     'plot_importances',
+    'plot_summary',
+    'plot_waterfall',
+    'plot_dependence',
     'plot_validation_curve',
     'plot_forest_floor',
     'plot_two_way',

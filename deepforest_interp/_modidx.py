@@ -1633,6 +1633,76 @@ d = {
                 'deepforest_interp/experiments.py',
             ),
         },
+        'deepforest_interp.explanation_plots': {
+            'deepforest_interp.explanation_plots.ExplanationPlots': (
+                'explanation_plots.html#explanationplots',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots.ExplanationPlots.__init__': (
+                'explanation_plots.html#explanationplots.__init__',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots.ExplanationPlots.__repr__': (
+                'explanation_plots.html#explanationplots.__repr__',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots.ExplanationPlots.bar': (
+                'explanation_plots.html#explanationplots.bar',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots.ExplanationPlots.dependence': (
+                'explanation_plots.html#explanationplots.dependence',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots.ExplanationPlots.summary': (
+                'explanation_plots.html#explanationplots.summary',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots.ExplanationPlots.waterfall': (
+                'explanation_plots.html#explanationplots.waterfall',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots._colour_values': (
+                'explanation_plots.html#_colour_values',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots._fmt': (
+                'explanation_plots.html#_fmt',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots._one_output': (
+                'explanation_plots.html#_one_output',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots._partner': (
+                'explanation_plots.html#_partner',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots._spread': (
+                'explanation_plots.html#_spread',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots.describe': (
+                'explanation_plots.html#describe',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots.pd_rank': (
+                'explanation_plots.html#pd_rank',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots.plot_dependence': (
+                'explanation_plots.html#plot_dependence',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots.plot_summary': (
+                'explanation_plots.html#plot_summary',
+                'deepforest_interp/explanation_plots.py',
+            ),
+            'deepforest_interp.explanation_plots.plot_waterfall': (
+                'explanation_plots.html#plot_waterfall',
+                'deepforest_interp/explanation_plots.py',
+            ),
+        },
         'deepforest_interp.forest_floor': {
             'deepforest_interp.forest_floor._as_2d': (
                 'forest_floor.html#_as_2d',
@@ -2715,6 +2785,148 @@ d = {
             'deepforest_interp.tree_contributions.tree_path_data': (
                 'tree_contributions.html#tree_path_data',
                 'deepforest_interp/tree_contributions.py',
+            ),
+        },
+        'deepforest_interp.tree_shap': {
+            'deepforest_interp.tree_shap.ShapTables': (
+                'tree_shap.html#shaptables',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.ShapleyInteractions': (
+                'tree_shap.html#shapleyinteractions',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.ShapleyInteractions.pairs': (
+                'tree_shap.html#shapleyinteractions.pairs',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.ShapleyInteractions.shapley': (
+                'tree_shap.html#shapleyinteractions.shapley',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._background_rows': (
+                'tree_shap.html#_background_rows',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._blocks': (
+                'tree_shap.html#_blocks',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._check_flags': (
+                'tree_shap.html#_check_flags',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._coalition_weights': (
+                'tree_shap.html#_coalition_weights',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._directions': (
+                'tree_shap.html#_directions',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._gl_tables': (
+                'tree_shap.html#_gl_tables',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._out_names': (
+                'tree_shap.html#_out_names',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._output_space': (
+                'tree_shap.html#_output_space',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._own_output': (
+                'tree_shap.html#_own_output',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._pair_frame': (
+                'tree_shap.html#_pair_frame',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._prepare': (
+                'tree_shap.html#_prepare',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._route': (
+                'tree_shap.html#_route',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._row_offsets': (
+                'tree_shap.html#_row_offsets',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._shap_interactions': (
+                'tree_shap.html#_shap_interactions',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._shap_interventional': (
+                'tree_shap.html#_shap_interventional',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._shap_path': (
+                'tree_shap.html#_shap_path',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._shap_prep': (
+                'tree_shap.html#_shap_prep',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._shaped': (
+                'tree_shap.html#_shaped',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._shapley': (
+                'tree_shap.html#_shapley',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.gauss_legendre': (
+                'tree_shap.html#gauss_legendre',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.interaction_shapley': (
+                'tree_shap.html#interaction_shapley',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.interventional_shapley': (
+                'tree_shap.html#interventional_shapley',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.interventional_value': (
+                'tree_shap.html#interventional_value',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.leaf_shapley': (
+                'tree_shap.html#leaf_shapley',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.path_dependent_value': (
+                'tree_shap.html#path_dependent_value',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.path_shapley': (
+                'tree_shap.html#path_shapley',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.shap_tables': (
+                'tree_shap.html#shap_tables',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.shapley_brute': (
+                'tree_shap.html#shapley_brute',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.shapley_interactions': (
+                'tree_shap.html#shapley_interactions',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.shapley_values': (
+                'tree_shap.html#shapley_values',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.tree_shap_recursive': (
+                'tree_shap.html#tree_shap_recursive',
+                'deepforest_interp/tree_shap.py',
             ),
         },
     },

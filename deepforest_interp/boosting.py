@@ -80,6 +80,7 @@ def _assemble(
         output_names=None if output_names is None else list(output_names),
         kind='raw',
         source=source,
+        cover=cat('cover', float) if trees and 'cover' in trees[0] else None,
     )
     # Eq. (B3) from the deepest internal nodes up, one depth level at a time
     value, weight, l_, r_ = nt.value[:, 0], nt.weight, nt.left, nt.right
@@ -372,6 +373,7 @@ def _lgbm_tree(root: dict, column: int, scale: float) -> dict:
         zero_missing=np.zeros(S, np.uint8),
         leaf_value=np.zeros(S),
         weight=np.zeros(S),
+        cover=np.zeros(S),  # training rows: LightGBM's own TreeSHAP weighs by them
         column=column,
         cats={},
     )
@@ -385,8 +387,10 @@ def _lgbm_tree(root: dict, column: int, scale: float) -> dict:
                 scale * n['leaf_value'],
                 n.get('leaf_weight', 1.0),
             )
+            t['cover'][i] = n.get('leaf_count', 1.0)
             continue
         t['weight'][i] = n.get('internal_weight', 0.0)
+        t['cover'][i] = n.get('internal_count', 0.0)
         t['left'][i], t['right'][i] = (
             pos[id(n['left_child'])],
             pos[id(n['right_child'])],

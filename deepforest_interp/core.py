@@ -1421,6 +1421,9 @@ class NodeTable:
     # category columns, when the library keeps them (XGBoost >= 3.1, LightGBM)
     # (read with the trees)
     categories: dict | None = None
+    # (N,) what path-dependent TreeSHAP weighs a branch by, as the library's own TreeSHAP
+    # does (None: `weight`; LightGBM's own counts its training rows, not hessian sums)
+    cover: np.ndarray | None = None
 
     def __post_init__(self):
         N = len(self.left)
@@ -1431,6 +1434,9 @@ class NodeTable:
         self.threshold = np.asarray(self.threshold, float)
         self.value = np.asarray(self.value, float).reshape(N, -1)
         self.weight = np.asarray(self.weight, float)
+        self.cover = (
+            self.weight if self.cover is None else np.asarray(self.cover, float)
+        )
         default = lambda a, make: make() if a is None else a
         self.roots = np.asarray(default(self.roots, lambda: [0]), np.int64)
         self.missing_left = np.asarray(
@@ -1554,6 +1560,7 @@ class NodeTable:
             threshold=self.threshold[lo:hi],
             value=value,
             weight=self.weight[lo:hi],
+            cover=self.cover[lo:hi],
             roots=np.zeros(1, np.int64),
             missing_left=self.missing_left[lo:hi],
             zero_missing=cut(self.zero_missing),

@@ -22,6 +22,7 @@ import deepforest_interp.boosting  # noqa: F401 (registers the HGB, XGBoost, Lig
 
 # %% auto #0
 __all__ = [
+    'ATTRIBUTIONS',
     'SUMMARY_BATCH_BYTES',
     'MAX_EXPLORER_ROWS',
     'MAX_EXPLORER_TREES',
@@ -98,6 +99,11 @@ def _in_blocks(model, X, kw: dict) -> Explanation:
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c014
+# attributions other than the path's, name -> explainer(model, X, *, check_additivity,
+# n_jobs, dtype, level): 'shapley' is registered by lesson 02b (`shapley_values`)
+ATTRIBUTIONS = {}
+
+
 def contributions(
     # fitted
     # DecisionTree*/RandomForest*/ExtraTrees*/GradientBoosting*/HistGradientBoosting*,
@@ -116,12 +122,28 @@ def contributions(
     dtype=np.float64,  # of `values` (and `std`): np.float32 halves the memory
     level: str = 'raw',  # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
     verbose: int = 0,  # > 0: a tqdm progress bar over blocks of rows (for long calls)
+    # 'path': Saabas' path contributions (Eq. 2-6); 'shapley': exact TreeSHAP, the
+    # Shapley values of the path-dependent game (lesson 02b, `shapley_values`)
+    method: str = 'path',
 ) -> Explanation:  # values (n, K) or (n, K, C), bias (n,) or (n, C)
-    "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6)."
+    "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6); `method='shapley'`: exact Shapley values (lesson 02b)."
     if check_additivity not in (True, False, 'all'):
         raise ValueError(
             f"check_additivity must be True, False or 'all', got {check_additivity!r}"
         )
+    if method != 'path':
+        if not isinstance(method, str) or method not in ATTRIBUTIONS:
+            raise ValueError(
+                f"method must be 'path' or one of {sorted(ATTRIBUTIONS)}, got {method!r}"
+            )
+        if return_std:
+            raise ValueError(
+                "return_std=True is for the path contributions (method='path')"
+            )
+        # Shapley values are checked on every row and call: 'all' is what they always do
+        check = bool(check_additivity)
+        kw = dict(check_additivity=check, n_jobs=n_jobs, dtype=dtype, level=level)
+        return ATTRIBUTIONS[method](model, X, **kw)
     verbose = check_int(verbose, 'verbose', 0)
     if verbose and not _is_dask(X) and np.ndim(X) == 2 and len(X) > 1:
         kw = dict(check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype)
