@@ -22,6 +22,10 @@ d = {
                 'boosting.html#boostingadapter.accepts',
                 'deepforest_interp/boosting.py',
             ),
+            'deepforest_interp.boosting.BoostingAdapter.check_every_row': (
+                'boosting.html#boostingadapter.check_every_row',
+                'deepforest_interp/boosting.py',
+            ),
             'deepforest_interp.boosting.BoostingAdapter.digest': (
                 'boosting.html#boostingadapter.digest',
                 'deepforest_interp/boosting.py',
@@ -668,6 +672,10 @@ d = {
                 'core.html#modeladapter.accepts',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.ModelAdapter.check_every_row': (
+                'core.html#modeladapter.check_every_row',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.ModelAdapter.digest': (
                 'core.html#modeladapter.digest',
                 'deepforest_interp/core.py',
@@ -946,6 +954,10 @@ d = {
             ),
             'deepforest_interp.core.check_averaging': (
                 'core.html#check_averaging',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.check_bool': (
+                'core.html#check_bool',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.check_index': (
@@ -2042,10 +2054,6 @@ d = {
             ),
         },
         'deepforest_interp.importance': {
-            'deepforest_interp.importance._check_bool': (
-                'mdi_covariance.html#_check_bool',
-                'deepforest_interp/importance.py',
-            ),
             'deepforest_interp.importance._check_criterion': (
                 'mdi_covariance.html#_check_criterion',
                 'deepforest_interp/importance.py',

@@ -563,6 +563,11 @@ class BoostingAdapter(ModelAdapter):
     def output(self, model, own, nt: NodeTable) -> np.ndarray:
         return _raw_output(model, self.source, own, nt)
 
+    def check_every_row(
+        self, nt: NodeTable
+    ) -> bool:  # XGBoost refuses unseen categories
+        return self.source == 'xgboost' and nt.cat_row is not None
+
     def tolerance(self, nt: NodeTable, dtype=np.float64) -> float:
         # XGBoost sums its trees in float32: about 1e-7 per tree
         extra = 1e-7 * nt.n_trees if self.source == 'xgboost' else 0.0

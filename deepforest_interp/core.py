@@ -55,6 +55,7 @@ __all__ = [
     'check_X',
     'check_y',
     'check_int',
+    'check_bool',
     'check_n_jobs',
     'check_real',
     'check_index',
@@ -1241,6 +1242,14 @@ def check_int(
     return int(value)
 
 
+# %% ../nbs/00_core.ipynb #c012a2
+def check_bool(value, name: str) -> bool:
+    "`value` as a bool if it is one (numpy's too); else a TypeError naming `name`."
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f'{name} must be a bool, got {type(value).__name__} {value!r}')
+    return bool(value)
+
+
 # %% ../nbs/00_core.ipynb #c012b
 def check_n_jobs(n_jobs, name: str = 'n_jobs') -> int | None:
     "Validate a joblib-style `n_jobs` (None, or a non-zero int; negative counts back from the number of cores)."
@@ -1762,6 +1771,9 @@ class ModelAdapter:
     def offset(self, model, walk: np.ndarray, nt: NodeTable) -> np.ndarray:
         return np.tile(nt.offset, (len(walk), 1))  # (n, C) constant before the trees
 
+    def check_every_row(self, nt: NodeTable) -> bool:  # the check may never skip a row
+        return False  # (XGBoost refuses unseen categories: only it can say so)
+
     def tolerance(self, nt: NodeTable, dtype=np.float64) -> float:
         return 1e-4 if np.dtype(dtype) == np.float32 else self.rtol  # float32 rounds
 
@@ -1904,12 +1916,14 @@ def additivity_rows(
     check,  # the caller's check_additivity: True, or 'all' (every row, every call)
     model=None,  # the model `nt` was read from (None: every row)
 ) -> np.ndarray | None:  # rows to compare with the model's own output; None: all
-    "Which rows an additivity check compares: every row the first time a table is used (and always with `check='all'`, a table that is not cached, or an XGBoost model with category splits, which refuses unseen categories); afterwards only rows with a missing value, whose routing is the part that varies from row to row, until one check has passed on such rows. The state lives in the cache entry, keyed by the model's content digest: an edited model is a new entry, checked on every row again."
+    "Which rows an additivity check compares: every row the first time a table is used (and always with `check='all'`, a table that is not cached, or a family whose adapter says `check_every_row`, as XGBoost with category splits, which refuses unseen categories); afterwards only rows with a missing value, whose routing is the part that varies from row to row, until one check has passed on such rows. The state lives in the cache entry, keyed by the model's content digest: an edited model is a new entry, checked on every row again."
     entry = None if model is None else _entry(model, nt)
     if check == 'all' or entry is None or not entry.verified:
         return None
-    if nt.source == 'xgboost' and nt.cat_row is not None:
-        return None  # XGBoost refuses unseen categories itself: every row, every call
+    if model_adapter(model).check_every_row(nt):
+        return (
+            None  # e.g. XGBoost refuses unseen categories itself: every row, every call
+        )
     # rows with a missing value, until a check has seen the model route some
     return np.flatnonzero(np.isnan(X).any(1) & (not entry.verified_missing))
 

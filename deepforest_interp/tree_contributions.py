@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 from .core import Explanation, Ensemble, ensemble_trees, check_X
-from .core import check_model, model_adapter
+from .core import check_model, model_adapter, check_bool
 from .core import ADDITIVITY_RTOL  # noqa: F401 (read here by lesson 02b)
 from .core import explanation_of, path_contributions, check_averaging
 from .core import join_explanations
@@ -148,8 +148,7 @@ def contributions(
     if verbose and not _is_dask(X) and np.ndim(X) == 2 and len(X) > 1:
         kw = dict(check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype)
         return _in_blocks(model, X, kw | dict(return_std=return_std, level=level))
-    if not isinstance(return_std, (bool, np.bool_)):
-        raise TypeError(f'return_std must be a bool, got {type(return_std).__name__}')
+    check_bool(return_std, 'return_std')
     if np.dtype(dtype) not in (np.float32, np.float64):
         raise ValueError(f'dtype must be np.float32 or np.float64, got {dtype!r}')
     if is_pipeline(model):
