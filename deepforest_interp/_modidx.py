@@ -2423,6 +2423,16 @@ d = {
                 'deepforest_interp/joint.py',
             ),
         },
+        'deepforest_interp.orderings': {
+            'deepforest_interp.orderings.ordering_contributions': (
+                'orderings.html#ordering_contributions',
+                'deepforest_interp/orderings.py',
+            ),
+            'deepforest_interp.orderings.path_order': (
+                'orderings.html#path_order',
+                'deepforest_interp/orderings.py',
+            ),
+        },
         'deepforest_interp.pipelines': {
             'deepforest_interp.pipelines.PipelineParts': (
                 'pipelines.html#pipelineparts',
