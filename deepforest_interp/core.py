@@ -1834,11 +1834,12 @@ def content_digest(
     "A cheap digest of the arrays a table is read from: their 64-bit words dotted with fixed odd weights (mod 2^64, so any one changed word changes it, and a swap of two words almost surely), with every part's size; memory speed, no copy of a large part."
     sums, sizes, small = [], [], []
     for a in parts:
-        if isinstance(a, str):
-            a = a.encode()
-        if isinstance(a, (bytes, bytearray, memoryview)):
-            a = np.frombuffer(a, np.uint8)
-        b = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+        if type(a) is not np.ndarray or not a.flags.c_contiguous:  # bytes, str, views
+            a = a.encode() if isinstance(a, str) else a
+            if isinstance(a, (bytes, bytearray, memoryview)):
+                a = np.frombuffer(a, np.uint8)
+            a = np.ascontiguousarray(a)
+        b = a.reshape(-1).view(np.uint8)
         sizes.append(b.size)
         if b.size >= _DIGEST_JOIN_BYTES:
             sums.append(_word_sum(b))
@@ -2503,6 +2504,8 @@ def path_contributions(
         if hasattr(r.own, 'iloc')
         else r.own[sel]
     )
+    if check_additivity is False:  # e.output is a sum over the values: not for nothing
+        return e
     verify_additivity(
         model,
         nt,
