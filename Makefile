@@ -52,13 +52,13 @@ reproduce-check:
 	  echo "make reproduce left the clone dirty:"; git status --short; git diff --stat; exit 1; \
 	else echo "reproduce-check OK: make reproduce on a fresh clone leaves git clean"; fi
 
-## Code style (ruff), library in sync with notebooks (and within the output budget), notebook tests, pytest, then the
+## Code style (ruff), library in sync with notebooks (and within the output budget), notebook tests, pytest (2 workers), then the
 ## course site in Chromium.
 test: $(STAMP)
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory sync-check
 	. $(BIN)/activate && MPLBACKEND=Agg nbdev_test --n_workers 2
-	. $(BIN)/activate && MPLBACKEND=Agg python -m pytest -q tests
+	. $(BIN)/activate && MPLBACKEND=Agg python -m pytest -q -n 2 tests
 	$(MAKE) --no-print-directory site-check
 
 ## The notebooks (code cells), tools/, tests/, bench/ and site/ formatted and lint-clean by ruff (ruff.toml); a few seconds.

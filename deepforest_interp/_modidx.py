@@ -334,6 +334,10 @@ d = {
                 'cascade_forest.html#_basecascadeforest',
                 'deepforest_interp/cascade.py',
             ),
+            'deepforest_interp.cascade._BaseCascadeForest.__copy__': (
+                'cascade_forest.html#_basecascadeforest.__copy__',
+                'deepforest_interp/cascade.py',
+            ),
             'deepforest_interp.cascade._BaseCascadeForest.__getstate__': (
                 'cascade_forest.html#_basecascadeforest.__getstate__',
                 'deepforest_interp/cascade.py',
@@ -560,6 +564,10 @@ d = {
                 'core.html#explanation._feature_index',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.Explanation._group_positions': (
+                'core.html#explanation._group_positions',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.Explanation.abs': (
                 'core.html#explanation.abs',
                 'deepforest_interp/core.py',
@@ -658,6 +666,10 @@ d = {
             ),
             'deepforest_interp.core.LazyKernels.register': (
                 'core.html#lazykernels.register',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.LazyKernels.serial': (
+                'core.html#lazykernels.serial',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.LazyKernels.threads': (
@@ -860,12 +872,28 @@ d = {
                 'core.html#_float_values',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core._frame_numbers': (
+                'core.html#_frame_numbers',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._frozen': (
                 'core.html#_frozen',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core._group_names': (
+                'core.html#_group_names',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._has_labels': (
                 'core.html#_has_labels',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._install_compile_notice': (
+                'core.html#_install_compile_notice',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._json_info': (
+                'core.html#_json_info',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._json_value': (
@@ -876,6 +904,18 @@ d = {
                 'core.html#_leaves_match',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core._member': (
+                'core.html#_member',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._meta': (
+                'core.html#_meta',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._names_dtype': (
+                'core.html#_names_dtype',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._node_values': (
                 'core.html#_node_values',
                 'deepforest_interp/core.py',
@@ -884,12 +924,28 @@ d = {
                 'core.html#_position',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core._read_npz': (
+                'core.html#_read_npz',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._same': (
                 'core.html#_same',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core._same_label': (
+                'core.html#_same_label',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._same_shape': (
                 'core.html#_same_shape',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._save_path': (
+                'core.html#_save_path',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._say_compiling': (
+                'core.html#_say_compiling',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._split_labels': (
@@ -926,6 +982,10 @@ d = {
             ),
             'deepforest_interp.core._word_sum': (
                 'core.html#_word_sum',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._write_whole': (
+                'core.html#_write_whole',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.accepts_categories': (
@@ -982,6 +1042,10 @@ d = {
             ),
             'deepforest_interp.core.check_training_rows': (
                 'core.html#check_training_rows',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.check_verbose': (
+                'core.html#check_verbose',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.check_y': (
@@ -1286,6 +1350,26 @@ d = {
             ),
             'deepforest_interp.df21._as_export': (
                 'df21.html#_as_export',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._check_export': (
+                'df21.html#_check_export',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._check_meta': (
+                'df21.html#_check_meta',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._check_offsets': (
+                'df21.html#_check_offsets',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._check_tree': (
+                'df21.html#_check_tree',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21._damaged': (
+                'df21.html#_damaged',
                 'deepforest_interp/df21.py',
             ),
             'deepforest_interp.df21._df21_forest_trees': (
@@ -1692,10 +1776,6 @@ d = {
             ),
             'deepforest_interp.explanation_plots._spread': (
                 'explanation_plots.html#_spread',
-                'deepforest_interp/explanation_plots.py',
-            ),
-            'deepforest_interp.explanation_plots.describe': (
-                'explanation_plots.html#describe',
                 'deepforest_interp/explanation_plots.py',
             ),
             'deepforest_interp.explanation_plots.pd_rank': (
@@ -2402,6 +2482,14 @@ d = {
                 'joint_contributions.html#_kept_sets',
                 'deepforest_interp/joint.py',
             ),
+            'deepforest_interp.joint._set_label': (
+                'joint_contributions.html#_set_label',
+                'deepforest_interp/joint.py',
+            ),
+            'deepforest_interp.joint._strength_frame': (
+                'joint_contributions.html#_strength_frame',
+                'deepforest_interp/joint.py',
+            ),
             'deepforest_interp.joint._tree_set_sums': (
                 'joint_contributions.html#_tree_set_sums',
                 'deepforest_interp/joint.py',
@@ -2792,6 +2880,10 @@ d = {
                 'tree_contributions.html#contributions_reference',
                 'deepforest_interp/tree_contributions.py',
             ),
+            'deepforest_interp.tree_contributions.describe': (
+                'tree_contributions.html#describe',
+                'deepforest_interp/tree_contributions.py',
+            ),
             'deepforest_interp.tree_contributions.explore_path': (
                 'tree_contributions.html#explore_path',
                 'deepforest_interp/tree_contributions.py',
@@ -2826,10 +2918,6 @@ d = {
                 'tree_shap.html#_background_rows',
                 'deepforest_interp/tree_shap.py',
             ),
-            'deepforest_interp.tree_shap._blocks': (
-                'tree_shap.html#_blocks',
-                'deepforest_interp/tree_shap.py',
-            ),
             'deepforest_interp.tree_shap._check_flags': (
                 'tree_shap.html#_check_flags',
                 'deepforest_interp/tree_shap.py',
@@ -2842,8 +2930,16 @@ d = {
                 'tree_shap.html#_directions',
                 'deepforest_interp/tree_shap.py',
             ),
+            'deepforest_interp.tree_shap._each_block': (
+                'tree_shap.html#_each_block',
+                'deepforest_interp/tree_shap.py',
+            ),
             'deepforest_interp.tree_shap._gl_tables': (
                 'tree_shap.html#_gl_tables',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap._leaf_sums': (
+                'tree_shap.html#_leaf_sums',
                 'deepforest_interp/tree_shap.py',
             ),
             'deepforest_interp.tree_shap._out_names': (

@@ -158,6 +158,12 @@ class _BaseCascadeForest(BaseEstimator):
             state['layers_'] = _packed_layers(state['layers_'])
         return state
 
+    def __copy__(self):
+        "`copy.copy`: a new cascade sharing the fitted forests (not the packed pickle state, whose trees only unpickle)."
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        return new
+
     # ---- specialised by the subclasses -----------------------------------------------
     # -> (y the forests are fitted on, C)
     def _encode_y(self, y, sample_weight):

@@ -4,8 +4,8 @@
 
 # %% ../nbs/00_core.ipynb #c002
 from __future__ import annotations
-import functools, hashlib, json, numbers, threading, weakref
-from contextlib import contextmanager
+import functools, hashlib, json, numbers, os, sys, threading, uuid, weakref, zipfile
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import NamedTuple
 import numpy as np
@@ -32,7 +32,9 @@ __all__ = [
     'BOOSTING_TYPES',
     'LIBRARY',
     'MAX_DENSE_BYTES',
+    'F32_MAX',
     'MAX_SEED',
+    'COMPILE_NOTICE_AFTER',
     'ADDITIVITY_RTOL',
     'TRAINING_RTOL',
     'Explanation',
@@ -56,6 +58,7 @@ __all__ = [
     'check_y',
     'check_int',
     'check_bool',
+    'check_verbose',
     'check_n_jobs',
     'check_real',
     'check_index',
@@ -431,14 +434,21 @@ class Explanation:
             self._below(lambda e: e.mean(axis)),
         )
 
+    def _group_positions(self, members) -> np.ndarray:
+        "The feature positions of one group of `group`'s dict: names or positions; an integer array of valid positions (a Pipeline's column groups) taken as it is."
+        K = len(self.feature_names)
+        m = members
+        if isinstance(m, np.ndarray) and m.ndim == 1 and m.dtype.kind in 'iu':
+            if not len(m) or (m.min() >= 0 and m.max() < K):
+                return m.astype(np.intp, copy=False)
+        return self._feature_index(list(m)) if len(m) else np.zeros(0, np.intp)
+
     def group(self, mapping, data=None) -> Explanation:
         "Sum contributions over groups of features (exact: the output is unchanged); `mapping` = {group: [features]} or one group label per feature."
         K = len(self.feature_names)
         if isinstance(mapping, dict):
-            groups = {
-                str(g): self._feature_index(list(m)) if len(m) else np.zeros(0, np.intp)
-                for g, m in mapping.items()
-            }
+            _group_names(mapping)
+            groups = {str(g): self._group_positions(m) for g, m in mapping.items()}
         else:
             labels = list(mapping)
             if len(labels) != K:
@@ -446,8 +456,8 @@ class Explanation:
                     f'mapping gives {len(labels)} group labels for {K} features'
                 )
             groups = {}
-            for k, g in enumerate(labels):
-                groups.setdefault(str(g), []).append(k)
+            for k, name in enumerate(_group_names(labels)):
+                groups.setdefault(name, []).append(k)
             groups = {g: np.array(ks) for g, ks in groups.items()}
         used = np.concatenate([np.zeros(0, np.intp)] + list(groups.values()))
         count = np.bincount(used, minlength=K)
@@ -544,29 +554,59 @@ class Explanation:
         if len(np.unique(flat)) != len(df):
             raise ValueError('df has duplicate (sample, feature, output) rows')
         order = np.argsort(flat)
-        col = lambda name: df[name].to_numpy()[order]
+        col = lambda name: _frame_numbers(df, name)[order]
         shape = (n, K, C) if has_out else (n, K)
-        first = lambda a: a.reshape(n, K, C)[:, 0, :].reshape(
-            (n, C) if has_out else (n,)
-        )
+
+        def first(name):  # a per-row column: one value for all the features of a row
+            a = col(name).reshape(n, K, C)
+            same = (a == a[:, :1]) | (np.isnan(a) & np.isnan(a[:, :1]))
+            if not same.all():
+                i = int(np.flatnonzero(~same.all((1, 2)))[0])
+                raise ValueError(
+                    f'df column {name!r} differs between the features of sample'
+                    f' {samples[i]}: to_frame() writes one {name} per sample (and'
+                    ' output); fix or drop that sample'
+                )
+            return a[:, 0, :].reshape((n, C) if has_out else (n,))
+
+        for name in ('contribution', 'bias'):
+            blank = np.isnan(col(name))
+            if blank.any():
+                i = int(np.flatnonzero(blank)[0]) // (K * C)
+                raise ValueError(
+                    f'df column {name!r} has {int(blank.sum())} blank (NaN) cell(s), the'
+                    f' first in sample {samples[i]}: an explanation needs every'
+                    ' contribution and bias; fill them or drop those samples'
+                )
         data = col('value').reshape(n, K, C)[:, :, 0] if 'value' in df.columns else None
         if data is not None and 'label' in df.columns:  # labels back in their cells
-            lab = np.asarray(pd.Series(col('label'), dtype=object)).reshape(n, K, C)
+            lab = df['label'].astype(object).to_numpy()[order].reshape(n, K, C)
             lab = lab[:, :, 0]
             data = np.where(pd.isna(lab), data.astype(object), lab)
         return cls(
             col('contribution').reshape(shape),
-            first(col('bias')),
+            first('bias'),
             feats,
             data,
             outs if has_out else None,
-            first(col('bootstrap')) if 'bootstrap' in df.columns else None,
+            first('bootstrap') if 'bootstrap' in df.columns else None,
             {},
             col('std').reshape(shape) if 'std' in df.columns else None,
         )
 
     def to_shap(self, output=None):
-        "A `shap.Explanation` (needs `shap`); a multi-output explanation needs `output=` (label or position) for shap's plots."
+        "A `shap.Explanation` (needs `shap`); a multi-output explanation needs `output=` (label or position) for shap's plots. Path contributions warn: shap's plots call every value a 'SHAP value'."
+        if self.info.get('attribution', 'path') != 'shapley':
+            import warnings
+
+            warnings.warn(
+                "to_shap(): these are path contributions (Saabas), not Shapley values, but shap's"
+                " plots will label them 'SHAP value'. For Shapley values use"
+                " shapley_values(model, X) or contributions(model, X, method='shapley');"
+                ' e.plot.summary() / .waterfall() / .dependence() label either kind.',
+                UserWarning,
+                stacklevel=2,
+            )
         try:
             import shap
         except ImportError as err:
@@ -598,17 +638,23 @@ class Explanation:
         )
 
     def save(self, path) -> None:
-        "Write the explanation, its layers included, to one `.npz` file of numpy arrays and JSON text (no pickle); `Explanation.load` reads it back exactly."
-        np.savez_compressed(path, **_explanation_arrays(self))
+        "Write the explanation, its layers included, to the file `path` exactly as named (numpy's `.npz` format: arrays and JSON text, no pickle), whole or not at all; `Explanation.load` reads it back exactly."
+        arrays = _explanation_arrays(self)
+        _write_whole(path, lambda f: np.savez_compressed(f, **arrays))
 
     @classmethod
     def load(cls, path) -> Explanation:
-        "Read an explanation written by `save` (numpy's `.npz`, read with `allow_pickle=False`)."
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-        if arrays.get('format', np.array('')).item() != _SAVE_FORMAT:
-            raise ValueError(f'{path} was not written by Explanation.save')
-        return _explanation_from(arrays)
+        "Read an explanation written by `save`; any other file is refused with one message (read with `allow_pickle=False`: never unpickled)."
+        arrays = _read_npz(path)
+        try:
+            return _explanation_from(arrays)
+        except ValueError as err:
+            where = (
+                os.fspath(path)
+                if isinstance(path, (str, os.PathLike))
+                else getattr(path, 'name', type(path).__name__)
+            )
+            raise ValueError(f'path {where!r}: {err}') from None
 
 
 # %% ../nbs/00_core.ipynb #c005s
@@ -616,14 +662,19 @@ _SAVE_FORMAT = 'deepforest_interp.Explanation/1'  # the tag `Explanation.save` w
 
 
 def _split_labels(data) -> tuple[np.ndarray, np.ndarray | None]:
-    "An explanation's data as numbers (NaN where a cell holds a label or is missing) and, if any cell holds a label, the labels (None elsewhere)."
+    "An explanation's data as numbers (NaN where a cell holds a label or is missing) and, if any cell holds a label, the labels (None elsewhere); a string is always a label, even '01' or 'nan'."
     data = np.asarray(data)
+    if data.dtype.kind in 'US':
+        data = data.astype(object)
     if data.dtype.kind != 'O':
         return data.astype(float), None
     num = np.full(data.shape, np.nan)
     lab = np.full(data.shape, None, dtype=object)
     for idx, v in np.ndenumerate(data):
         if v is None or (isinstance(v, float) and v != v) or v is pd.NA:
+            continue
+        if isinstance(v, (str, bytes)):
+            lab[idx] = v if isinstance(v, str) else v.decode('utf-8', 'replace')
             continue
         try:
             num[idx] = float(v)
@@ -635,6 +686,15 @@ def _split_labels(data) -> tuple[np.ndarray, np.ndarray | None]:
 def _json_value(v):
     "numpy scalars as Python ones, for JSON."
     return v.item() if isinstance(v, np.generic) else v
+
+
+def _names_dtype(names) -> str | None:
+    "The numpy dtype shared by output names that are all numpy scalars (bool, int, float; e.g. `classes_`), kept so that they load back as such."
+    if names and all(isinstance(v, np.generic) for v in names):
+        kinds = {np.asarray(v).dtype for v in names}
+        if len(kinds) == 1 and next(iter(kinds)).kind in 'biuf':
+            return str(next(iter(kinds)))
+    return None
 
 
 def _explanation_arrays(e, prefix: str = '') -> dict:
@@ -658,9 +718,10 @@ def _explanation_arrays(e, prefix: str = '') -> dict:
         'output_names': None
         if e.output_names is None
         else [_json_value(v) for v in e.output_names],
-        'info': json.loads(
-            json.dumps(e.info, default=lambda v: _json_value(np.asarray(v).tolist()))
-        ),
+        'output_dtype': None
+        if e.output_names is None
+        else _names_dtype(e.output_names),
+        'info': _json_info(e.info),
         'layers': []
         if e.layers_below is None
         else [_json_value(k) for k in e.layers_below],
@@ -673,27 +734,216 @@ def _explanation_arrays(e, prefix: str = '') -> dict:
     return out
 
 
+def _member(a: dict, key: str, kinds: str = 'fiu', optional: bool = False):
+    "Member `key` of a saved explanation, checked to hold an array of one of the dtype `kinds`; a ValueError 'damaged: member ...' otherwise."
+    if key not in a:
+        if optional:
+            return None
+        raise ValueError(f'damaged Explanation file: member {key!r} is missing')
+    v = a[key]
+    if v.dtype.kind not in kinds:
+        raise ValueError(
+            f'damaged Explanation file: member {key!r} holds {v.dtype} data, not'
+            f' {"numbers" if kinds == "fiu" else "text" if kinds == "U" else kinds}'
+        )
+    return v
+
+
+def _meta(a: dict, prefix: str) -> dict:
+    "The JSON member `meta` of a saved explanation (output names, info, layers), checked."
+    m = _member(a, prefix + 'meta', 'U')
+    try:
+        meta = json.loads(m.item()) if m.ndim == 0 else None
+    except ValueError:
+        meta = None
+    if not (
+        isinstance(meta, dict)
+        and isinstance(meta.get('info'), dict)
+        and isinstance(meta.get('layers'), list)
+        and isinstance(meta.get('output_names'), (list, type(None)))
+    ):
+        raise ValueError(
+            f'damaged Explanation file: member {prefix + "meta"!r} is not the JSON'
+            ' record Explanation.save writes'
+        )
+    return meta
+
+
 def _explanation_from(a: dict, prefix: str = ''):
-    "The explanation `_explanation_arrays` wrote (read back exactly)."
-    meta = json.loads(a[prefix + 'meta'].item())
-    data = a.get(prefix + 'data')
+    "The explanation `_explanation_arrays` wrote (read back exactly); a ValueError naming the damaged member otherwise."
+    meta = _meta(a, prefix)
+    data = _member(a, prefix + 'data', optional=True)
     if data is not None and prefix + 'data_label' in a:
-        labels = a[prefix + 'data_label'].astype(object)
-        data = np.where(a[prefix + 'data_is_label'], labels, data.astype(object))
+        labels = _member(a, prefix + 'data_label', 'U').astype(object)
+        is_label = _member(a, prefix + 'data_is_label', 'b')
+        if not labels.shape == is_label.shape == data.shape:
+            raise ValueError(
+                f'damaged Explanation file: member {prefix + "data_label"!r} does not'
+                ' match the shape of data'
+            )
+        data = np.where(is_label, labels, data.astype(object))
+    names, dtype = meta['output_names'], meta.get('output_dtype')
+    if names is not None and dtype is not None:
+        try:
+            names = list(np.array(names, dtype=dtype))
+        except (TypeError, ValueError):
+            raise ValueError(
+                f'damaged Explanation file: member {prefix + "meta"!r} holds output'
+                f' names that are not {dtype}'
+            ) from None
     below = {
         k: _explanation_from(a, f'{prefix}layer{k}.') for k in meta['layers']
     } or None
-    return Explanation(
-        a[prefix + 'values'],
-        a[prefix + 'bias'],
-        [str(f) for f in a[prefix + 'feature_names']],
-        data,
-        meta['output_names'],
-        a.get(prefix + 'bootstrap'),
-        meta['info'],
-        a.get(prefix + 'std'),
-        below,
+    fields = {f: _member(a, prefix + f) for f in ('values', 'bias')}
+    try:
+        return Explanation(
+            fields['values'],
+            fields['bias'],
+            [str(f) for f in _member(a, prefix + 'feature_names', 'U').ravel()],
+            data,
+            names,
+            _member(a, prefix + 'bootstrap', optional=True),
+            meta['info'],
+            _member(a, prefix + 'std', optional=True),
+            below,
+        )
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f'damaged Explanation file: its members do not fit together ({err})'
+        ) from None
+
+
+def _save_path(path, what: str = 'path') -> str:
+    "`path` as the name of a file to write: a str or os.PathLike naming a file (not a directory) in a directory that exists."
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(
+            f'{what} must be a file name (a str or pathlib.Path), got {type(path).__name__}'
+        )
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        raise ValueError(
+            f'{what} {path!r} is a directory: name a file in it, e.g.'
+            f' {os.path.join(path, "explanation.npz")!r}'
+        )
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(
+            f'{what} {path!r}: the directory {folder!r} does not exist; create it first'
+        )
+    return path
+
+
+def _write_whole(path, write, what: str = 'path') -> None:
+    "Call `write(file)` on a new file beside `path`, then rename it to `path`: a write that fails leaves no partial file (and an older file of that name as it was); an open binary file is written as it is."
+    if hasattr(path, 'write') and not isinstance(path, (str, os.PathLike)):
+        return write(path)  # the caller's open file (e.g. io.BytesIO)
+    path = _save_path(path, what)
+    folder, base = os.path.split(os.path.abspath(path))
+    tmp = os.path.join(folder, f'.{base}.{uuid.uuid4().hex[:12]}.partial')
+    try:
+        with open(tmp, 'xb') as f:
+            write(f)
+        os.replace(tmp, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _read_npz(path) -> dict:
+    "Every member of the Explanation file at `path` (numpy's `.npz`, read with `allow_pickle=False`: never unpickled; or an open binary file); one ValueError for a file of another kind."
+    if hasattr(path, 'read') and not isinstance(path, (str, os.PathLike)):
+        name = getattr(path, 'name', type(path).__name__)
+    elif not isinstance(path, (str, os.PathLike)):
+        raise TypeError(
+            f'path must be a file name (a str or pathlib.Path), got {type(path).__name__}'
+        )
+    else:
+        path = name = os.fspath(path)
+        if not os.path.exists(path) and os.path.isfile(path + '.npz'):
+            path += '.npz'  # written by an older `save`, which let numpy append '.npz'
+        if os.path.isdir(path):
+            raise ValueError(
+                f'path {path!r} is a directory: name the file Explanation.save wrote'
+            )
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f'path {path!r}: no such file')
+    not_ours = (
+        f'path {name!r} is not an Explanation file (one written by Explanation.save)'
     )
+    try:
+        z = np.load(path, allow_pickle=False)
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile):
+        raise ValueError(not_ours) from None
+    if not isinstance(z, np.lib.npyio.NpzFile):
+        raise ValueError(f'{not_ours}: it holds one numpy array')
+    with z:
+        if 'format' not in z.files:
+            raise ValueError(not_ours)
+        arrays = {}
+        for k in z.files:
+            try:
+                arrays[k] = z[k]
+            except Exception:  # a bad zip member, an object array (needs pickle)
+                raise ValueError(
+                    f'path {path!r}: damaged Explanation file: member {k!r} cannot be read'
+                ) from None
+    fmt = arrays['format']
+    if fmt.dtype.kind != 'U' or fmt.ndim != 0 or fmt.item() != _SAVE_FORMAT:
+        raise ValueError(not_ours)
+    return arrays
+
+
+def _frame_numbers(df: pd.DataFrame, name: str) -> np.ndarray:
+    "Column `name` of a `to_frame()` table as float64 (NaN where blank); a ValueError naming the column when a cell is not a number."
+    try:
+        return df[name].to_numpy(dtype=float, na_value=np.nan)
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f'df column {name!r} must hold numbers (to_frame() writes floats): {err}'
+        ) from None
+
+
+def _group_names(labels) -> list:
+    "The group names (str) of `Explanation.group`'s labels; a ValueError naming two different labels that would print as one name (1 and '1')."
+    seen = {}
+    for g in labels:
+        name = str(g)
+        if name in seen and not _same_label(seen[name], g):
+            raise ValueError(
+                f'mapping: the group labels {seen[name]!r} and {g!r} are different but'
+                f' would both be named {name!r}: give the groups distinct names'
+            )
+        seen.setdefault(name, g)
+    return [str(g) for g in labels]
+
+
+def _same_label(a, b) -> bool:
+    "True when two group labels are the same (1 and np.int64(1)), False for 1 and '1'."
+    if isinstance(a, str) != isinstance(b, str):
+        return False
+    try:
+        return bool(a == b) or (a != a and b != b)
+    except (TypeError, ValueError):
+        return a is b
+
+
+def _json_info(info: dict) -> dict:
+    "An explanation's `info` as JSON data (numpy arrays as lists); a TypeError naming `info` for anything JSON cannot hold."
+
+    def plain(v):
+        out = _json_value(np.asarray(v).tolist())
+        if out is v:  # not a numpy value: JSON cannot hold it
+            raise TypeError(type(v).__name__)
+        return out
+
+    try:
+        return json.loads(json.dumps(info, default=plain))
+    except (TypeError, ValueError) as err:
+        raise TypeError(
+            f'info holds a value Explanation.save cannot write as JSON ({err}): keep'
+            ' numbers, strings, lists, dicts and numeric arrays in info'
+        ) from None
 
 
 # %% ../nbs/00_core.ipynb #c005j
@@ -1057,6 +1307,7 @@ def is_checked(X, model=None) -> bool:
 
 # %% ../nbs/00_core.ipynb #c011
 MAX_DENSE_BYTES = 2**31  # largest scipy sparse X densified (float64 bytes)
+F32_MAX = float(np.finfo(np.float32).max)  # largest |x| a tree compares (as float32)
 
 
 def check_X(
@@ -1172,8 +1423,15 @@ def check_X(
         )
     if arr.shape[0] == 0:
         raise ValueError(f'{name} has no rows')
-    if np.isinf(arr).any():
-        raise ValueError(f'{name} contains infinite values')
+    # one pass: |x| beyond float32's range (inf included), which the trees cannot compare
+    if (np.abs(arr) > F32_MAX).any() if arr.dtype.kind == 'f' else False:
+        if np.isinf(arr).any():
+            raise ValueError(f'{name} contains infinite values')
+        raise ValueError(
+            f'{name} holds values beyond the float32 range (|x| > {F32_MAX:.4g}), which'
+            ' tree models compare as float32 (scikit-learn refuses them too): rescale'
+            ' those columns'
+        )
     has_nan = bool(np.isnan(arr).any())
     if not allow_nan and has_nan:
         raise ValueError(
@@ -1248,6 +1506,14 @@ def check_bool(value, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f'{name} must be a bool, got {type(value).__name__} {value!r}')
     return bool(value)
+
+
+# %% ../nbs/00_core.ipynb #c012v
+def check_verbose(value, name: str = 'verbose') -> int:
+    "A `verbose` level as an int >= 0; `True`/`False` (scikit-learn's spelling) read as 1/0."
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    return check_int(value, name, 0)
 
 
 # %% ../nbs/00_core.ipynb #c012b
@@ -1351,6 +1617,7 @@ class LazyKernels:
         with self._lock:
             if self._ready:
                 return
+            _install_compile_notice()
             self._ns['prange'] = numba.prange
             for (
                 name,
@@ -1363,6 +1630,23 @@ class LazyKernels:
                         self._ns[name]
                     )
             self._ready = True
+
+    def serial(self, name: str):
+        "The kernel `name` compiled without threads (same code, `prange` as `range`, same sums bit for bit): a one-thread call never waits for the parallel kernel's longer first compilation."
+        if not self._options.get(name, {}).get('parallel'):
+            return getattr(self, name)
+        twin = self._ns.get(name + '_serial')
+        if twin is None:
+            import numba, types
+
+            fn = getattr(self, name).py_func  # compiles the module's kernels first
+            fn = types.FunctionType(
+                fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__
+            )
+            # its own name: numba's disk cache keys a function by name and line, not by flags
+            fn.__qualname__ += '_serial'
+            twin = self._ns[name + '_serial'] = numba.njit(cache=True, nogil=True)(fn)
+        return twin
 
     def __getattr__(self, name):
         "The compiled kernel `name` (compiling every kernel of the module on the first access)."
@@ -1391,6 +1675,66 @@ class LazyKernels:
             yield nt
         finally:
             numba.set_num_threads(old)
+
+
+# %% ../nbs/00_core.ipynb #c012lq
+# seconds a compilation of the library's kernels runs before one line on stderr says so
+# (None: never; the environment variable DFI_COMPILE_NOTICE=off does the same)
+COMPILE_NOTICE_AFTER = 0.5
+_NOTICE = dict(installed=False, shown=False, depth=0, timer=None)
+_NOTICE_LOCK = threading.Lock()
+
+
+def _say_compiling():
+    "The one line, once per process."
+    if not _NOTICE['shown']:
+        _NOTICE['shown'] = True
+        print(
+            'deepforest_interp: compiling its numba kernels for a first call of this kind'
+            ' (once: cached on disk for later sessions) ...',
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def _install_compile_notice():
+    "Listen to numba's compilations of this library's kernels: when one runs longer than COMPILE_NOTICE_AFTER seconds, say so on stderr (a first call after install otherwise waits with no word)."
+    from numba.core import event
+
+    with _NOTICE_LOCK:
+        if _NOTICE['installed']:
+            return
+        _NOTICE['installed'] = True
+
+    ours = lambda ev: getattr(
+        getattr(ev.data.get('dispatcher'), 'py_func', None), '__module__', ''
+    ).startswith('deepforest_interp')
+
+    class Notice(event.Listener):
+        def on_start(self, ev):
+            after = COMPILE_NOTICE_AFTER
+            off = os.environ.get('DFI_COMPILE_NOTICE', '').lower() in ('0', 'off', 'no')
+            if not ours(ev):
+                return
+            with _NOTICE_LOCK:
+                _NOTICE['depth'] += 1
+                if _NOTICE['depth'] == 1 and not (
+                    after is None or off or _NOTICE['shown']
+                ):
+                    _NOTICE['timer'] = threading.Timer(after, _say_compiling)
+                    _NOTICE['timer'].daemon = True
+                    _NOTICE['timer'].start()
+
+        def on_end(self, ev):
+            if not ours(ev):
+                return
+            with _NOTICE_LOCK:
+                _NOTICE['depth'] -= 1
+                if _NOTICE['depth'] == 0 and _NOTICE['timer'] is not None:
+                    _NOTICE['timer'].cancel()
+                    _NOTICE['timer'] = None
+
+    event.register('numba:compile', Notice())
 
 
 # %% ../nbs/00_core.ipynb #c015
@@ -2387,10 +2731,11 @@ def walk(
         # blocks of equal size, a multiple of the threads: every thread gets the same rows
         rounds = max(1, -(-n // (BLOCK_ROWS * nt_)))
         block = max(1, -(-n // (rounds * nt_)))
+        # one thread: the serial twin (same sums), so that a small first call does not
+        # wait for the parallel kernel's longer compilation
+        kernel = _K._walk_sum if nt_ > 1 else _K.serial('_walk_sum')
         with np.errstate(over='ignore'):
-            _K._walk_sum(
-                Xr, *args, tab, tw, rw, Xd, nt.threshold, inv, credit, out, block
-            )
+            kernel(Xr, *args, tab, tw, rw, Xd, nt.threshold, inv, credit, out, block)
     return out
 
 

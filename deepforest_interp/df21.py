@@ -31,8 +31,10 @@ __all__ = [
 
 # %% ../nbs/06b_df21.ipynb #9a63283cbaf04dbcab1f6479b197f3a8
 import json
+import numbers
 import os
 import threading
+import zipfile
 
 import numpy as np
 
@@ -330,11 +332,25 @@ def save_export(path, export, extra=None, info=None):
 # %% ../nbs/06b_df21.ipynb #b118ea5561624da68c537baed56e602f
 def load_export(path):
     """Read what `save_export` wrote: (export, extra arrays, info)."""
-    with np.load(path, allow_pickle=False) as z:
-        data = {k: z[k] for k in z.files}
+    not_ours = f'{os.fspath(path)!r} is not a DF21 export (a file save_export wrote)'
+    try:
+        z = np.load(path, allow_pickle=False)
+    except (ValueError, EOFError, zipfile.BadZipFile):
+        raise ValueError(not_ours) from None
+    if not isinstance(z, np.lib.npyio.NpzFile):
+        raise ValueError(not_ours)
+    with z:
+        need = [f'export.{k}' for k in ARRAY_KEYS + ('meta',)] + ['info']
+        if any(k not in z.files for k in need):
+            raise ValueError(not_ours)
+        try:
+            data = {k: z[k] for k in z.files}
+            meta = json.loads(str(data.pop('export.meta')))
+            info = json.loads(str(data.pop('info')))
+        except ValueError:  # an object member (pickle), text that is not JSON
+            raise ValueError(f'{not_ours}: a member is damaged') from None
     export = {k: data.pop(f'export.{k}') for k in ARRAY_KEYS}
-    export['meta'] = json.loads(str(data.pop('export.meta')))
-    info = json.loads(str(data.pop('info')))
+    export['meta'] = meta
     return export, data, info
 
 
@@ -915,7 +931,10 @@ _all_ = ['DF21CascadeClassifier', 'DF21CascadeRegressor']
 def _as_export(model_or_export) -> dict:
     "The export of a live DF21 model, an export dict, or the export stored in a `.npz` path."
     if isinstance(model_or_export, (str, os.PathLike)):
-        return load_export(model_or_export)[0]
+        try:
+            return load_export(model_or_export)[0]
+        except ValueError as err:
+            raise ValueError(f'model_or_export: {err}') from None
     if isinstance(model_or_export, dict):
         if 'meta' not in model_or_export:
             raise ValueError(
@@ -930,6 +949,184 @@ def _as_export(model_or_export) -> dict:
         'model_or_export must be a fitted DF21 model (deepforest.CascadeForestClassifier / Regressor), an export dict'
         f' (export_df21, load_export) or the path of a saved export, got {type(model_or_export).__name__}'
     )
+
+
+# %% ../nbs/06b_df21.ipynb #df21checkexport
+def _damaged(what: str) -> ValueError:
+    return ValueError(
+        f'model_or_export is not a complete DF21 export: {what}; export the model again'
+        ' with export_df21 (or save_export / load_export)'
+    )
+
+
+def _check_meta(meta) -> None:
+    "The fields of an export's `meta` that `from_df21` reads, with their types."
+    if not isinstance(meta, dict):
+        raise _damaged(f"'meta' is a {type(meta).__name__}, not a dict")
+    need = {
+        'is_classifier': (bool, int),
+        'n_features': int,
+        'n_outputs': int,
+        'n_layers': int,
+        'n_forests_per_layer': int,
+        'use_predictor': (bool, int),
+        'params': dict,
+        'binners': list,
+        'layers': list,
+        'forests': list,
+    }
+    for k, t in need.items():
+        if k not in meta:
+            raise _damaged(f'meta has no {k!r}')
+        if not isinstance(meta[k], t) or (t is int and isinstance(meta[k], bool)):
+            raise _damaged(f'meta[{k!r}] is {meta[k]!r}')
+    for k in ('n_features', 'n_outputs', 'n_layers'):
+        if meta[k] < 1:
+            raise _damaged(f'meta[{k!r}] is {meta[k]}, expected >= 1')
+    n_layers = meta['n_layers'] + bool(meta['use_predictor'])
+    fields = {
+        'forests': (
+            'layer',
+            'position',
+            'type',
+            'n_trees',
+            'tree_offset',
+            'random_state',
+        ),
+        'binners': ('n_columns', 'column_offset', 'missing_bin'),
+        'layers': ('val_performance',),
+    }
+    for part, keys in fields.items():
+        for i, d in enumerate(meta[part]):
+            if not isinstance(d, dict) or any(k not in d for k in keys):
+                raise _damaged(f'meta[{part!r}][{i}] lacks one of {list(keys)}')
+    if len(meta['layers']) != meta['n_layers'] or len(meta['binners']) < n_layers:
+        raise _damaged('meta has fewer layers or binners than n_layers')
+    if not meta['forests'] or {f['layer'] for f in meta['forests']} != set(
+        range(n_layers)
+    ):
+        raise _damaged(
+            f'meta["forests"] does not hold forests for the {n_layers} layers'
+        )
+    if meta['is_classifier'] and len(meta.get('classes') or []) != meta['n_outputs']:
+        raise _damaged("meta['classes'] does not name the n_outputs classes")
+    for i, f in enumerate(meta['forests']):
+        if (
+            f['type'] not in ('rf', 'erf')
+            or not isinstance(f['n_trees'], int)
+            or f['n_trees'] < 1
+        ):
+            raise _damaged(
+                f'meta["forests"][{i}] has type {f["type"]!r}, n_trees {f["n_trees"]!r}'
+            )
+
+
+def _check_offsets(off, n_items: int, n: int, what: str, of: str) -> None:
+    "`off` must be n_items + 1 non-decreasing offsets from 0 to `n` (the length of `of`)."
+    if (
+        off.shape != (n_items + 1,)
+        or off[0] != 0
+        or off[-1] != n
+        or (np.diff(off) < 0).any()
+    ):
+        raise _damaged(
+            f'{what} (shape {off.shape}) does not cut the {n} entries of {of} into {n_items} parts'
+        )
+
+
+def _check_tree(children: np.ndarray, n_leaves: int, t: int) -> None:
+    "Tree `t` of an export is a binary tree: every internal node but the root and every leaf is the child of exactly one node, all reached from the root (no node its own descendant: no endless walk)."
+    n_int = len(children)
+    c = children.ravel().astype(np.int64)
+    inner, leaves = c[c > 0], -c[c <= 0]
+    if (inner >= n_int).any() or (leaves >= n_leaves).any():
+        raise _damaged(
+            f'tree {t} has a child index beyond its {n_int} nodes / {n_leaves} leaves'
+        )
+    if (
+        n_int == 0
+        and n_leaves != 1
+        or n_int
+        and (
+            (np.bincount(inner, minlength=n_int)[1:] != 1).any()
+            or (np.bincount(leaves, minlength=n_leaves) != 1).any()
+        )
+    ):
+        raise _damaged(
+            f'tree {t} is not a tree: a node or leaf has no parent or several'
+        )
+    seen, frontier = np.zeros(n_int, bool), np.zeros(min(n_int, 1), np.int64)
+    seen[frontier] = True
+    while frontier.size:  # each node once: ends after at most n_int rounds
+        ch = children[frontier].ravel()
+        frontier = ch[ch > 0].astype(np.int64)
+        seen[frontier] = True
+    if not seen.all():
+        raise _damaged(f'tree {t} has nodes that are their own descendants (a cycle)')
+
+
+def _check_export(export: dict) -> None:
+    "An export's meta and arrays fit together (`ValueError` naming what does not): read before any tree is walked."
+    _check_meta(export.get('meta'))
+    meta, a = export['meta'], {}
+    kinds = {'bin_thresholds': 'f', 'leaf_value': 'f'}
+    for k in ARRAY_KEYS:
+        if k not in export:
+            raise _damaged(f'the array {k!r} is missing')
+        a[k] = np.asarray(export[k])
+        if a[k].dtype.kind not in kinds.get(k, 'iu') + ('iu' if k in kinds else ''):
+            raise _damaged(f'the array {k!r} holds {a[k].dtype}, not numbers')
+    T, K = len(a['tree_seed']), meta['n_features']
+    if a['node_children'].ndim != 2 or a['node_children'].shape[1] != 2:
+        raise _damaged(
+            f'node_children has shape {a["node_children"].shape}, not (n_nodes, 2)'
+        )
+    if a['leaf_value'].ndim != 2 or a['leaf_value'].shape[1] != meta['n_outputs']:
+        raise _damaged(
+            f'leaf_value has shape {a["leaf_value"].shape}, not (n_leaves, {meta["n_outputs"]})'
+        )
+    if len(a['tree_node_offsets']) != T + 1:
+        raise _damaged(
+            f'tree_seed holds {T} seeds for {len(a["tree_node_offsets"]) - 1} trees'
+        )
+    N = len(a['node_children'])
+    if len(a['node_feature']) != N or len(a['node_threshold']) != N:
+        raise _damaged(
+            'node_feature, node_threshold and node_children differ in length'
+        )
+    _check_offsets(a['tree_node_offsets'], T, N, 'tree_node_offsets', 'node_children')
+    _check_offsets(
+        a['tree_leaf_offsets'],
+        T,
+        len(a['leaf_value']),
+        'tree_leaf_offsets',
+        'leaf_value',
+    )
+    n_cols = sum(b['n_columns'] for b in meta['binners'])
+    _check_offsets(
+        a['bin_offsets'],
+        n_cols,
+        len(a['bin_thresholds']),
+        'bin_offsets',
+        'bin_thresholds',
+    )
+    if meta['binners'][0]['n_columns'] != K:
+        raise _damaged(
+            f'binner 0 bins {meta["binners"][0]["n_columns"]} columns, not the {K} features'
+        )
+    for i, f in enumerate(meta['forests']):
+        if not 0 <= f['tree_offset'] <= T - f['n_trees']:
+            raise _damaged(f'forest {i} names trees beyond the {T} of tree_seed')
+        width = K + (meta['binners'][f['layer']]['n_columns'] if f['layer'] else 0)
+        for t in range(f['tree_offset'], f['tree_offset'] + f['n_trees']):
+            n0, n1 = a['tree_node_offsets'][t : t + 2]
+            feat = a['node_feature'][n0:n1]
+            if ((feat < 0) | (feat >= width)).any():
+                raise _damaged(
+                    f'tree {t} splits on a column beyond the {width} of its layer'
+                )
+            l0, l1 = a['tree_leaf_offsets'][t : t + 2]
+            _check_tree(a['node_children'][n0:n1], int(l1 - l0), t)
 
 
 # %% ../nbs/06b_df21.ipynb #76127f4a2f6a44fba749ea7800e59d51
@@ -949,18 +1146,23 @@ def from_df21(
     from sklearn.utils import Bunch
 
     from deepforest_interp.cascade import _fingerprint
+    from deepforest_interp.core import check_int
 
     if train_pass not in ('oob', 'in_sample'):
         raise ValueError(f"train_pass must be 'oob' or 'in_sample', got {train_pass!r}")
-    if predictor_copies is not None and (
-        isinstance(predictor_copies, bool)
-        or not isinstance(predictor_copies, int)
-        or predictor_copies < 1
-    ):
+    if predictor_copies is not None:
+        predictor_copies = check_int(predictor_copies, 'predictor_copies', 1)
+    if isinstance(leaf_tol, (bool, np.bool_)) or not isinstance(leaf_tol, numbers.Real):
+        raise TypeError(
+            f'leaf_tol must be a number >= 0 (a tolerance), got {type(leaf_tol).__name__}'
+            f' {leaf_tol!r}'
+        )
+    if not leaf_tol >= 0:  # NaN too: it would accept any training rows
         raise ValueError(
-            f'predictor_copies must be an int >= 1 or None, got {predictor_copies!r}'
+            f'leaf_tol must be a number >= 0 (a tolerance), got {leaf_tol!r}'
         )
     export = _as_export(model_or_export)
+    _check_meta(export.get('meta'))  # the arrays once the model's kind is accepted
     meta = export['meta']
     if meta.get('backend') not in ('custom', 'sklearn'):
         raise NotImplementedError(
@@ -974,20 +1176,26 @@ def from_df21(
             "the export of this backend='sklearn' model holds no bootstrap seeds of its scikit-learn trees: export"
             ' the model again with export_df21'
         )
-    if (np.asarray(export['tree_seed']) < 0).any():
-        raise ValueError(
-            'the DF21 model was fitted without an integer random_state: the in-bag rows of its trees (needed for the'
-            ' internal node values) cannot be rebuilt; refit with random_state=<int>'
-        )
     is_clf = bool(meta['is_classifier'])
     C, K = int(meta['n_outputs']), int(meta['n_features'])
     if not is_clf and C != 1:
         raise NotImplementedError(
             f'a DF21 regressor with {C} targets: the library explains one regression output; fit one model per target'
         )
+    _check_export(export)
+    if (np.asarray(export['tree_seed']) < 0).any():
+        raise ValueError(
+            'the DF21 model was fitted without an integer random_state: the in-bag rows of its trees (needed for the'
+            ' internal node values) cannot be rebuilt; refit with random_state=<int>'
+        )
     if feature_names is None and hasattr(X_train, 'columns'):
         feature_names = [str(c) for c in X_train.columns]
-    X = np.array(X_train, dtype=np.float64, order='C')
+    try:
+        X = np.array(X_train, dtype=np.float64, order='C')
+    except (TypeError, ValueError) as err:
+        raise TypeError(
+            f'X_train must hold numbers (the matrix DF21 was fitted on): {err}'
+        ) from None
     y = np.asarray(y_train)
     if X.ndim != 2 or X.shape[1] != K:
         raise ValueError(
@@ -1001,6 +1209,12 @@ def from_df21(
     if feature_names is not None and len(feature_names) != K:
         raise ValueError(
             f'feature_names must name the {K} columns, got {len(feature_names)} names'
+        )
+    if feature_names is not None and len({str(f) for f in feature_names}) != K:
+        names = [str(f) for f in feature_names]
+        dup = sorted({f for f in names if names.count(f) > 1})
+        raise ValueError(
+            f'feature_names has duplicate names {dup[:5]}: every feature needs its own name'
         )
     n = len(X)
     if is_clf:

@@ -6,75 +6,16 @@
 from __future__ import annotations
 import numpy as np
 from .core import Explanation, check_int, label_codes
-from .tree_contributions import plot_contributions
+from .tree_contributions import plot_contributions, describe
 
 # %% auto #0
 __all__ = [
-    'describe',
     'plot_waterfall',
     'pd_rank',
     'plot_summary',
     'plot_dependence',
     'ExplanationPlots',
 ]
-
-# %% ../nbs/02c_explanation_plots.ipynb #p008
-_SPACES = {'probability', 'raw score', 'raw score (log-odds)', 'prediction', 'log-odds'}
-
-
-def describe(
-    e: Explanation,  # any explanation
-    output=None,  # a class label / output position (default: the only one)
-) -> dict:  # attribution, space, output (label or None), value_label, title
-    "Name the attribution an explanation holds and the output space it is in, as its plots label them."
-    if not isinstance(e, Explanation):
-        raise TypeError(f'e must be an Explanation, got {type(e).__name__}')
-    info = e.info
-    kind = info.get('attribution', 'path')
-    if kind == 'shapley':
-        how = info.get('feature_perturbation', 'tree_path_dependent')
-        attribution = 'Shapley value (TreeSHAP, ' + (
-            'interventional)' if how == 'interventional' else 'path-dependent)'
-        )
-    else:
-        attribution = 'path contribution (Saabas)'
-    space = info.get('output_space') or (
-        info.get('output') if info.get('output') in _SPACES else None
-    )
-    if space is None:
-        space = (
-            'probability'
-            if e.output_names is not None and 'library' not in info
-            else 'prediction'
-        )
-    if space == 'raw score' and e.output_names is not None and len(e.output_names) == 1:
-        space = 'raw score (log-odds)'
-    label = None
-    if e.values.ndim == 3:
-        c = (
-            e.output_index(0 if output is None and e.values.shape[2] == 1 else output)
-            if (output is not None or e.values.shape[2] == 1)
-            else None
-        )
-        if c is None:
-            raise ValueError(
-                f'this explanation has {e.values.shape[2]} outputs {e.output_names}: pass output=<label or position>'
-            )
-        label = e.output_names[c] if e.output_names is not None else c
-    elif output is not None:
-        raise ValueError('this explanation has a single output: leave output=None')
-    label = label.item() if isinstance(label, np.generic) else label
-    of = {
-        'probability': f'probability of {label!r}',
-        'raw score (log-odds)': f'log-odds of {label!r}',
-    }.get(space, space if label is None else f'{space}, output {label!r}')
-    return dict(
-        attribution=attribution,
-        space=space,
-        output=label,
-        value_label=f'{attribution}\n[{of}]',
-        of=of,
-    )
 
 
 # %% ../nbs/02c_explanation_plots.ipynb #p011

@@ -11,7 +11,12 @@ import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.neighbors import NearestNeighbors
 from .core import Explanation, FOREST_TYPES, check_model, check_X
-from .core import check_y, check_int, check_n_jobs
+from deepforest_interp.core import (
+    check_y,
+    check_int,
+    check_n_jobs,
+    check_verbose,
+)
 from .core import Importance, ClassImportance
 from .core import inbag_counts, label_codes, encode_target
 from .core import check_training_rows, check_real
@@ -285,15 +290,17 @@ def _feature_group(names: list, f, what: str = 'feature group') -> tuple:
     return g
 
 
-def _feature_list(names: list, features) -> list:
-    "Features to draw or rank (None = all): distinct indices, in the order given."
+def _feature_list(names: list, features, what: str = 'features') -> list:
+    "Features to draw or rank (None = all): distinct indices, in the order given; errors name the argument `what`."
     if features is None:
         return list(range(len(names)))
     if not isinstance(features, (tuple, list, np.ndarray, pd.Index)):
         features = [features]
     if len(features) == 0:
-        raise ValueError('features is empty: name at least one feature')
-    return list(_feature_group(names, list(features), 'features list'))
+        raise ValueError(
+            f'{what} is empty: name at least one feature (or leave {what}=None: all)'
+        )
+    return list(_feature_group(names, list(features), f'{what} list'))
 
 
 def _placed(Z: np.ndarray) -> np.ndarray:
@@ -454,7 +461,7 @@ def cv_contributions(
         )
     check_level(level)
     n_folds = check_int(n_folds, 'n_folds', 2)
-    verbose = check_int(verbose, 'verbose', 0)
+    verbose = check_verbose(verbose)
     if pipe:  # the pipeline takes the raw columns, category and string ones included
         X_ = raw_rows(X)
         if X_.ndim != 2 or X_.shape[0] == 0:
@@ -636,7 +643,7 @@ def rank_interactions(
     Xc = _context_data(e, X)
     V, _ = _output_values(e, output)
     ks = _feature_list(names, features)
-    ms = _feature_list(names, partners)
+    ms = _feature_list(names, partners, 'partners')
     rows = []
     for j in ks:
         f, one_all = V[:, j], None

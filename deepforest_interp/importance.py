@@ -9,7 +9,14 @@ import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.utils import check_random_state
 from sklearn.inspection import permutation_importance
-from .core import check_model, check_X, check_y, check_int, check_bool
+from deepforest_interp.core import (
+    check_model,
+    check_X,
+    check_y,
+    check_int,
+    check_verbose,
+    check_bool,
+)
 from .core import Importance, ClassImportance
 from .core import check_n_jobs, tree_arrays, oob_mask
 from .core import model_trees, encode_target, check_training_rows
@@ -594,7 +601,7 @@ def oob_permutation_importance(
             groups = parts.groups
         forest = parts.model
     check_level(level)
-    verbose = check_int(verbose, 'verbose', 0)
+    verbose = check_verbose(verbose)
     check_model(forest, FOREST_TYPES)
     rows = check_X(X, forest)
     X, names = rows

@@ -17,6 +17,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 from .core import check_X, check_y, check_int, check_index, check_array
+from .core import check_verbose
 from .core import tree_arrays, model_trees, TREE_TYPES, FOREST_TYPES
 from .core import MAX_SEED, align_columns, pipeline_message
 from sklearn.pipeline import Pipeline
@@ -853,7 +854,7 @@ def stability_scores(
     )
     from tqdm.std import tqdm  # plain text bars, as the other long calls
 
-    show = check_int(verbose, 'verbose', 0)  # checked before any bootstrap starts
+    show = check_verbose(verbose)  # checked before any bootstrap starts
     done = Parallel(n_jobs=n_jobs, prefer='threads', return_as='generator')(
         delayed(_one_bootstrap)(
             X, y, int(s), feature_weights, erf_params, grit_params, p

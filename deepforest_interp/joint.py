@@ -143,11 +143,12 @@ class JointContributions:
 
     def order(self, k: int) -> dict:
         "The terms of the sets of exactly `k` features."
+        k = check_int(k, 'k', 1)
         return {s: self.term(j) for j, s in enumerate(self.sets) if len(s) == k}
 
     def __repr__(self) -> str:
         by = pd.Series([len(s) for s in self.sets]).value_counts().sort_index()
-        orders = ', '.join(f'{n} of order {k}' for k, n in by.items())
+        orders = ', '.join(f'{n} of order {k}' for k, n in by.items()) or 'no split'
         return (
             f'JointContributions({len(self)} rows, {len(self.sets)} feature sets: {orders};'
             f' max_order={self.max_order}'
@@ -202,7 +203,8 @@ def _joint_from(final, Xt, rows, groups, names, max_order, check_additivity, n_j
     parts, rems = [], []
     for lo in range(0, n, block):
         full = walk(nt, rows[lo : lo + block], credit=credit, n_jobs=n_jobs)
-        rems.append(full[:, S] if full.shape[1] > S else np.zeros_like(full[:, 0]))
+        # no set beyond the cap (or no split at all: S = 0): a zero remainder
+        rems.append(full[:, S] if full.shape[1] > S else np.zeros((len(full), C)))
         parts.append(full[:, :S])
         # many sets: keep the nonzero terms only (a path has at most depth sets)
         if block < n:
@@ -305,6 +307,30 @@ def _tree_set_sums(
                     out[m, cur, col + d] += abs(acc[d])
 
 
+# %% ../nbs/03b_joint_contributions.ipynb #j022b
+def _set_label(names: tuple) -> str:
+    "A feature set as 'a × b'; a name that itself holds ' × ' is bracketed, '(a × b) × c', so two sets never share a label."
+    return ' × '.join(f'({f})' if ' × ' in f or f.startswith('(') else f for f in names)
+
+
+def _strength_frame(sets: list, strength, spread, n_trees: int, averaging: bool):
+    "`interaction_strength`'s table: one row per feature set (labelled by `_set_label`), strongest first."
+    out = pd.DataFrame(
+        {
+            'strength': np.asarray(strength, dtype=float),
+            'std_trees': spread,
+            'n_trees': n_trees,
+        },
+        index=pd.Index([_set_label(s) for s in sets], name='features', dtype=object),
+    )
+    out.attrs['spread'] = (
+        'sd over the trees of each tree mean |term|'
+        if averaging
+        else 'none: a boosting model sums corrections, its trees are not estimates of one term'
+    )
+    return out.sort_values('strength', ascending=False, kind='stable')
+
+
 # %% ../nbs/03b_joint_contributions.ipynb #j023
 def interaction_strength(
     model,  # as `joint_contributions`
@@ -313,7 +339,7 @@ def interaction_strength(
     *,
     n_jobs: int | None = -1,  # threads (over the rows, then over the trees)
 ) -> pd.DataFrame:  # one row per feature set of that order, strongest first: strength, std_trees, n_trees
-    "Mean |joint contribution| of every feature set of one order over the rows, and its sd over the trees (tree-level means): the forest's own interaction ranking (checked as `joint_contributions`' default check)."
+    "Mean |joint contribution| of every feature set of one order over the rows, and its sd over the trees (tree-level means): which features the paths split on together, credited in path order (a screen, not an interaction effect: for that, `shapley_interactions` of lesson 02b); checked as `joint_contributions`' default check."
     order = check_int(order, 'order', 1)
     n_jobs = check_n_jobs(n_jobs)
     prepared = _final_rows(model, X)  # checked once, for both passes
@@ -328,6 +354,8 @@ def interaction_strength(
         _K._tree_set_sums(Xr, *args, nt.delta, credit, len(sets), per_tree)
     per_tree /= len(Xr)
     keep = [j for j, s in enumerate(sets) if len(s) == order]
+    if not keep and not (nt.left >= 0).any():  # no split at all: no interaction
+        return _strength_frame([], [], 0.0, nt.n_trees, nt.kind != 'raw')
     if not keep:
         raise ValueError(
             f'order={order}: no path of these trees splits on {order} different features'
@@ -340,20 +368,13 @@ def interaction_strength(
     averaging = (
         nt.kind != 'raw'
     )  # a booster's trees fit residuals: no spread between estimates
-    out = pd.DataFrame(
-        {
-            'strength': strength,
-            'std_trees': tree_level.std(0) if averaging else 0.0,
-            'n_trees': nt.n_trees,
-        },
-        index=pd.Index([' × '.join(jc.sets[j]) for j in keep], name='features'),
+    return _strength_frame(
+        [jc.sets[j] for j in keep],
+        strength,
+        tree_level.std(0) if averaging else 0.0,
+        nt.n_trees,
+        averaging,
     )
-    out.attrs['spread'] = (
-        'sd over the trees of each tree mean |term|'
-        if averaging
-        else 'none: a boosting model sums corrections, its trees are not estimates of one term'
-    )
-    return out.sort_values('strength', ascending=False, kind='stable')
 
 
 # %% ../nbs/03b_joint_contributions.ipynb #j026
@@ -372,9 +393,12 @@ def plot_interaction_strength(
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 0.35 * len(s) + 1.0))
     # one sd each way, cut at 0 (a strength is a mean of absolute values)
+    sd = (
+        s['std_trees'] if 'std_trees' in s else None
+    )  # a table of strengths only: no bars
     err = (
-        np.vstack([np.minimum(s.std_trees, s.strength), s.std_trees])
-        if (s.std_trees > 0).any()
+        np.vstack([np.minimum(sd, s.strength), sd])
+        if sd is not None and (sd > 0).any()
         else None
     )
     ax.barh(

@@ -13,7 +13,7 @@ from .core import check_model, model_adapter, check_bool
 from .core import ADDITIVITY_RTOL  # noqa: F401 (read here by lesson 02b)
 from .core import explanation_of, path_contributions, check_averaging
 from .core import join_explanations
-from .core import model_output, check_int, check_n_jobs
+from .core import model_output, check_int, check_n_jobs, check_verbose
 from sklearn.tree import DecisionTreeClassifier
 from .core import node_table, walk, SklearnAdapter
 from .pipelines import is_pipeline, explain_pipeline, check_level
@@ -29,6 +29,7 @@ __all__ = [
     'contributions_reference',
     'contributions',
     'contribution_summary',
+    'describe',
     'plot_contributions',
     'Explorer',
     'tree_path_data',
@@ -144,7 +145,7 @@ def contributions(
         check = bool(check_additivity)
         kw = dict(check_additivity=check, n_jobs=n_jobs, dtype=dtype, level=level)
         return ATTRIBUTIONS[method](model, X, **kw)
-    verbose = check_int(verbose, 'verbose', 0)
+    verbose = check_verbose(verbose)
     if verbose and not _is_dask(X) and np.ndim(X) == 2 and len(X) > 1:
         kw = dict(check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype)
         return _in_blocks(model, X, kw | dict(return_std=return_std, level=level))
@@ -305,6 +306,8 @@ def _dask_rows(model, X):
         )
     if X.dtype.kind not in 'biuf':
         raise TypeError(f'X must be numeric, got dtype {X.dtype}')
+    if X.shape[0] == 0:  # as a numpy X with no rows (an unknown length, NaN, passes)
+        raise ValueError('X has no rows (a dask array of shape (0, K))')
     return X if X.numblocks[1] == 1 else X.rechunk({1: -1})
 
 
@@ -414,6 +417,65 @@ def _dask_summary_sums(model, X):
     return dask.compute(_tree_reduce(parts, _add_parts))[0]
 
 
+# %% ../nbs/02_tree_contributions.ipynb #c0desc
+_SPACES = {'probability', 'raw score', 'raw score (log-odds)', 'prediction', 'log-odds'}
+
+
+def describe(
+    e: Explanation,  # any explanation
+    output=None,  # a class label / output position (default: the only one)
+) -> dict:  # attribution, space, output (label or None), value_label, title
+    "Name the attribution an explanation holds and the output space it is in, as its plots label them."
+    if not isinstance(e, Explanation):
+        raise TypeError(f'e must be an Explanation, got {type(e).__name__}')
+    info = e.info
+    kind = info.get('attribution', 'path')
+    if kind == 'shapley':
+        how = info.get('feature_perturbation', 'tree_path_dependent')
+        attribution = 'Shapley value (TreeSHAP, ' + (
+            'interventional)' if how == 'interventional' else 'path-dependent)'
+        )
+    else:
+        attribution = 'path contribution (Saabas)'
+    space = info.get('output_space') or (
+        info.get('output') if info.get('output') in _SPACES else None
+    )
+    if space is None:
+        space = (
+            'probability'
+            if e.output_names is not None and 'library' not in info
+            else 'prediction'
+        )
+    if space == 'raw score' and e.output_names is not None and len(e.output_names) == 1:
+        space = 'raw score (log-odds)'
+    label = None
+    if e.values.ndim == 3:
+        c = (
+            e.output_index(0 if output is None and e.values.shape[2] == 1 else output)
+            if (output is not None or e.values.shape[2] == 1)
+            else None
+        )
+        if c is None:
+            raise ValueError(
+                f'this explanation has {e.values.shape[2]} outputs {e.output_names}: pass output=<label or position>'
+            )
+        label = e.output_names[c] if e.output_names is not None else c
+    elif output is not None:
+        raise ValueError('this explanation has a single output: leave output=None')
+    label = label.item() if isinstance(label, np.generic) else label
+    of = {
+        'probability': f'probability of {label!r}',
+        'raw score (log-odds)': f'log-odds of {label!r}',
+    }.get(space, space if label is None else f'{space}, output {label!r}')
+    return dict(
+        attribution=attribution,
+        space=space,
+        output=label,
+        value_label=f'{attribution}\n[{of}]',
+        of=of,
+    )
+
+
 # %% ../nbs/02_tree_contributions.ipynb #c025
 def plot_contributions(
     e: Explanation, row: int = 0, output=None, max_features: int = 10, ax=None
@@ -455,15 +517,16 @@ def plot_contributions(
     b = e.bias[(row,) + c]
     # OOB / held-out explanations
     boot = '' if e.bootstrap is None else f' + bootstrap {e.bootstrap[(row,) + c]:.3g}'
-    ax.set_xlabel('contribution')
+    d = describe(e, output if c else None)
+    ax.set_xlabel(d['value_label'].replace('\n', ' '))
     what = ''  # the class (or output) the bars explain
     if c and e.output_names is not None:
         what = f', {e.output_names[c[0]]}'
     elif c:
         what = f', output {c[0]}'
-    ax.set_title(
-        f'row {row}{what}: bias {b:.3g}{boot} + contributions = {e.output[(row,) + c]:.3g}'
-    )
+    out = e.output[(row,) + c]
+    out = 0.0 if abs(out) < 1e-12 * max(1.0, abs(b)) else out  # no 1.67e-16 for a zero
+    ax.set_title(f'row {row}{what}: bias {b:.3g}{boot} + contributions = {out:.3g}')
     return ax
 
 
@@ -492,13 +555,17 @@ class Explorer:
     def _json(self) -> str:
         import json
 
-        return json.dumps(self.data, separators=(',', ':'), allow_nan=False).replace(
-            '</', '<\\/'
-        )
+        text = json.dumps(self.data, separators=(',', ':'), allow_nan=False)
+        # no <, > or & left in the page's JSON: a name such as '<!--<script>' cannot end
+        # or open a tag (JSON.parse reads the \u escapes back)
+        for c, esc in (('&', '\\u0026'), ('<', '\\u003c'), ('>', '\\u003e')):
+            text = text.replace(c, esc)
+        return text
 
     def to_html(self) -> str:
         "The explorer as one HTML fragment: `<div data-explorer=...>` with its data in a JSON script tag and its code."
         import hashlib
+        from html import escape
 
         js = self._json()
         # deterministic: same data, same page
@@ -516,7 +583,7 @@ class Explorer:
         return (
             f'<div class="dfx" data-explorer="{self.kind}"'
             f' id="{uid}"><style>\n{_explorer_asset("explorer.css")}</style><div'
-            f' class="dfx-title">{self.title}</div><script type="application/json"'
+            f' class="dfx-title">{escape(self.title)}</div><script type="application/json"'
             f' class="dfx-data">{js}</script>{self.UNTRUSTED}<div'
             f' class="dfx-body"></div><script>{boot}</script></div>'
         )

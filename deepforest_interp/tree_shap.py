@@ -5,6 +5,8 @@
 # %% ../nbs/02b_tree_shap.ipynb #s003
 from __future__ import annotations
 import itertools, math
+from concurrent.futures import ThreadPoolExecutor
+from joblib import effective_n_jobs
 from dataclasses import dataclass
 import numpy as np
 import pandas as pd
@@ -341,7 +343,7 @@ def shap_tables(
 
 
 # %% ../nbs/02b_tree_shap.ipynb #s037
-@_K.register(parallel=True)
+@_K.register
 def _shap_path(
     X,
     roots,
@@ -365,38 +367,66 @@ def _shap_path(
     WW,
     maxn,
     out,
-    block,
+    lo,
+    hi,
 ):
     "Path-dependent Shapley values (Eq. S5-S7): out[i, player, column + d] += the credit of every edge."
-    n, M, N, D, Qmax = (
-        X.shape[0],
+    M, N, D, Qmax = (
         roots.shape[0],
         left.shape[0],
         vals.shape[1],
         TT.shape[1],
     )
-    for b in prange((n + block - 1) // block):
-        lo, hi = b * block, min(n, (b + 1) * block)
-        F, DH, G = (
-            np.empty((maxn, Qmax)),
-            np.empty((maxn, Qmax)),
-            np.empty((maxn, Qmax, D)),
-        )
-        Om, go = np.empty(maxn, np.uint8), np.empty(maxn, np.int64)
-        for i in range(lo, hi):
-            for m in range(M):
-                r = roots[m]
-                hiN = roots[m + 1] if m + 1 < M else N
-                Q, col = qm[m], column[m]
-                t, w = TT[Q], WW[Q]
+    F, DH, G = (
+        np.empty((maxn, Qmax)),
+        np.empty((maxn, Qmax)),
+        np.empty((maxn, Qmax, D)),
+    )
+    Om, go = np.empty(maxn, np.uint8), np.empty(maxn, np.int64)
+    for i in range(lo, hi):
+        for m in range(M):
+            r = roots[m]
+            hiN = roots[m + 1] if m + 1 < M else N
+            Q, col = qm[m], column[m]
+            t, w = TT[Q], WW[Q]
+            for q in range(Q):
+                F[0, q] = 1.0
+                for d in range(D):
+                    G[0, q, d] = 0.0
+            if left[r] >= 0:
+                go[0] = _child(
+                    X[i, feature[r]],
+                    r,
+                    left,
+                    right,
+                    threshold,
+                    missing_left,
+                    zero_missing,
+                    cat_row,
+                    cat_bits,
+                )
+            for k in range(r + 1, hiN):  # down: F and h of Eq. (S5), merged per player
+                c = order[k]
+                p = parent[c]
+                cl, pl, pv = c - r, p - r, prev[c]
+                Op, Zp = 1, 1.0
+                if pv >= 0:
+                    Op, Zp = np.int64(Om[pv - r]), zm[pv]
+                Oc, Zc = Op if go[pl] == c else 0, zm[c]
+                Om[cl] = Oc
                 for q in range(Q):
-                    F[0, q] = 1.0
-                    for d in range(D):
-                        G[0, q, d] = 0.0
-                if left[r] >= 0:
-                    go[0] = _child(
-                        X[i, feature[r]],
-                        r,
+                    fc = Zc + (Oc - Zc) * t[q]
+                    fp = Zp + (Op - Zp) * t[q]
+                    hc = (Oc - Zc) / fc if fc != 0.0 else 0.0
+                    if fp != 0.0:
+                        F[cl, q] = F[pl, q] * fc / fp
+                        DH[cl, q] = hc - (Op - Zp) / fp
+                    else:  # a branch no training row reached: nothing below counts
+                        F[cl, q], DH[cl, q] = 0.0, hc
+                if left[c] >= 0:
+                    go[cl] = _child(
+                        X[i, feature[c]],
+                        c,
                         left,
                         right,
                         threshold,
@@ -405,58 +435,24 @@ def _shap_path(
                         cat_row,
                         cat_bits,
                     )
-                for k in range(
-                    r + 1, hiN
-                ):  # down: F and h of Eq. (S5), merged per player
-                    c = order[k]
-                    p = parent[c]
-                    cl, pl, pv = c - r, p - r, prev[c]
-                    Op, Zp = 1, 1.0
-                    if pv >= 0:
-                        Op, Zp = np.int64(Om[pv - r]), zm[pv]
-                    Oc, Zc = Op if go[pl] == c else 0, zm[c]
-                    Om[cl] = Oc
                     for q in range(Q):
-                        fc = Zc + (Oc - Zc) * t[q]
-                        fp = Zp + (Op - Zp) * t[q]
-                        hc = (Oc - Zc) / fc if fc != 0.0 else 0.0
-                        if fp != 0.0:
-                            F[cl, q] = F[pl, q] * fc / fp
-                            DH[cl, q] = hc - (Op - Zp) / fp
-                        else:  # a branch no training row reached: nothing below counts
-                            F[cl, q], DH[cl, q] = 0.0, hc
-                    if left[c] >= 0:
-                        go[cl] = _child(
-                            X[i, feature[c]],
-                            c,
-                            left,
-                            right,
-                            threshold,
-                            missing_left,
-                            zero_missing,
-                            cat_row,
-                            cat_bits,
-                        )
-                        for q in range(Q):
-                            for d in range(D):
-                                G[cl, q, d] = 0.0
-                    else:
-                        for q in range(Q):
-                            fw = F[cl, q] * w[q]
-                            for d in range(D):
-                                G[cl, q, d] = vals[c, d] * fw
-                for k in range(
-                    hiN - 1, r, -1
-                ):  # up: gather G, credit each edge (Eq. S7)
-                    c = order[k]
-                    p = parent[c]
-                    cl, pl, g = c - r, p - r, player[p]
-                    for d in range(D):
-                        s = 0.0
-                        for q in range(Q):
-                            s += G[cl, q, d] * DH[cl, q]
-                            G[pl, q, d] += G[cl, q, d]
-                        out[i, g, col + d] += s
+                        for d in range(D):
+                            G[cl, q, d] = 0.0
+                else:
+                    for q in range(Q):
+                        fw = F[cl, q] * w[q]
+                        for d in range(D):
+                            G[cl, q, d] = vals[c, d] * fw
+            for k in range(hiN - 1, r, -1):  # up: gather G, credit each edge (Eq. S7)
+                c = order[k]
+                p = parent[c]
+                cl, pl, g = c - r, p - r, player[p]
+                for d in range(D):
+                    s = 0.0
+                    for q in range(Q):
+                        s += G[cl, q, d] * DH[cl, q]
+                        G[pl, q, d] += G[cl, q, d]
+                    out[i, g, col + d] += s
 
 
 # %% ../nbs/02b_tree_shap.ipynb #s038
@@ -497,9 +493,17 @@ def _gl_tables(Qmax: int) -> tuple[np.ndarray, np.ndarray]:
     return TT, WW
 
 
-def _blocks(n: int, threads: int) -> int:
-    "Rows per parallel block: four blocks per thread (balance), at most 256 rows."
-    return max(1, min(256, -(-n // (4 * threads))))
+def _each_block(n: int, n_jobs, run) -> None:
+    "Call `run(lo, hi)` on blocks of the n rows, on `n_jobs` threads (the kernels release the GIL; each block writes its own rows)."
+    threads = max(1, min(effective_n_jobs(check_n_jobs(n_jobs)), n))
+    block = max(1, min(256, -(-n // (4 * threads))))  # four blocks per thread
+    edges = [(lo, min(n, lo + block)) for lo in range(0, n, block)]
+    if threads == 1 or len(edges) == 1:
+        for lo, hi in edges:
+            run(lo, hi)
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(lambda e: run(*e), edges))
 
 
 # %% ../nbs/02b_tree_shap.ipynb #s039
@@ -516,8 +520,10 @@ def path_shapley(
     Xr, route = _route(nt, X)
     TT, WW = _gl_tables(int(tab.qm.max(initial=1)))
     out = np.zeros((Xr.shape[0], tab.n_players, nt.n_outputs))
-    with _K.threads(check_n_jobs(n_jobs)) as threads:
-        _K._shap_path(
+    kernel = _K._shap_path
+
+    def run(lo, hi):
+        kernel(
             Xr,
             *route,
             tab.order,
@@ -531,13 +537,16 @@ def path_shapley(
             WW,
             tab.max_nodes,
             out,
-            _blocks(len(Xr), threads),
+            lo,
+            hi,
         )
+
+    _each_block(len(Xr), n_jobs, run)
     return out, tab.expected.copy()
 
 
 # %% ../nbs/02b_tree_shap.ipynb #s043
-@_K.register(parallel=True)
+@_K.register
 def _directions(
     X,
     roots,
@@ -551,10 +560,12 @@ def _directions(
     cat_row,
     cat_bits,
     out,
+    lo,
+    hi,
 ):
     "out[j, node] = 1 if row j goes right at the split node."
     N = left.shape[0]
-    for j in prange(X.shape[0]):
+    for j in range(lo, hi):
         for nd in range(N):
             if left[nd] >= 0:
                 ch = _child(
@@ -571,8 +582,22 @@ def _directions(
                 out[j, nd] = 1 if ch == right[nd] else 0
 
 
+# %% ../nbs/02b_tree_shap.ipynb #s043b
+@_K.register
+def _leaf_sums(rdir, roots, left, right, vals, column, out, lo, hi):
+    "out[j, column + d] = the trees' weighted leaf values for row j, routed by its directions: the model output less its offset."
+    M, D = roots.shape[0], vals.shape[1]
+    for j in range(lo, hi):
+        for m in range(M):
+            nd = roots[m]
+            while left[nd] >= 0:
+                nd = right[nd] if rdir[j, nd] else left[nd]
+            for d in range(D):
+                out[j, column[m] + d] += vals[nd, d]
+
+
 # %% ../nbs/02b_tree_shap.ipynb #s044
-@_K.register(parallel=True)
+@_K.register
 def _shap_interventional(
     X,
     rdir,
@@ -594,101 +619,99 @@ def _shap_interventional(
     maxd,
     maxn,
     out,
-    block,
+    lo,
+    hi,
 ):
     "Interventional Shapley values (Eq. S8), summed over the background rows: out[i, player, column + d]."
-    n, nr, M, D, N = (
-        X.shape[0],
+    nr, M, D, N = (
         rdir.shape[0],
         roots.shape[0],
         vals.shape[1],
         left.shape[0],
     )
-    for b in prange((n + block - 1) // block):
-        lo, hi = b * block, min(n, (b + 1) * block)
-        sn, sg, sk = (
-            np.empty(2 * maxd + 4, np.int64),
-            np.empty(2 * maxd + 4, np.int64),
-            np.empty(2 * maxd + 4, np.int64),
-        )
-        inA, inB = np.zeros(n_players, np.uint8), np.zeros(n_players, np.uint8)
-        lA, lB = np.empty(maxd + 1, np.int64), np.empty(maxd + 1, np.int64)
-        xdir, acc = np.empty(maxn, np.uint8), np.zeros((n_players, D))
-        for i in range(lo, hi):
-            for m in range(M):
-                r0, col = roots[m], column[m]
-                hiN = roots[m + 1] if m + 1 < M else N
-                for nd in range(r0, hiN):
-                    if left[nd] >= 0:
-                        ch = _child(
-                            X[i, feature[nd]],
-                            nd,
-                            left,
-                            right,
-                            threshold,
-                            missing_left,
-                            zero_missing,
-                            cat_row,
-                            cat_bits,
-                        )
-                        xdir[nd - r0] = 1 if ch == right[nd] else 0
-                for j in range(nr):
-                    # a stack of (node, player, kind): kind 1 / 2 adds the player to A / B,
-                    # -1 / -2 takes it out again once the subtree is done
-                    sn[0], sg[0], sk[0], sp, la, lb = r0, -1, 0, 1, 0, 0
-                    while sp > 0:
-                        sp -= 1
-                        nd, g, kind = sn[sp], sg[sp], sk[sp]
-                        if kind == -1:
-                            inA[g] = 0
-                            la -= 1
-                            continue
-                        if kind == -2:
-                            inB[g] = 0
-                            lb -= 1
-                            continue
-                        if kind == 1:
-                            inA[g], lA[la] = 1, g
-                            la += 1
-                            sn[sp], sg[sp], sk[sp] = nd, g, -1
-                            sp += 1
-                        elif kind == 2:
-                            inB[g], lB[lb] = 1, g
-                            lb += 1
-                            sn[sp], sg[sp], sk[sp] = nd, g, -2
-                            sp += 1
-                        if left[nd] < 0:  # Eq. (S8)
-                            if la + lb > 0:
-                                wa, wb = WA[la, lb], WB[la, lb]
-                                for d in range(D):
-                                    v = vals[nd, d]
-                                    for u in range(la):
-                                        acc[lA[u], d] += v * wa
-                                    for u in range(lb):
-                                        acc[lB[u], d] -= v * wb
-                            continue
-                        xd, rd = xdir[nd - r0], rdir[j, nd]
-                        xc = right[nd] if xd else left[nd]
-                        if xd == rd:
-                            sn[sp], sk[sp] = xc, 0
-                            sp += 1
-                            continue
-                        g2 = player[nd]
-                        rc = right[nd] if rd else left[nd]
-                        if inA[g2]:
-                            sn[sp], sk[sp] = xc, 0
-                            sp += 1
-                        elif inB[g2]:
-                            sn[sp], sk[sp] = rc, 0
-                            sp += 1
-                        else:
-                            sn[sp], sg[sp], sk[sp] = xc, g2, 1
-                            sn[sp + 1], sg[sp + 1], sk[sp + 1] = rc, g2, 2
-                            sp += 2
-                for g in range(n_players):
-                    for d in range(D):
-                        out[i, g, col + d] += acc[g, d]
-                        acc[g, d] = 0.0
+    sn, sg, sk = (
+        np.empty(2 * maxd + 4, np.int64),
+        np.empty(2 * maxd + 4, np.int64),
+        np.empty(2 * maxd + 4, np.int64),
+    )
+    inA, inB = np.zeros(n_players, np.uint8), np.zeros(n_players, np.uint8)
+    lA, lB = np.empty(maxd + 1, np.int64), np.empty(maxd + 1, np.int64)
+    xdir, acc = np.empty(maxn, np.uint8), np.zeros((n_players, D))
+    for i in range(lo, hi):
+        for m in range(M):
+            r0, col = roots[m], column[m]
+            hiN = roots[m + 1] if m + 1 < M else N
+            for nd in range(r0, hiN):
+                if left[nd] >= 0:
+                    ch = _child(
+                        X[i, feature[nd]],
+                        nd,
+                        left,
+                        right,
+                        threshold,
+                        missing_left,
+                        zero_missing,
+                        cat_row,
+                        cat_bits,
+                    )
+                    xdir[nd - r0] = 1 if ch == right[nd] else 0
+            for j in range(nr):
+                # a stack of (node, player, kind): kind 1 / 2 adds the player to A / B,
+                # -1 / -2 takes it out again once the subtree is done
+                sn[0], sg[0], sk[0], sp, la, lb = r0, -1, 0, 1, 0, 0
+                while sp > 0:
+                    sp -= 1
+                    nd, g, kind = sn[sp], sg[sp], sk[sp]
+                    if kind == -1:
+                        inA[g] = 0
+                        la -= 1
+                        continue
+                    if kind == -2:
+                        inB[g] = 0
+                        lb -= 1
+                        continue
+                    if kind == 1:
+                        inA[g], lA[la] = 1, g
+                        la += 1
+                        sn[sp], sg[sp], sk[sp] = nd, g, -1
+                        sp += 1
+                    elif kind == 2:
+                        inB[g], lB[lb] = 1, g
+                        lb += 1
+                        sn[sp], sg[sp], sk[sp] = nd, g, -2
+                        sp += 1
+                    if left[nd] < 0:  # Eq. (S8)
+                        if la + lb > 0:
+                            wa, wb = WA[la, lb], WB[la, lb]
+                            for d in range(D):
+                                v = vals[nd, d]
+                                for u in range(la):
+                                    acc[lA[u], d] += v * wa
+                                for u in range(lb):
+                                    acc[lB[u], d] -= v * wb
+                        continue
+                    xd, rd = xdir[nd - r0], rdir[j, nd]
+                    xc = right[nd] if xd else left[nd]
+                    if xd == rd:
+                        sn[sp], sk[sp] = xc, 0
+                        sp += 1
+                        continue
+                    g2 = player[nd]
+                    rc = right[nd] if rd else left[nd]
+                    if inA[g2]:
+                        sn[sp], sk[sp] = xc, 0
+                        sp += 1
+                    elif inB[g2]:
+                        sn[sp], sk[sp] = rc, 0
+                        sp += 1
+                    else:
+                        sn[sp], sg[sp], sk[sp] = xc, g2, 1
+                        sn[sp + 1], sg[sp + 1], sk[sp + 1] = rc, g2, 2
+                        sp += 2
+            for g in range(n_players):
+                for d in range(D):
+                    out[i, g, col + d] += acc[g, d]
+                    acc[g, d] = 0.0
 
 
 # %% ../nbs/02b_tree_shap.ipynb #s045
@@ -725,9 +748,11 @@ def interventional_shapley(
     rdir = np.zeros((len(Br), nt.n_nodes), np.uint8)
     WA, WB = _coalition_weights(tab.max_depth)
     out = np.zeros((Xr.shape[0], tab.n_players, nt.n_outputs))
-    with _K.threads(check_n_jobs(n_jobs)) as threads:
-        _K._directions(Br, *route, rdir)
-        _K._shap_interventional(
+    directions, kernel = _K._directions, _K._shap_interventional
+    _each_block(len(Br), n_jobs, lambda lo, hi: directions(Br, *route, rdir, lo, hi))
+
+    def run(lo, hi):
+        kernel(
             Xr,
             rdir,
             *route,
@@ -739,15 +764,27 @@ def interventional_shapley(
             tab.max_depth + 1,
             tab.max_nodes,
             out,
-            _blocks(len(Xr), threads),
+            lo,
+            hi,
         )
+
+    _each_block(len(Xr), n_jobs, run)
     out /= len(Br)
-    expected = (walk(nt, Br).sum(1) + nt.bias).mean(0)
+    fB = np.zeros((len(Br), nt.n_outputs))  # the background's outputs, less the offset
+    leaf_sums = _K._leaf_sums
+    _each_block(
+        len(Br),
+        n_jobs,
+        lambda lo, hi: leaf_sums(
+            rdir, nt.roots, nt.left, nt.right, tab.leaf_value, nt.column, fB, lo, hi
+        ),
+    )
+    expected = nt.offset + fB.mean(0)
     return out, expected
 
 
 # %% ../nbs/02b_tree_shap.ipynb #s048
-@_K.register(parallel=True)
+@_K.register
 def _shap_interactions(
     X,
     roots,
@@ -773,44 +810,73 @@ def _shap_interactions(
     maxn,
     phi,
     out,
-    block,
+    lo,
+    hi,
 ):
     "Path-dependent Shapley values (phi) and off-diagonal interaction values (Eq. S9) of every row."
-    n, M, N, D, Qmax = (
-        X.shape[0],
+    M, N, D, Qmax = (
         roots.shape[0],
         left.shape[0],
         vals.shape[1],
         TT.shape[1],
     )
-    for b in prange((n + block - 1) // block):
-        lo, hi = b * block, min(n, (b + 1) * block)
-        F, DH, HM = (
-            np.empty((maxn, Qmax)),
-            np.empty((maxn, Qmax)),
-            np.empty((maxn, Qmax)),
-        )
-        G = np.empty((maxn, Qmax, D))
-        Om, go, ps = (
-            np.empty(maxn, np.uint8),
-            np.empty(maxn, np.int64),
-            np.empty(maxn, np.int64),
-        )
-        last, distinct = np.full(n_players, -1, np.int64), np.empty(n_players, np.int64)
-        for i in range(lo, hi):
-            for m in range(M):
-                r = roots[m]
-                hiN = roots[m + 1] if m + 1 < M else N
-                Q, col = qm[m], column[m]
-                t, w = TT[Q], WW[Q]
+    F, DH, HM = (
+        np.empty((maxn, Qmax)),
+        np.empty((maxn, Qmax)),
+        np.empty((maxn, Qmax)),
+    )
+    G = np.empty((maxn, Qmax, D))
+    Om, go, ps = (
+        np.empty(maxn, np.uint8),
+        np.empty(maxn, np.int64),
+        np.empty(maxn, np.int64),
+    )
+    last, distinct = np.full(n_players, -1, np.int64), np.empty(n_players, np.int64)
+    for i in range(lo, hi):
+        for m in range(M):
+            r = roots[m]
+            hiN = roots[m + 1] if m + 1 < M else N
+            Q, col = qm[m], column[m]
+            t, w = TT[Q], WW[Q]
+            for q in range(Q):
+                F[0, q] = 1.0
+                for d in range(D):
+                    G[0, q, d] = 0.0
+            if left[r] >= 0:
+                go[0] = _child(
+                    X[i, feature[r]],
+                    r,
+                    left,
+                    right,
+                    threshold,
+                    missing_left,
+                    zero_missing,
+                    cat_row,
+                    cat_bits,
+                )
+            for k in range(r + 1, hiN):  # down, as _shap_path, keeping the merged h too
+                c = order[k]
+                p = parent[c]
+                cl, pl, pv = c - r, p - r, prev[c]
+                Op, Zp = 1, 1.0
+                if pv >= 0:
+                    Op, Zp = np.int64(Om[pv - r]), zm[pv]
+                Oc, Zc = Op if go[pl] == c else 0, zm[c]
+                Om[cl] = Oc
                 for q in range(Q):
-                    F[0, q] = 1.0
-                    for d in range(D):
-                        G[0, q, d] = 0.0
-                if left[r] >= 0:
-                    go[0] = _child(
-                        X[i, feature[r]],
-                        r,
+                    fc = Zc + (Oc - Zc) * t[q]
+                    fp = Zp + (Op - Zp) * t[q]
+                    hc = (Oc - Zc) / fc if fc != 0.0 else 0.0
+                    HM[cl, q] = hc
+                    if fp != 0.0:
+                        F[cl, q] = F[pl, q] * fc / fp
+                        DH[cl, q] = hc - (Op - Zp) / fp
+                    else:
+                        F[cl, q], DH[cl, q] = 0.0, hc
+                if left[c] >= 0:
+                    go[cl] = _child(
+                        X[i, feature[c]],
+                        c,
                         left,
                         right,
                         threshold,
@@ -819,95 +885,60 @@ def _shap_interactions(
                         cat_row,
                         cat_bits,
                     )
-                for k in range(
-                    r + 1, hiN
-                ):  # down, as _shap_path, keeping the merged h too
-                    c = order[k]
-                    p = parent[c]
-                    cl, pl, pv = c - r, p - r, prev[c]
-                    Op, Zp = 1, 1.0
-                    if pv >= 0:
-                        Op, Zp = np.int64(Om[pv - r]), zm[pv]
-                    Oc, Zc = Op if go[pl] == c else 0, zm[c]
-                    Om[cl] = Oc
                     for q in range(Q):
-                        fc = Zc + (Oc - Zc) * t[q]
-                        fp = Zp + (Op - Zp) * t[q]
-                        hc = (Oc - Zc) / fc if fc != 0.0 else 0.0
-                        HM[cl, q] = hc
-                        if fp != 0.0:
-                            F[cl, q] = F[pl, q] * fc / fp
-                            DH[cl, q] = hc - (Op - Zp) / fp
-                        else:
-                            F[cl, q], DH[cl, q] = 0.0, hc
-                    if left[c] >= 0:
-                        go[cl] = _child(
-                            X[i, feature[c]],
-                            c,
-                            left,
-                            right,
-                            threshold,
-                            missing_left,
-                            zero_missing,
-                            cat_row,
-                            cat_bits,
-                        )
-                        for q in range(Q):
-                            for d in range(D):
-                                G[cl, q, d] = 0.0
-                    else:
-                        for q in range(Q):
-                            fw = F[cl, q] * w[q]
-                            for d in range(D):
-                                G[cl, q, d] = vals[c, d] * fw
-                for k in range(hiN - 1, r, -1):  # up: G and the Shapley values
-                    c = order[k]
-                    p = parent[c]
-                    cl, pl, g = c - r, p - r, player[p]
+                        for d in range(D):
+                            G[cl, q, d] = 0.0
+                else:
+                    for q in range(Q):
+                        fw = F[cl, q] * w[q]
+                        for d in range(D):
+                            G[cl, q, d] = vals[c, d] * fw
+            for k in range(hiN - 1, r, -1):  # up: G and the Shapley values
+                c = order[k]
+                p = parent[c]
+                cl, pl, g = c - r, p - r, player[p]
+                for d in range(D):
+                    s = 0.0
+                    for q in range(Q):
+                        s += G[cl, q, d] * DH[cl, q]
+                        G[pl, q, d] += G[cl, q, d]
+                    phi[i, g, col + d] += s
+            sp, nd_ = (
+                0,
+                0,
+            )  # down again with the path as a stack: the pairs of Eq. (S9)
+            for k in range(r + 1, hiN):
+                c = order[k]
+                p = parent[c]
+                cl, pl = c - r, p - r
+                while sp > 0 and ps[sp - 1] != pl:  # leave the subtrees that are done
+                    e = ps[sp - 1] + r
+                    sp -= 1
+                    last[player[parent[e]]] = prev[e] - r if prev[e] >= 0 else -1
+                    if prev[e] < 0:
+                        nd_ -= 1
+                g = player[p]
+                for u in range(nd_):
+                    g2 = distinct[u]
+                    if g2 == g:
+                        continue
+                    e = last[g2]
                     for d in range(D):
                         s = 0.0
                         for q in range(Q):
-                            s += G[cl, q, d] * DH[cl, q]
-                            G[pl, q, d] += G[cl, q, d]
-                        phi[i, g, col + d] += s
-                sp, nd_ = (
-                    0,
-                    0,
-                )  # down again with the path as a stack: the pairs of Eq. (S9)
-                for k in range(r + 1, hiN):
-                    c = order[k]
-                    p = parent[c]
-                    cl, pl = c - r, p - r
-                    while (
-                        sp > 0 and ps[sp - 1] != pl
-                    ):  # leave the subtrees that are done
-                        e = ps[sp - 1] + r
-                        sp -= 1
-                        last[player[parent[e]]] = prev[e] - r if prev[e] >= 0 else -1
-                        if prev[e] < 0:
-                            nd_ -= 1
-                    g = player[p]
-                    for u in range(nd_):
-                        g2 = distinct[u]
-                        if g2 == g:
-                            continue
-                        e = last[g2]
-                        for d in range(D):
-                            s = 0.0
-                            for q in range(Q):
-                                s += G[cl, q, d] * DH[cl, q] * HM[e, q]
-                            out[i, g, g2, col + d] += 0.5 * s
-                            out[i, g2, g, col + d] += 0.5 * s
-                    ps[sp] = cl
-                    sp += 1
-                    last[g] = cl
-                    if prev[c] < 0:
-                        distinct[nd_] = g
-                        nd_ += 1
-                while sp > 0:
-                    e = ps[sp - 1] + r
-                    sp -= 1
-                    last[player[parent[e]]] = -1
+                            s += G[cl, q, d] * DH[cl, q] * HM[e, q]
+                        out[i, g, g2, col + d] += 0.5 * s
+                        out[i, g2, g, col + d] += 0.5 * s
+                ps[sp] = cl
+                sp += 1
+                last[g] = cl
+                if prev[c] < 0:
+                    distinct[nd_] = g
+                    nd_ += 1
+            while sp > 0:
+                e = ps[sp - 1] + r
+                sp -= 1
+                last[player[parent[e]]] = -1
 
 
 # %% ../nbs/02b_tree_shap.ipynb #s049
@@ -927,8 +958,10 @@ def interaction_shapley(
     TT, WW = _gl_tables(int(qm.max(initial=1)))
     P, C = tab.n_players, nt.n_outputs
     phi, out = np.zeros((len(Xr), P, C)), np.zeros((len(Xr), P, P, C))
-    with _K.threads(check_n_jobs(n_jobs)) as threads:
-        _K._shap_interactions(
+    kernel = _K._shap_interactions
+
+    def run(lo, hi):
+        kernel(
             Xr,
             *route,
             tab.order,
@@ -944,8 +977,11 @@ def interaction_shapley(
             tab.max_nodes,
             phi,
             out,
-            _blocks(len(Xr), threads),
+            lo,
+            hi,
         )
+
+    _each_block(len(Xr), n_jobs, run)
     diag = np.arange(P)
     out[:, diag, diag, :] = phi - out.sum(2)
     return out, tab.expected.copy()

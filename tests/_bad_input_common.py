@@ -12,6 +12,7 @@ class Bad:
     call: Callable[[], Any]  # the call that must fail
     exc: Any  # expected exception type (or tuple of types)
     fragment: str  # text the message must contain (case-insensitive)
+    argument: str | None = None  # the argument the message must name (round four on)
 
 
 @dataclass

@@ -34,6 +34,9 @@ def test_bad_input_is_answered(case):
     assert case.fragment.lower() in str(info.value).lower(), (
         f'message {str(info.value)!r} lacks {case.fragment!r}'
     )
+    assert case.argument is None or case.argument in str(info.value), (
+        f'message {str(info.value)!r} does not name the argument {case.argument!r}'
+    )
     assert not isinstance(info.value, (IndexError, AssertionError, KeyError)), type(
         info.value
     )

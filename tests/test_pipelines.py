@@ -273,7 +273,8 @@ def test_plots_and_shap_take_labels():
     shap = pytest.importorskip('shap')
     with pytest.raises(ValueError, match='pass output='):
         e.to_shap()
-    s = e.to_shap(output='>50K')
+    with pytest.warns(UserWarning, match='not Shapley values'):
+        s = e.to_shap(output='>50K')
     np.testing.assert_array_equal(s.values, e.values[..., 1])
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')

@@ -77,7 +77,9 @@ def main():
     cfg.read(ROOT / 'settings.ini')
     flags = set(cfg['DEFAULT'].get('tst_flags', 'notest').split())
     paths = [Path(p).resolve() for p in a.notebooks] or default_notebooks(nbs)
-    os.environ.update(PYTHONHASHSEED='0', PYDEVD_DISABLE_FILE_VALIDATION='1')
+    os.environ.update(
+        PYTHONHASHSEED='0', PYDEVD_DISABLE_FILE_VALIDATION='1', DFI_COMPILE_NOTICE='off'
+    )
     os.environ.pop('MPLBACKEND', None)  # the kernel's inline backend makes the PNGs
     os.environ.pop('IN_TEST', None)
     failed = []
