@@ -66,10 +66,8 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 
-## Apply the code style: join split docstrings and strings (tools/unwrap_docstrings.py), ruff format, ruff's safe fixes,
-## then regenerate the library. Check the result with `git diff` and `python tools/same_program.py HEAD`.
+## Apply the code style: ruff format, ruff's safe fixes, then regenerate the library. Check the result with `git diff` and `python tools/same_program.py HEAD`.
 format: $(STAMP)
-	$(BIN)/python tools/unwrap_docstrings.py nbs/*.ipynb
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 	. $(BIN)/activate && nbdev_export && ruff format -q deepforest_interp && nbdev_clean

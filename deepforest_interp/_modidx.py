@@ -10,6 +10,46 @@ d = {
     },
     'syms': {
         'deepforest_interp.boosting': {
+            'deepforest_interp.boosting.BoostingAdapter': (
+                'boosting.html#boostingadapter',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.__init__': (
+                'boosting.html#boostingadapter.__init__',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.accepts': (
+                'boosting.html#boostingadapter.accepts',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.check_every_row': (
+                'boosting.html#boostingadapter.check_every_row',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.digest': (
+                'boosting.html#boostingadapter.digest',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.fingerprint': (
+                'boosting.html#boostingadapter.fingerprint',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.output': (
+                'boosting.html#boostingadapter.output',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.read': (
+                'boosting.html#boostingadapter.read',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.rows': (
+                'boosting.html#boostingadapter.rows',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting.BoostingAdapter.tolerance': (
+                'boosting.html#boostingadapter.tolerance',
+                'deepforest_interp/boosting.py',
+            ),
             'deepforest_interp.boosting._assemble': (
                 'boosting.html#_assemble',
                 'deepforest_interp/boosting.py',
@@ -22,12 +62,12 @@ d = {
                 'boosting.html#_bits',
                 'deepforest_interp/boosting.py',
             ),
-            'deepforest_interp.boosting._boosted_explanation': (
-                'boosting.html#_boosted_explanation',
-                'deepforest_interp/boosting.py',
-            ),
             'deepforest_interp.boosting._category_codes': (
                 'boosting.html#_category_codes',
+                'deepforest_interp/boosting.py',
+            ),
+            'deepforest_interp.boosting._digest': (
+                'boosting.html#_digest',
                 'deepforest_interp/boosting.py',
             ),
             'deepforest_interp.boosting._fingerprint': (
@@ -54,6 +94,10 @@ d = {
                 'boosting.html#_lgbm_booster',
                 'deepforest_interp/boosting.py',
             ),
+            'deepforest_interp.boosting._lgbm_model_bytes': (
+                'boosting.html#_lgbm_model_bytes',
+                'deepforest_interp/boosting.py',
+            ),
             'deepforest_interp.boosting._lgbm_names': (
                 'boosting.html#_lgbm_names',
                 'deepforest_interp/boosting.py',
@@ -72,10 +116,6 @@ d = {
             ),
             'deepforest_interp.boosting._raw_output': (
                 'boosting.html#_raw_output',
-                'deepforest_interp/boosting.py',
-            ),
-            'deepforest_interp.boosting._reader': (
-                'boosting.html#_reader',
                 'deepforest_interp/boosting.py',
             ),
             'deepforest_interp.boosting._restore_categories': (
@@ -636,6 +676,50 @@ d = {
                 'core.html#lazykernels.threads',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.ModelAdapter': (
+                'core.html#modeladapter',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.accepts': (
+                'core.html#modeladapter.accepts',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.check_every_row': (
+                'core.html#modeladapter.check_every_row',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.digest': (
+                'core.html#modeladapter.digest',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.fingerprint': (
+                'core.html#modeladapter.fingerprint',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.inbag': (
+                'core.html#modeladapter.inbag',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.offset': (
+                'core.html#modeladapter.offset',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.output': (
+                'core.html#modeladapter.output',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.read': (
+                'core.html#modeladapter.read',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.rows': (
+                'core.html#modeladapter.rows',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.ModelAdapter.tolerance': (
+                'core.html#modeladapter.tolerance',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.NodeTable': (
                 'core.html#nodetable',
                 'deepforest_interp/core.py',
@@ -688,12 +772,56 @@ d = {
                 'core.html#nodetable.tree',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.PreparedRows': (
+                'core.html#preparedrows',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.Rows': (
                 'core.html#rows',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.Rows.__new__': (
                 'core.html#rows.__new__',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter': (
+                'core.html#sklearnadapter',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.accepts': (
+                'core.html#sklearnadapter.accepts',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.digest': (
+                'core.html#sklearnadapter.digest',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.fingerprint': (
+                'core.html#sklearnadapter.fingerprint',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.inbag': (
+                'core.html#sklearnadapter.inbag',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.offset': (
+                'core.html#sklearnadapter.offset',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.output': (
+                'core.html#sklearnadapter.output',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.read': (
+                'core.html#sklearnadapter.read',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.SklearnAdapter.trees': (
+                'core.html#sklearnadapter.trees',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._Entry': (
+                'core.html#_entry',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._ImportanceFields': (
@@ -722,6 +850,14 @@ d = {
             ),
             'deepforest_interp.core._child': (
                 'core.html#_child',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._digest_weights': (
+                'core.html#_digest_weights',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core._entry': (
+                'core.html#_entry',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._explanation_arrays': (
@@ -792,10 +928,6 @@ d = {
                 'core.html#_read_npz',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core._read_sklearn': (
-                'core.html#_read_sklearn',
-                'deepforest_interp/core.py',
-            ),
             'deepforest_interp.core._same': (
                 'core.html#_same',
                 'deepforest_interp/core.py',
@@ -814,10 +946,6 @@ d = {
             ),
             'deepforest_interp.core._say_compiling': (
                 'core.html#_say_compiling',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._sklearn_fingerprint': (
-                'core.html#_sklearn_fingerprint',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._split_labels': (
@@ -852,6 +980,10 @@ d = {
                 'core.html#_weights',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core._word_sum': (
+                'core.html#_word_sum',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core._write_whole': (
                 'core.html#_write_whole',
                 'deepforest_interp/core.py',
@@ -878,6 +1010,14 @@ d = {
             ),
             'deepforest_interp.core.check_array': (
                 'core.html#check_array',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.check_averaging': (
+                'core.html#check_averaging',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.check_bool': (
+                'core.html#check_bool',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.check_index': (
@@ -916,6 +1056,10 @@ d = {
                 'core.html#clear_node_tables',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.content_digest': (
+                'core.html#content_digest',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.docments_of': (
                 'core.html#docments_of',
                 'deepforest_interp/core.py',
@@ -926,6 +1070,10 @@ d = {
             ),
             'deepforest_interp.core.ensemble_trees': (
                 'core.html#ensemble_trees',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.explanation_of': (
+                'core.html#explanation_of',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.feature_names': (
@@ -946,6 +1094,10 @@ d = {
             ),
             'deepforest_interp.core.label_codes': (
                 'core.html#label_codes',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.model_adapter': (
+                'core.html#model_adapter',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.model_output': (
@@ -976,6 +1128,10 @@ d = {
                 'core.html#oob_mask',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.path_contributions': (
+                'core.html#path_contributions',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.pipeline_message': (
                 'core.html#pipeline_message',
                 'deepforest_interp/core.py',
@@ -984,8 +1140,8 @@ d = {
                 'core.html#read_trees',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core.register_reader': (
-                'core.html#register_reader',
+            'deepforest_interp.core.register_adapter': (
+                'core.html#register_adapter',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.routes_missing': (
@@ -1002,6 +1158,10 @@ d = {
             ),
             'deepforest_interp.core.tree_arrays': (
                 'core.html#tree_arrays',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.verify_additivity': (
+                'core.html#verify_additivity',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.walk': (
@@ -1974,10 +2134,6 @@ d = {
             ),
         },
         'deepforest_interp.importance': {
-            'deepforest_interp.importance._check_bool': (
-                'mdi_covariance.html#_check_bool',
-                'deepforest_interp/importance.py',
-            ),
             'deepforest_interp.importance._check_criterion': (
                 'mdi_covariance.html#_check_criterion',
                 'deepforest_interp/importance.py',
@@ -2644,10 +2800,6 @@ d = {
                 'tree_contributions.html#_add_parts',
                 'deepforest_interp/tree_contributions.py',
             ),
-            'deepforest_interp.tree_contributions._check_averaging': (
-                'tree_contributions.html#_check_averaging',
-                'deepforest_interp/tree_contributions.py',
-            ),
             'deepforest_interp.tree_contributions._checkpoints': (
                 'tree_contributions.html#_checkpoints',
                 'deepforest_interp/tree_contributions.py',
@@ -2688,10 +2840,6 @@ d = {
                 'tree_contributions.html#_feature_names',
                 'deepforest_interp/tree_contributions.py',
             ),
-            'deepforest_interp.tree_contributions._finish': (
-                'tree_contributions.html#_finish',
-                'deepforest_interp/tree_contributions.py',
-            ),
             'deepforest_interp.tree_contributions._in_blocks': (
                 'tree_contributions.html#_in_blocks',
                 'deepforest_interp/tree_contributions.py',
@@ -2706,10 +2854,6 @@ d = {
             ),
             'deepforest_interp.tree_contributions._pipeline_summary': (
                 'tree_contributions.html#_pipeline_summary',
-                'deepforest_interp/tree_contributions.py',
-            ),
-            'deepforest_interp.tree_contributions._row_offsets': (
-                'tree_contributions.html#_row_offsets',
                 'deepforest_interp/tree_contributions.py',
             ),
             'deepforest_interp.tree_contributions._summary_frame': (

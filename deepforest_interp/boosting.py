@@ -17,9 +17,11 @@ from deepforest_interp.core import (
     row_frame,
     NodeTable,
     node_table,
-    register_reader,
-    walk,
-    additivity_rows,
+    ModelAdapter,
+    PreparedRows,
+    register_adapter,
+    content_digest,
+    path_contributions,
 )
 from .pipelines import raw_rows
 
@@ -482,17 +484,94 @@ def _fingerprint(model, lib: str) -> tuple:
     return (ref(b), b.current_iteration(), b.best_iteration)
 
 
-def _reader(lib: str, read):
-    "Register the reader of one library with the core's `node_table`."
+def _digest(model, lib: str) -> bytes:
+    "`content_digest` of what the reader reads: HGB's node records, category bitsets and baseline; a Booster's own serialised model (XGBoost UBJSON, LightGBM's model string), so an edit in place is noticed."
+    if lib == 'sklearn-hgb':
+        parts = [np.asarray(model._baseline_prediction, float)]
+        for stage in model._predictors:
+            for p in stage:
+                parts += [p.nodes, p.binned_left_cat_bitsets, p.raw_left_cat_bitsets]
+        return content_digest(parts)
+    if lib == 'xgboost':
+        return content_digest([bytes(_xgb_booster(model).save_raw('ubj'))])
+    return content_digest([_lgbm_model_bytes(_lgbm_booster(model))])
 
-    def fingerprint(model):
-        if lib == 'sklearn-hgb':
+
+# the size of the last LightGBM model string, per Booster: the next one is asked for at once
+_LGBM_SIZES = weakref.WeakKeyDictionary()
+
+
+def _lgbm_model_bytes(booster) -> bytes:
+    "The Booster's model string, serialised once (its `model_to_string` serialises twice past 1 MB: first into a 1 MB buffer); the public call if LightGBM's C entry point ever changes."
+    import ctypes
+
+    try:
+        from lightgbm.basic import _LIB, _safe_call
+
+        size = _LGBM_SIZES.get(booster, 1 << 20)
+        for _ in range(2):
+            buf, got = ctypes.create_string_buffer(size), ctypes.c_int64(0)
+            _safe_call(
+                _LIB.LGBM_BoosterSaveModelToString(
+                    booster._handle,
+                    ctypes.c_int(0),
+                    ctypes.c_int(-1),
+                    ctypes.c_int(0),
+                    ctypes.c_int64(size),
+                    ctypes.byref(got),
+                    ctypes.c_char_p(ctypes.addressof(buf)),
+                )
+            )
+            if got.value <= size:
+                break
+            size = int(got.value * 1.25)
+        _LGBM_SIZES[booster] = size
+        return buf.raw[: got.value]
+    except (ImportError, AttributeError, TypeError):
+        return booster.model_to_string(num_iteration=-1).encode()
+
+
+class BoostingAdapter(ModelAdapter):
+    "One boosting library (HGB, XGBoost, LightGBM) as the core sees it: its reader, fingerprint and digest, its row preparation and its own raw score (Eq. B1)."
+
+    output_name = "the model's raw score"
+
+    def __init__(self, lib: str, read):
+        self.source, self._read = lib, read
+        self.info = {'output': 'raw score', 'library': lib}
+
+    rtol = property(lambda self: BOOSTING_RTOL[self.source])  # see the checks below
+
+    def accepts(self, model) -> bool:
+        return boosting_library(model) == self.source
+
+    def read(self, model) -> NodeTable:
+        return self._read(model)
+
+    def fingerprint(self, model) -> tuple:
+        if self.source == 'sklearn-hgb':
             check_is_fitted(model)
-        return _fingerprint(model, lib)
+        return _fingerprint(model, self.source)
 
-    register_reader(
-        lib, lambda model: boosting_library(model) == lib, read, fingerprint
-    )
+    def digest(self, model) -> bytes:
+        return _digest(model, self.source)
+
+    def rows(self, model, X, nt: NodeTable) -> PreparedRows:
+        walk, own, names, data = _prepare_rows(model, self.source, X, nt)
+        return PreparedRows(walk, own, names, data)
+
+    def output(self, model, own, nt: NodeTable) -> np.ndarray:
+        return _raw_output(model, self.source, own, nt)
+
+    def check_every_row(
+        self, nt: NodeTable
+    ) -> bool:  # XGBoost refuses unseen categories
+        return self.source == 'xgboost' and nt.cat_row is not None
+
+    def tolerance(self, nt: NodeTable, dtype=np.float64) -> float:
+        # XGBoost sums its trees in float32: about 1e-7 per tree
+        extra = 1e-7 * nt.n_trees if self.source == 'xgboost' else 0.0
+        return super().tolerance(nt, dtype) + extra
 
 
 for _lib, _read in (
@@ -500,7 +579,7 @@ for _lib, _read in (
     ('xgboost', xgb_trees),
     ('lightgbm', lgbm_trees),
 ):
-    _reader(_lib, _read)
+    register_adapter(BoostingAdapter(_lib, _read))
 
 
 # %% ../nbs/01c_boosting.ipynb #b026
@@ -550,11 +629,12 @@ def _xgb_categories(booster) -> dict | None:
     return out
 
 
-def _restore_categories(model, lib: str, X):
+def _restore_categories(model, lib: str, X, bt: NodeTable | None = None):
     "A frame (fitted column order) whose category columns lost their dtype (a row given as a Series, plain strings) made category columns again with the model's own categories, so they are encoded as the model encodes them."
     if not isinstance(X, pd.DataFrame):
         return X
-    known = boosted_trees(model).categories or {}  # read once, with the trees
+    bt = boosted_trees(model) if bt is None else bt
+    known = bt.categories or {}  # read once, with the trees
     cols = {j: v for j, v in known.items() if j < X.shape[1]}
     fix = {
         j: v
@@ -569,7 +649,9 @@ def _restore_categories(model, lib: str, X):
     return X
 
 
-def _category_codes(model, lib: str, X: pd.DataFrame) -> pd.DataFrame:
+def _category_codes(
+    model, lib: str, X: pd.DataFrame, bt: NodeTable | None = None
+) -> pd.DataFrame:
     "X (fitted column order) with each category column as the code the trees split on (the training categories' order; unknown or missing: NaN), as the library itself encodes it."
     cols = [c for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)]
     if lib == 'lightgbm':  # LightGBM pairs the frame's category columns with its lists
@@ -581,7 +663,7 @@ def _category_codes(model, lib: str, X: pd.DataFrame) -> pd.DataFrame:
             )
         ref = dict(zip(cols, kept))
     else:
-        known = boosted_trees(model).categories
+        known = (boosted_trees(model) if bt is None else bt).categories
         ref = {} if known is None else {X.columns[j]: v for j, v in known.items()}
     X = X.copy()
     for c in cols:
@@ -599,7 +681,12 @@ def _xgb_missing(model, Xa: np.ndarray) -> np.ndarray:
 
 
 # %% ../nbs/01c_boosting.ipynb #b027
-def _prepare_rows(model, lib: str, X) -> tuple:
+def _prepare_rows(
+    model,
+    lib: str,
+    X,
+    bt: NodeTable | None = None,  # the model's table, if the caller has it (else read)
+) -> tuple:
     "(rows the kernel walks, in the fitted column order; what to pass the model's own predict; feature names; the rows to show, category labels included)."
     if lib == 'sklearn-hgb':
         fitted = getattr(model, 'feature_names_in_', None)
@@ -638,17 +725,18 @@ def _prepare_rows(model, lib: str, X) -> tuple:
         stored = _lgbm_booster(model).feature_name()
     X, shown = _lgbm_names(X, stored) if lib == 'lightgbm' else (row_frame(X), None)
     X = align_columns(X, stored, strict=False)  # the fitted columns in another order
-    X = _restore_categories(model, lib, X)
+    bt = boosted_trees(model) if bt is None else bt
+    X = _restore_categories(model, lib, X, bt)
     Xm, data = X, None
     if (
         isinstance(X, pd.DataFrame)
         and any(isinstance(t, pd.CategoricalDtype) for t in X.dtypes)
     ):  # categories as the codes the trees split on; the model predicts the frame itself
-        X, data = _category_codes(model, lib, X), raw_rows(X)
+        X, data = _category_codes(model, lib, X, bt), raw_rows(X)
     Xa, names = check_X(
         X, model if hasattr(model, 'n_features_in_') else None, allow_nan=True
     )
-    n_feat = boosted_trees(model).n_features
+    n_feat = bt.n_features
     if Xa.shape[1] != n_feat:
         raise ValueError(
             f'X has {Xa.shape[1]} features, but the model was fitted with {n_feat}'
@@ -667,7 +755,7 @@ def _prepare_rows(model, lib: str, X) -> tuple:
     return Xa, Xm, names if shown is None else shown, Xa if data is None else data
 
 
-def _raw_output(model, lib: str, Xm) -> np.ndarray:
+def _raw_output(model, lib: str, Xm, bt: NodeTable | None = None) -> np.ndarray:
     "The model's own raw score `(n, C)` (Eq. B1)."
     try:
         if lib == 'sklearn-hgb':
@@ -690,7 +778,8 @@ def _raw_output(model, lib: str, Xm) -> np.ndarray:
             str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         )
         raise ValueError(f"the model's own predict refuses X: {first[:300]}") from None
-    out = np.asarray(out, dtype=float) * boosted_trees(model).raw_scale
+    out = np.asarray(out, dtype=float)
+    out *= (boosted_trees(model) if bt is None else bt).raw_scale
     return out.reshape(out.shape[0], -1)
 
 
@@ -699,64 +788,24 @@ def _raw_output(model, lib: str, Xm) -> np.ndarray:
 BOOSTING_RTOL = {'sklearn-hgb': 1e-9, 'lightgbm': 1e-9, 'xgboost': 1e-6}
 
 
-def _boosted_explanation(
-    bt: NodeTable, rows, names, lib: str, n_jobs, data=None
-) -> Explanation:
-    "Eq. (B2) for the prepared rows: the walk of the increments, the intercept plus the roots as the bias."
-    values = walk(bt, rows, n_jobs=n_jobs)
-    bias = np.tile(bt.bias, (len(rows), 1))
-    names_out = bt.output_names
-    if names_out is None and bt.n_outputs == 1:
-        values, bias = values[..., 0], bias[:, 0]  # a single-output regressor
-    info = {'output': 'raw score', 'library': lib}
-    data = rows if data is None else data  # category labels, where the model has them
-    return Explanation(values, bias, names, data, names_out, info=info)
-
-
 def boosted_contributions(
     model,  # fitted HistGradientBoosting*, XGBoost or LightGBM model
     X,  # (n_samples, n_features) array or DataFrame (HGB: pandas category columns allowed)
     *,
     # raise if bias + sum(values) differs from the model's raw score (see BOOSTING_RTOL):
-    # every row on a model's first call, then rows with a missing value ('all': always)
+    # every row on the first call with the model's current contents (an edit in place
+    # is read again and checked in full), then rows with a missing value until one has
+    # passed ('all': every row, every call)
     check_additivity: bool | str = True,
     n_jobs: int | None = -1,  # threads for the row loop (joblib convention)
-    dtype=np.float64,  # of `values`: np.float32 halves the memory (checked in float64)
+    dtype=np.float64,  # of `values`: np.float32 halves the memory (checked to 1e-4)
 ) -> Explanation:  # values (n, K) regressors, (n, K, C) classifiers; raw-score space
     "Saabas path contributions of a boosting model in raw-score space: `bias + values.sum(1) == raw score` (Eq. B1-B2)."
-    lib = boosting_library(model)
-    bt = boosted_trees(model)
-    rows, Xm, names, data = _prepare_rows(model, lib, X)
-    e = _boosted_explanation(bt, rows, names, lib, n_jobs, data)
-    sel = additivity_rows(bt, rows, check_additivity) if check_additivity else []
-    if sel is None or len(sel):
-        if sel is not None:  # the rows whose routing varies: missing values
-            Xm = Xm.iloc[sel] if isinstance(Xm, pd.DataFrame) else Xm[sel]
-        got = e.output if sel is None else e.output[sel]
-        out = _raw_output(model, lib, Xm).reshape(got.shape)
-        scale = max(1.0, float(np.abs(out).max()))
-        tol = BOOSTING_RTOL[lib] * scale + (
-            1e-7 * bt.n_trees * scale if lib == 'xgboost' else 0.0
+    if boosting_library(model) is None:
+        raise TypeError(
+            f'unsupported model type {type(model).__name__}; expected'
+            ' HistGradientBoostingClassifier/Regressor, an XGBoost or a LightGBM model'
         )
-        err = np.abs(got - out).max()
-        if not err <= tol:
-            # a Booster's trees edited in place (load_model, set_leaf_output) keep the
-            # object and the tree count the cache knows it by: read the trees again
-            bt = node_table(model, refresh=True)
-            e = _boosted_explanation(bt, rows, names, lib, n_jobs, data)
-            got = e.output if sel is None else e.output[sel]
-            err = np.abs(got - out).max()
-        if not err <= tol:
-            raise ValueError(
-                "contributions do not add up to the model's raw score (max error"
-                f' {err:.3g}, output scale {scale:.3g}); pass check_additivity=False to'
-                ' inspect them'
-            )
-        bt.verified = True  # the table reproduces the model: later calls trust it
-        if np.isnan(rows if sel is None else rows[sel]).any():  # missing values too
-            bt.verified_missing = True
-    if np.dtype(dtype) != e.values.dtype:
-        e = Explanation(
-            e.values.astype(dtype), e.bias, names, e.data, e.output_names, info=e.info
-        )
-    return e
+    return path_contributions(
+        model, X, check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype
+    )

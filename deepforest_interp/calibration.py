@@ -12,8 +12,14 @@ from sklearn.utils import Bunch
 # the node record of a fitted tree: sizes the table cache
 from sklearn.tree._tree import NODE_DTYPE
 from sklearn.utils.validation import check_is_fitted
-from .core import Explanation, check_X, check_y, check_n_jobs
-from .core import Importance, stack_layers
+from deepforest_interp.core import (
+    Explanation,
+    check_X,
+    check_y,
+    check_n_jobs,
+    check_bool,
+)
+from .core import Importance, ClassImportance, stack_layers
 from .core import LazyKernels, pipeline_message, feature_names
 from .core import NodeTable, Rows
 from .importance import encode_target, local_mdi_from_contributions
@@ -31,8 +37,9 @@ __all__ = [
     'CAL_MULTIPLICATIVE',
     'CAL_ADDITIVE',
     'CAL_PARTIAL',
-    'CALIBRATIONS',
     'MULT_TOL',
+    'CALIBRATION_MAPS',
+    'CALIBRATIONS',
     'TABLE_CACHE_BYTES',
     'multiplicative_calibration',
     'additive_calibration',
@@ -51,13 +58,6 @@ __all__ = [
 # %% ../nbs/06_calibration.ipynb #c006
 # calibration codes of the compiled kernels
 CAL_NONE, CAL_MULTIPLICATIVE, CAL_ADDITIVE, CAL_PARTIAL = 0, 1, 2, 3
-CALIBRATIONS = {
-    None: CAL_NONE,
-    'none': CAL_NONE,
-    'multiplicative': CAL_MULTIPLICATIVE,
-    'additive': CAL_ADDITIVE,
-    'partial': CAL_PARTIAL,
-}
 # Eq. 23 falls back to Eq. 24 when |sum of the estimate| <= MULT_TOL * sum of its
 # absolute values
 MULT_TOL = 1e-6
@@ -160,6 +160,24 @@ def partial_additive_calibration(est, dmu) -> np.ndarray:
     return _calibrate_node(est, dmu, CAL_PARTIAL)
 
 
+# %% ../nbs/06_calibration.ipynb #c007r
+# the one calibration registry (Eq. 23-26): name -> (kernel code, the map g, its label)
+CALIBRATION_MAPS = {
+    'partial': (CAL_PARTIAL, partial_additive_calibration, 'partial additive|Eq. 26'),
+    'additive': (CAL_ADDITIVE, additive_calibration, 'naive additive|Eq. 24'),
+    'multiplicative': (
+        CAL_MULTIPLICATIVE,
+        multiplicative_calibration,
+        'multiplicative|Eq. 23',
+    ),
+}
+# name -> kernel code, with no calibration ('none' or None) too
+CALIBRATIONS = {k: code for k, (code, _, _) in CALIBRATION_MAPS.items()} | {
+    'none': CAL_NONE,
+    None: CAL_NONE,
+}
+
+
 # %% ../nbs/06_calibration.ipynb #c014
 @_K.register
 def _table_nb(left, right, feature, value, K, C, est, method):
@@ -234,9 +252,9 @@ def _method(calibration) -> int:
             f'calibration must be a str or None, got {type(calibration).__name__} {calibration!r}'
         )
     if calibration not in CALIBRATIONS:
+        names = ', '.join(repr(k) for k in CALIBRATIONS if k is not None)
         raise ValueError(
-            f"unknown calibration {calibration!r}; choose one of 'partial', 'additive',"
-            " 'multiplicative', 'none' or None"
+            f'unknown calibration {calibration!r}; choose one of {names} or None'
         )
     return CALIBRATIONS[calibration]
 
@@ -432,10 +450,7 @@ def deep_forest_mdi(
     `importances_std` is their sd (ddof=0) over the trees: the spread of single trees of
     the last layer, not a standard
     error of MDI(DF) and not a spread over refits of the cascade."""
-    if not isinstance(return_std, (bool, np.bool_)):
-        raise TypeError(
-            f'return_std must be a bool, got {type(return_std).__name__} {return_std!r}'
-        )
+    check_bool(return_std, 'return_std')
     if return_std and all_layers:
         raise ValueError(
             "return_std=True is the spread over one layer's trees: pass layer=l instead"
@@ -506,7 +521,7 @@ def deep_forest_local_mdi(
     # a Pipeline ending in a cascade: 'raw' input columns (encoded columns summed) or
     # the cascade's 'transformed' ones
     level: str = 'raw',
-) -> pd.DataFrame:  # features x classes
+) -> ClassImportance:  # features x classes
     "Per-class local MDI of a deep-forest classifier, features x classes (seed 000 Sec. 7.2)."
     _check_cascade(model)
     if not hasattr(model, 'classes_'):
@@ -523,9 +538,9 @@ def deep_forest_local_mdi(
         verbose=verbose,
     )
     Y = encode_target(model, check_y(y, len(e)))
-    return pd.DataFrame(
+    return ClassImportance(  # as `local_mdi` (notebook 03)
         local_mdi_from_contributions(e.values, Y).T,
-        index=e.feature_names,
+        index=pd.Index(e.feature_names, name='feature'),
         columns=pd.Index(list(model.classes_), name='class'),
     )
 

@@ -4,9 +4,10 @@
 
 # %% ../nbs/00_core.ipynb #c002
 from __future__ import annotations
-import functools, json, numbers, os, sys, threading, uuid, weakref, zipfile
+import functools, hashlib, json, numbers, os, sys, threading, uuid, weakref, zipfile
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
@@ -34,6 +35,7 @@ __all__ = [
     'F32_MAX',
     'MAX_SEED',
     'COMPILE_NOTICE_AFTER',
+    'ADDITIVITY_RTOL',
     'TRAINING_RTOL',
     'Explanation',
     'join_explanations',
@@ -55,6 +57,7 @@ __all__ = [
     'check_X',
     'check_y',
     'check_int',
+    'check_bool',
     'check_verbose',
     'check_n_jobs',
     'check_real',
@@ -67,13 +70,22 @@ __all__ = [
     'Ensemble',
     'ensemble_trees',
     'model_output',
-    'register_reader',
+    'PreparedRows',
+    'ModelAdapter',
+    'register_adapter',
+    'model_adapter',
+    'content_digest',
     'node_table',
     'additivity_rows',
+    'verify_additivity',
     'clear_node_tables',
+    'SklearnAdapter',
     'walk',
     'walk_spread',
     'walk_dot',
+    'explanation_of',
+    'check_averaging',
+    'path_contributions',
     'model_trees',
     'feature_names',
     'encode_target',
@@ -1489,6 +1501,14 @@ def check_int(
     return int(value)
 
 
+# %% ../nbs/00_core.ipynb #c012a2
+def check_bool(value, name: str) -> bool:
+    "`value` as a bool if it is one (numpy's too); else a TypeError naming `name`."
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f'{name} must be a bool, got {type(value).__name__} {value!r}')
+    return bool(value)
+
+
 # %% ../nbs/00_core.ipynb #c012v
 def check_verbose(value, name: str = 'verbose') -> int:
     "A `verbose` level as an int >= 0; `True`/`False` (scikit-learn's spelling) read as 1/0."
@@ -2019,34 +2039,16 @@ class Ensemble:
 
 # %% ../nbs/00_core.ipynb #c018s
 def ensemble_trees(model) -> Ensemble:
-    "Describe a supported fitted model as a weighted sum of trees (see the formula above)."
+    "The tree objects of a scikit-learn model beside its `node_table`'s weights, columns, offset and names (the path explorer's view; the model is read once, by its adapter)."
     check_model(model)
-    clf = is_classifier(model)
-    if isinstance(model, BOOSTING_TYPES):
-        est = model.estimators_  # (n_stages, K_trees)
-        n_out = est.shape[1]
-        trees = [est[i, j] for i in range(est.shape[0]) for j in range(n_out)]
-        cols = [j for i in range(est.shape[0]) for j in range(n_out)]
-        w = np.full(len(trees), float(model.learning_rate))
-        offset = _boosting_offset(model, n_out)
-        names = (
-            list(model.classes_)
-            if clf and n_out > 1
-            else ([model.classes_[1]] if clf else None)
-        )  # binary: log-odds of classes_[1]
-        return Ensemble(trees, w, cols, offset, n_out, names, 'raw')
-    trees = list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
-    C = len(model.classes_) if clf else int(getattr(model, 'n_outputs_', 1))
-    if clf and getattr(model, 'n_outputs_', 1) > 1:
-        raise ValueError('multi-output classifiers are not supported')
+    nt = node_table(model)
+    kw = dict(offset=nt.offset, n_outputs=nt.n_outputs, output_names=nt.output_names)
     return Ensemble(
-        trees,
-        np.full(len(trees), 1 / len(trees)),
-        [slice(None)] * len(trees),
-        np.zeros(C),
-        C,
-        list(model.classes_) if clf else None,
-        'proba' if clf else 'regression',
+        SklearnAdapter.trees(model),
+        nt.tree_weight,
+        [int(c) for c in nt.column] if nt.kind == 'raw' else [slice(None)] * nt.n_trees,
+        kind=nt.kind,
+        **kw,
     )
 
 
@@ -2059,26 +2061,140 @@ def _boosting_offset(model, n_out):
 
 # %% ../nbs/00_core.ipynb #c019
 def model_output(model, X) -> np.ndarray:
-    "The model output explanations reproduce: `predict_proba` (classifiers), `decision_function` (boosting), `predict`."
-    names = getattr(model, 'feature_names_in_', None)
-    # validated arrays lose their names: restore them
-    if names is not None and not isinstance(X, pd.DataFrame):
-        X = pd.DataFrame(np.asarray(X), columns=names)
-    if isinstance(model, BOOSTING_TYPES) and is_classifier(model):
-        return model.decision_function(X)
-    return model.predict_proba(X) if is_classifier(model) else model.predict(X)
+    "The output explanations reproduce, `(n, C)` or `(n,)`, as the model's adapter asks the model: `predict_proba` (classifiers), `predict` (regressors), the raw score (`decision_function`) of boosting models."
+    nt = node_table(model)
+    ad = model_adapter(model)
+    out = ad.output(model, ad.rows(model, X, nt).own, nt)
+    return (
+        out[:, 0]
+        if out.ndim == 2 and out.shape[1] == 1 and not is_classifier(model)
+        else out
+    )
 
 
 # %% ../nbs/00_core.ipynb #c020o
-# source -> (accepts(model) -> bool, read(model) -> NodeTable, fingerprint(model) -> tuple)
-_READERS = {}
-# model -> (fingerprint, NodeTable)
+# relative tolerance of the additivity check (x the largest |output|, at least 1)
+ADDITIVITY_RTOL = 1e-6
+
+
+class PreparedRows(NamedTuple):
+    "Rows as a model family needs them: what the kernel walks, what the model's own predict takes, the feature names, what an explanation shows."
+
+    walk: np.ndarray  # (n, K) numbers in the fitted column order (bins, codes, NaN)
+    own: object  # the same rows for the model's own output (array or DataFrame)
+    names: list  # K feature names
+    data: np.ndarray  # (n, K) the rows an Explanation keeps (category labels too)
+
+
+class ModelAdapter:
+    "Everything the package asks of one model family. Nothing downstream asks which library a model comes from: explainers call `node_table`, `rows`, `output`, `offset` and `tolerance` of `model_adapter(model)`."
+
+    source = ''  # NodeTable.source of the tables it reads
+    rtol = ADDITIVITY_RTOL  # additivity tolerance of float64 sums (x output scale)
+    output_name = 'the model output'  # what the additivity check compares with
+    info = {}  # entries every Explanation of this family carries
+
+    def accepts(self, model) -> bool:  # is `model` of this family? (cheap, no import)
+        raise NotImplementedError
+
+    def read(self, model) -> NodeTable:  # every tree of the model, read once
+        raise NotImplementedError
+
+    def fingerprint(self, model) -> tuple:  # the tree objects it holds now (cheap)
+        return ()
+
+    def digest(self, model) -> bytes | None:  # `content_digest` of what `read` reads
+        return None  # None: nothing notices an edit, the model is read on every call
+
+    def rows(self, model, X, nt: NodeTable) -> PreparedRows:  # X checked once
+        Xa, names = check_X(X, model, keep_float32=True)
+        return PreparedRows(Xa, Xa, names, Xa)
+
+    def output(self, model, own, nt: NodeTable) -> np.ndarray:  # (r, C) its own output
+        raise NotImplementedError
+
+    def offset(self, model, walk: np.ndarray, nt: NodeTable) -> np.ndarray:
+        return np.tile(nt.offset, (len(walk), 1))  # (n, C) constant before the trees
+
+    def check_every_row(self, nt: NodeTable) -> bool:  # the check may never skip a row
+        return False  # (XGBoost refuses unseen categories: only it can say so)
+
+    def tolerance(self, nt: NodeTable, dtype=np.float64) -> float:
+        return 1e-4 if np.dtype(dtype) == np.float32 else self.rtol  # float32 rounds
+
+    def inbag(self, model, n_samples: int) -> np.ndarray | None:
+        return None  # (M, n) bootstrap counts, where the family records them
+
+
+# source -> adapter; model -> _Entry (its table, the state of its additivity check)
+_ADAPTERS = {}
 _TABLES = weakref.WeakKeyDictionary()
 
 
-def register_reader(source: str, accepts, read, fingerprint):
-    "Teach `node_table` a model family: `read(model)` builds its `NodeTable`, `fingerprint(model)` names the trees it holds now."
-    _READERS[source] = (accepts, read, fingerprint)
+def register_adapter(adapter: ModelAdapter) -> ModelAdapter:
+    "Teach the package a model family (its `source` names it; a later one replaces it)."
+    _ADAPTERS[adapter.source] = adapter
+    return adapter
+
+
+def model_adapter(model) -> ModelAdapter:
+    "The adapter of a fitted model's family; the standard TypeError for a Pipeline or an unsupported model."
+    for ad in _ADAPTERS.values():
+        if ad.accepts(model):
+            return ad
+    check_model(model)
+    raise TypeError(f'no adapter for {type(model).__name__}')
+
+
+# %% ../nbs/00_core.ipynb #c020o1
+# odd 64-bit weights of `content_digest`, grown on demand (fixed seed: digests compare across calls)
+_DIGEST_WEIGHTS = [np.ones(0, np.uint64)]
+
+
+def _digest_weights(n: int) -> np.ndarray:
+    w = _DIGEST_WEIGHTS[0]
+    if len(w) < n:
+        w = np.random.default_rng(0).integers(
+            0, 2**63, max(n, 2 * len(w)), np.uint64
+        ) * np.uint64(2) + np.uint64(1)
+        _DIGEST_WEIGHTS[0] = w
+    return w[:n]
+
+
+# parts smaller than this are joined and digested together (one call instead of many)
+_DIGEST_JOIN_BYTES = 1 << 16
+
+
+def _word_sum(b: np.ndarray) -> int:
+    "The bytes `b` as 64-bit words (zero-padded) dotted with the digest weights, mod 2^64."
+    n8 = b.size // 8 * 8
+    words = b[:n8].view(np.uint64)
+    s = int(np.einsum('i,i->', words, _digest_weights(words.size)))
+    return s ^ int.from_bytes(b[n8:].tobytes() + b'\x01', 'little')
+
+
+def content_digest(
+    parts,  # arrays (any dtype, structured too), bytes or str: what a reader reads
+) -> bytes:  # 16 bytes: equal for equal contents
+    "A cheap digest of the arrays a table is read from: their 64-bit words dotted with fixed odd weights (mod 2^64, so any one changed word changes it, and a swap of two words almost surely), with every part's size; memory speed, no copy of a large part."
+    sums, sizes, small = [], [], []
+    for a in parts:
+        if type(a) is not np.ndarray or not a.flags.c_contiguous:  # bytes, str, views
+            a = a.encode() if isinstance(a, str) else a
+            if isinstance(a, (bytes, bytearray, memoryview)):
+                a = np.frombuffer(a, np.uint8)
+            a = np.ascontiguousarray(a)
+        b = a.reshape(-1).view(np.uint8)
+        sizes.append(b.size)
+        if b.size >= _DIGEST_JOIN_BYTES:
+            sums.append(_word_sum(b))
+        else:
+            small.append(b)
+    if small:
+        sums.append(_word_sum(np.concatenate(small)))
+    h = hashlib.blake2b(np.array(sizes, np.int64).tobytes(), digest_size=16)
+    h.update(np.array(sums, np.uint64).tobytes())
+    return h.digest()
 
 
 # %% ../nbs/00_core.ipynb #c020o2
@@ -2097,48 +2213,103 @@ def _same(a: tuple, b: tuple) -> bool:
     return True
 
 
+@dataclass(eq=False)
+class _Entry:
+    "A cached table and what is known of it; replaced (never edited) when the model's content changes."
+
+    fingerprint: tuple  # the tree objects the model held when read
+    digest: bytes  # `content_digest` of the arrays the table was read from
+    table: NodeTable
+    verified: bool = False  # an additivity check passed on every row
+    verified_missing: bool = False  # ... and on rows with a missing value
+
+
 def node_table(
     model,
     cache: bool = True,  # False: a table read now is not kept (a large model read once)
     refresh: bool = False,  # True: read the model again even if a table is cached
 ) -> NodeTable:
-    "The `NodeTable` of a fitted model, read once by its library's reader and cached while the model holds the same trees."
-    for accepts, read, fingerprint in _READERS.values():
-        if accepts(model):
-            break
-    else:
-        # the standard message for a Pipeline or an unsupported model
-        check_model(model)
-        raise TypeError(f'no reader for {type(model).__name__}')
-    fp = fingerprint(model)
+    "The `NodeTable` of a fitted model, read once by its family's adapter and cached while the model holds the same trees with the same contents (an edit in place changes the digest: the model is read again)."
+    ad = model_adapter(model)
+    fp = ad.fingerprint(model)
     try:
         hit = _TABLES.get(model)
     except TypeError:  # a model that cannot be weakly referenced: no cache
-        return read(model).freeze()
-    if hit is not None and _same(hit[0], fp) and not refresh:
-        return hit[1]
-    table = read(model).freeze()
-    if cache:
-        _TABLES[model] = (fp, table)
+        return ad.read(model).freeze()
+    dg = ad.digest(model)
+    if hit is not None and not refresh and _same(hit.fingerprint, fp):
+        if dg is not None and hit.digest == dg:
+            return hit.table
+    table = ad.read(model).freeze()
+    if cache and dg is not None:
+        _TABLES[model] = _Entry(fp, dg, table)
     return table
 
 
 # %% ../nbs/00_core.ipynb #c020o3a
+def _entry(model, nt: NodeTable) -> _Entry | None:
+    "The cache entry holding `nt` for `model`; None for a table that is not cached."
+    try:
+        hit = _TABLES.get(model)
+    except TypeError:  # not weakly referable
+        return None
+    return hit if hit is not None and hit.table is nt else None
+
+
 def additivity_rows(
-    nt: NodeTable,  # the model's cached table
+    nt: NodeTable,  # the model's table (`node_table(model)`)
     X: np.ndarray,  # the checked rows
     check,  # the caller's check_additivity: True, or 'all' (every row, every call)
+    model=None,  # the model `nt` was read from (None: every row)
 ) -> np.ndarray | None:  # rows to compare with the model's own output; None: all
-    "Which rows an additivity check compares: every row the first time a model's table is used (or always with `check='all'`, or an XGBoost model with category splits, which refuses unseen categories); afterwards only rows with a missing value (an unseen category is one), whose routing is the part that varies from row to row, until one check has passed on such rows, and for an XGBoost / LightGBM Booster (whose trees can be edited in place) 16 rows spread over X."
-    if check == 'all' or not getattr(nt, 'verified', False):
+    "Which rows an additivity check compares: every row the first time a table is used (and always with `check='all'`, a table that is not cached, or a family whose adapter says `check_every_row`, as XGBoost with category splits, which refuses unseen categories); afterwards only rows with a missing value, whose routing is the part that varies from row to row, until one check has passed on such rows. The state lives in the cache entry, keyed by the model's content digest: an edited model is a new entry, checked on every row again."
+    entry = None if model is None else _entry(model, nt)
+    if check == 'all' or entry is None or not entry.verified:
         return None
-    if nt.source == 'xgboost' and nt.cat_row is not None and (nt.cat_row >= 0).any():
-        return None  # XGBoost refuses unseen categories itself: every row, every call
+    if model_adapter(model).check_every_row(nt):
+        return (
+            None  # e.g. XGBoost refuses unseen categories itself: every row, every call
+        )
     # rows with a missing value, until a check has seen the model route some
-    rows = np.isnan(X).any(1) & (not getattr(nt, 'verified_missing', False))
-    if nt.source in ('xgboost', 'lightgbm'):
-        rows[np.linspace(0, len(X) - 1, min(len(X), 16)).astype(int)] = True
-    return np.flatnonzero(rows)
+    return np.flatnonzero(np.isnan(X).any(1) & (not entry.verified_missing))
+
+
+def verify_additivity(
+    model,  # the model `nt` was read from
+    nt: NodeTable,  # its table (`node_table(model)`)
+    X: np.ndarray,  # (n, K) the checked rows the explanation walked
+    got: np.ndarray,  # (n, C) bias + sum of the values
+    output,  # output(rows) -> the model's own output on those rows (None: all), (r, C)
+    check=True,  # the caller's check_additivity: True, 'all' or False
+    rtol: float = 1e-6,  # tolerance relative to the largest |output| (at least 1)
+    what: str = 'the model output',  # named in the error
+):
+    "The one additivity check: compare `got` with the model's own output on the rows `additivity_rows` picks, raise past `rtol`, and record a pass in the model's cache entry."
+    if check not in (True, False, 'all'):
+        raise ValueError(
+            f"check_additivity must be True, False or 'all', got {check!r}"
+        )
+    if check is False:
+        return
+    rows = additivity_rows(nt, X, check, model)
+    if rows is not None and not len(rows):
+        return
+    got = got if rows is None else got[rows]
+    out = np.asarray(output(rows), dtype=float).reshape(got.shape)
+    err, scale = np.abs(got - out).max(), max(1.0, float(np.abs(out).max()))
+    if not err <= rtol * scale:
+        raise ValueError(
+            f'contributions do not add up to {what} (max error {err:.3g}, output scale'
+            f' {scale:.3g}, tolerance {rtol * scale:.3g}) although the trees were read'
+            ' from the model as it is now: a case the reader does not cover'
+        )
+    entry = _entry(model, nt)
+    if entry is not None:
+        entry.verified = True  # later calls with this content trust it
+        if np.isnan(X if rows is None else X[rows]).any():
+            entry.verified_missing = (
+                True  # and it routes missing values as the model does
+            )
 
 
 # %% ../nbs/00_core.ipynb #c020o3
@@ -2148,36 +2319,83 @@ def clear_node_tables():
 
 
 # %% ../nbs/00_core.ipynb #c020o4
-def _read_sklearn(model) -> NodeTable:
-    "The NodeTable of a scikit-learn tree, forest or gradient-boosting model (through `ensemble_trees`)."
-    ens = ensemble_trees(model)
-    return read_trees(
-        ens.trees,
-        tree_weight=ens.weights,
-        column=[c if isinstance(c, int) else 0 for c in ens.columns],
-        offset=ens.offset,
-        n_features=int(model.n_features_in_),
-        output_names=ens.output_names,
-        kind=ens.kind,
-    )
+class SklearnAdapter(ModelAdapter):
+    "scikit-learn's trees, forests and gradient boosting: `tree_`'s public arrays; forests average their trees (1/M each, every column), gradient boosting adds `learning_rate` x each stage's tree to its class's raw score."
+
+    source = 'sklearn'
+
+    def accepts(self, model) -> bool:
+        return isinstance(model, TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES)
+
+    @staticmethod
+    def trees(model) -> list:
+        "The fitted trees, stage by stage (gradient boosting: each stage's class trees in turn)."
+        est = getattr(model, 'estimators_', None)  # a list, or boosting's 2-D array
+        return [model] if est is None else list(np.ravel(np.asarray(est, dtype=object)))
+
+    def read(self, model) -> NodeTable:
+        clf, trees = is_classifier(model), self.trees(model)
+        kw = dict(n_features=int(model.n_features_in_))
+        if isinstance(model, BOOSTING_TYPES):
+            n_out = model.estimators_.shape[1]
+            names = list(model.classes_) if clf else None
+            return read_trees(
+                trees,
+                tree_weight=np.full(len(trees), float(model.learning_rate)),
+                column=np.tile(np.arange(n_out), len(model.estimators_)),
+                offset=_boosting_offset(model, n_out),
+                # binary: the log-odds of classes_[1]
+                output_names=names[-n_out:] if clf else None,
+                kind='raw',
+                **kw,
+            )
+        if clf and getattr(model, 'n_outputs_', 1) > 1:
+            raise ValueError('multi-output classifiers are not supported')
+        C = len(model.classes_) if clf else int(getattr(model, 'n_outputs_', 1))
+        return read_trees(
+            trees,
+            tree_weight=np.full(len(trees), 1 / len(trees)),
+            offset=np.zeros(C),
+            output_names=list(model.classes_) if clf else None,
+            kind='proba' if clf else 'regression',
+            **kw,
+        )
+
+    def fingerprint(self, model) -> tuple:  # the tree objects (and boosting's rate)
+        check_is_fitted(model)
+        lr = getattr(model, 'learning_rate', None)
+        return (lr,) + tuple(t.tree_ for t in self.trees(model))
+
+    def digest(self, model) -> bytes:  # node records and values: views, no copy
+        states = [t.tree_.__getstate__() for t in self.trees(model)]
+        return content_digest([a for s in states for a in (s['nodes'], s['values'])])
+
+    def output(self, model, own, nt: NodeTable) -> np.ndarray:
+        names = getattr(model, 'feature_names_in_', None)
+        if names is not None and not isinstance(own, pd.DataFrame):
+            own = pd.DataFrame(np.asarray(own), columns=names)  # checked rows: no names
+        if nt.kind == 'raw' and is_classifier(model):
+            out = model.decision_function(own)
+        else:
+            out = (
+                model.predict_proba(own) if is_classifier(model) else model.predict(own)
+            )
+        return np.asarray(out, float).reshape(len(own), -1)
+
+    def offset(self, model, walk: np.ndarray, nt: NodeTable) -> np.ndarray:
+        if nt.kind != 'raw':
+            return super().offset(model, walk, nt)
+        # gradient boosting's `init` estimator may vary by row
+        raw = np.asarray(model._raw_predict_init(walk.astype(np.float32)), float)
+        return raw.reshape(len(walk), -1)[:, : nt.n_outputs]
+
+    def inbag(self, model, n_samples: int) -> np.ndarray | None:
+        return (
+            inbag_counts(model, n_samples) if isinstance(model, FOREST_TYPES) else None
+        )
 
 
-def _sklearn_fingerprint(model) -> tuple:
-    "The tree objects a fitted scikit-learn model holds now (and boosting's learning rate): cheap, checked on every call."
-    check_is_fitted(model)
-    est = getattr(
-        model, 'estimators_', None
-    )  # a list (forests) or a 2-D array (boosting)
-    trees = [model] if est is None else np.ravel(np.asarray(est, dtype=object))
-    return (getattr(model, 'learning_rate', None),) + tuple(t.tree_ for t in trees)
-
-
-register_reader(
-    'sklearn',
-    lambda model: isinstance(model, TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES),
-    _read_sklearn,
-    _sklearn_fingerprint,
-)
+register_adapter(SklearnAdapter())
 
 # %% ../nbs/00_core.ipynb #c020r
 # numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
@@ -2566,6 +2784,85 @@ def walk_dot(
         w_row = np.arange(M) if rw.shape[0] == M else np.zeros(M, np.int64)
         _K._walk_dot(Xr, *args, nt.delta, rw, w_row, Y, out)
     return out
+
+
+# %% ../nbs/00_core.ipynb #c020z1
+def explanation_of(
+    values: np.ndarray,  # (n, K, C) walked contributions
+    bias: np.ndarray,  # (n, C)
+    nt: NodeTable,  # the table they were walked on (output count and names)
+    names: list,  # K feature names
+    data,  # (n, K) the rows shown
+    info: dict | None = None,
+) -> Explanation:
+    "Wrap walked contributions: a single-output regressor's squeezed to `(n, K)` / `(n,)`, a multi-output regressor's outputs named y0, y1, ..."
+    out_names = nt.output_names
+    if out_names is None and nt.n_outputs == 1:
+        values, bias = values[..., 0], bias[:, 0]  # one class stays 3-D
+    elif out_names is None:
+        out_names = [f'y{c}' for c in range(nt.n_outputs)]
+    return Explanation(values, bias, names, data, out_names, info=dict(info or {}))
+
+
+# %% ../nbs/00_core.ipynb #c020z15
+def check_averaging(nt: NodeTable, who: str = 'contributions'):
+    "A spread over the trees needs a model that averages them (a tree or a forest), not boosting's sum of corrections."
+    if nt.kind == 'raw':
+        raise ValueError(
+            f"{who} with return_std=True needs a tree or a forest: a boosting model's"
+            ' trees fit successive residuals, so their spread is not a disagreement'
+            ' between estimates'
+        )
+
+
+# %% ../nbs/00_core.ipynb #c020z2
+def path_contributions(
+    model,  # a fitted model of any registered family
+    X,  # (n, K) rows, as the family's `rows` takes them (or its `PreparedRows`)
+    *,
+    check_additivity: bool | str = True,  # see `verify_additivity`
+    n_jobs: int | None = -1,
+    return_std: bool = False,  # also the sd over the trees (averaging models only)
+    dtype=np.float64,
+) -> Explanation:
+    "Saabas path contributions of any model through its adapter: read (cached), rows, one walk, bias = offset + roots, one additivity check."
+    ad, nt = model_adapter(model), node_table(model)
+    if return_std:
+        check_averaging(nt)
+    r = X if isinstance(X, PreparedRows) else ad.rows(model, X, nt)
+    if return_std:
+        values, std = walk_spread(nt, r.walk, n_jobs=n_jobs)
+        values, std = values.astype(dtype, copy=False), std.astype(dtype, copy=False)
+    else:
+        values = walk(nt, r.walk, n_jobs=n_jobs, dtype=dtype)
+    bias = ad.offset(model, r.walk, nt) + (nt.bias - nt.offset)
+    e = explanation_of(values, bias, nt, r.names, r.data, ad.info)
+    if return_std:
+        e.std = std[..., 0] if e.values.ndim == 2 else std
+        e.info.update(
+            std='sd (ddof=0) over the trees of their own contributions',
+            n_trees=nt.n_trees,
+        )
+    take = lambda sel: (
+        r.own
+        if sel is None
+        else r.own.iloc[sel]
+        if hasattr(r.own, 'iloc')
+        else r.own[sel]
+    )
+    if check_additivity is False:  # e.output is a sum over the values: not for nothing
+        return e
+    verify_additivity(
+        model,
+        nt,
+        r.walk,
+        e.output.reshape(len(r.walk), -1),
+        lambda sel: ad.output(model, take(sel), nt),
+        check_additivity,
+        ad.tolerance(nt, dtype),
+        ad.output_name,
+    )
+    return e
 
 
 # %% ../nbs/00_core.ipynb #c020tm

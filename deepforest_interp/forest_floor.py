@@ -16,8 +16,8 @@ from deepforest_interp.core import (
     check_int,
     check_n_jobs,
     check_verbose,
-    ensemble_trees,
 )
+from .core import Importance, ClassImportance
 from .core import inbag_counts, label_codes, encode_target
 from .core import check_training_rows, check_real
 from .core import node_table, walk
@@ -83,7 +83,6 @@ def oob_contributions(
     n = X.shape[0]
     counts = inbag_counts(forest, n)
     X32 = np.ascontiguousarray(X, dtype=np.float32)
-    ens = ensemble_trees(forest)
     nt = node_table(forest)
     mu0 = _base_value(forest, nt.root_value, y, n)  # (C,); validates y
     check_training_rows(
@@ -101,9 +100,9 @@ def oob_contributions(
                 ' rows with all trees (in-bag contributions, not cross-validated)'
             )
         warnings.warn(msg + ': explained with all trees (in-bag, not cross-validated)')
-        W[:, never] = 1 / len(ens)
+        W[:, never] = 1 / nt.n_trees
     values = walk(
-        nt, X32, row_weights=W, tree_weights=np.ones(len(ens)), n_jobs=n_jobs
+        nt, X32, row_weights=W, tree_weights=np.ones(nt.n_trees), n_jobs=n_jobs
     )  # Eq. (14), l >= 1; 1/|J_i| in W
     bias = np.tile(mu0, (n, 1))
     bootstrap = W.T @ nt.root_value - mu0  # Eq. (14), l = 0
@@ -397,7 +396,7 @@ def goodness_of_visualization(
     k: int | None = None,  # neighbours; default round(sqrt(n)/2)
     # GOV in [0, 1] by feature ('a+b' for summed contributions); per_class: features x
     # classes
-) -> pd.Series | pd.DataFrame:
+) -> Importance | ClassImportance:
     "Leave-one-out R^2 of a kNN fit of contributions from the plotted features (paper Eq. 17)."
     _check_explanation(e)
     _check_multiclass(multiclass)
@@ -425,12 +424,11 @@ def goodness_of_visualization(
         out['+'.join(names[j] for j in grp)] = _gov(
             f[ok], knn_loo(Xc[ok][:, cols], f[ok], k), multiclass
         )
-    if multiclass == 'per_class':
-        cols = ['GOV'] if labels == [None] else labels
-        return pd.DataFrame(
-            np.vstack(list(out.values())), index=list(out), columns=cols
-        )
-    return pd.Series(out, name='GOV')
+    idx = pd.Index(list(out), name='feature')
+    if multiclass == 'per_class':  # a per-class global answer, as local_mdi's
+        cols = pd.Index(['GOV'] if labels == [None] else labels, name='class')
+        return ClassImportance(np.vstack(list(out.values())), index=idx, columns=cols)
+    return Importance(list(out.values()), index=idx, name='GOV')
 
 
 # %% ../nbs/08_forest_floor.ipynb #cv02
@@ -614,13 +612,13 @@ def feature_colors(
 def contribution_importance(
     e: Explanation,  # contributions
     output=None,  # class / output (None averages the variances over outputs)
-) -> pd.Series:  # by feature name, largest first
+) -> Importance:  # by feature name, largest first
     "Spread (standard deviation, pooled over outputs) of each feature's contributions, largest first."
     _check_explanation(e)
     V, _ = _output_values(e, output)
-    return pd.Series(
-        np.sqrt(V.var(0).mean(1)), index=e.feature_names, name='importance'
-    ).sort_values(ascending=False)
+    sd = np.sqrt(V.var(0).mean(1))
+    order = np.argsort(-sd, kind='stable')
+    return Importance.of(sd[order], np.asarray(e.feature_names)[order], 'importance')
 
 
 # %% ../nbs/08_forest_floor.ipynb #c048

@@ -30,7 +30,8 @@ from .pipelines import accepts_pipeline
 
 # Algorithm 1's engine (notebook 05) and its compiled, calibrated tables (notebook 06)
 from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
-from .calibration import CALIBRATIONS, _compiled_table
+from .calibration import CALIBRATIONS, CALIBRATION_MAPS
+from .calibration import _compiled_table
 
 # %% auto #0
 __all__ = [
@@ -746,7 +747,7 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
 
 
 # %% ../nbs/07b_alc_hidf.ipynb #c070
-_HIDF_CALIBRATIONS = ('partial', 'additive', 'multiplicative')
+_HIDF_CALIBRATIONS = tuple(CALIBRATION_MAPS)  # the calibrated maps, not 'none'
 
 
 def _hidf_layers(model) -> list:

@@ -15,9 +15,10 @@ from deepforest_interp.core import (
     check_y,
     check_int,
     check_verbose,
+    check_bool,
 )
 from .core import Importance, ClassImportance
-from .core import check_n_jobs, tree_arrays, ensemble_trees, oob_mask
+from .core import check_n_jobs, tree_arrays, oob_mask
 from .core import model_trees, encode_target, check_training_rows
 from .core import check_array, TREE_TYPES, FOREST_TYPES
 
@@ -90,13 +91,6 @@ def _renamed(out: Importance, names: list) -> Importance:
 
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005b
-def _check_bool(value, name: str) -> bool:
-    "`value` if it is a bool, else a TypeError naming `name`."
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f'{name} must be a bool, got {type(value).__name__} {value!r}')
-    return bool(value)
-
-
 def mdi(
     model,  # fitted DecisionTree* / RandomForest* / ExtraTrees*
     normalize: bool = False,  # True: scikit-learn's `feature_importances_` (per-tree normalised, then averaged)
@@ -111,8 +105,7 @@ def mdi(
             return _renamed(out, parts.transformed_names)
         return to_raw(parts, out)
     check_model(model, TREE_TYPES + FOREST_TYPES)
-    if not isinstance(normalize, (bool, np.bool_)):
-        raise TypeError(f'normalize must be a bool, got {type(normalize).__name__}')
+    check_bool(normalize, 'normalize')
     per_tree = np.array([mdi_tree(t) for t in model_trees(model)])
     if not normalize:
         m = per_tree.mean(0)  # Eq. (10)
@@ -121,7 +114,7 @@ def mdi(
         per_tree = np.divide(per_tree, tot, out=np.zeros_like(per_tree), where=tot > 0)
         m = per_tree.mean(0)
         m = m / m.sum() if m.sum() > 0 else m
-    per = per_tree if _check_bool(return_std, 'return_std') else None
+    per = per_tree if check_bool(return_std, 'return_std') else None
     return Importance.of(m, model_feature_names(model), 'MDI', per)
 
 
@@ -214,9 +207,8 @@ def mdi_covariance(
 ) -> Importance:  # one value per feature, indexed by feature name
     "MDI as the covariance of feature contributions with the (one-hot) label (paper Eq. 13-14)."
     check_model(model, TREE_TYPES + FOREST_TYPES)
-    if not isinstance(inbag, (bool, np.bool_)):
-        raise TypeError(f'inbag must be a bool, got {type(inbag).__name__} {inbag!r}')
-    _check_bool(return_std, 'return_std')
+    check_bool(inbag, 'inbag')
+    check_bool(return_std, 'return_std')
     _check_criterion(model, 'mdi_covariance')
     if _is_dask(X):
         if inbag:
@@ -354,7 +346,7 @@ def _dask_mdi_covariance(model, X, y, sample_weight, return_std: bool):
 def _oob_inputs(forest, X, y, sample_weight, return_std, who: str) -> tuple:
     "The checks MDI-oob and UFI share: a bootstrapped forest with a variance impurity, its training rows in order, every tree with out-of-bag rows; (X, names, y, oob mask)."
     check_model(forest, FOREST_TYPES)
-    _check_bool(return_std, 'return_std')
+    check_bool(return_std, 'return_std')
     _check_criterion(forest, who)
     rows = check_X(X, forest)
     X, names = rows
@@ -463,8 +455,7 @@ def local_mdi_from_contributions(values: np.ndarray, Y: np.ndarray) -> np.ndarra
 # %% ../nbs/03_mdi_covariance.ipynb #c027s
 def _local_mdi_spread(model, X, y) -> ClassImportance:
     "local_mdi with its spread over the trees: each tree's own per-class local MDI, then mean and sd (ddof=0)."
-    ens = ensemble_trees(model)
-    if ens.kind == 'raw':
+    if node_table(model).kind == 'raw':
         raise ValueError(
             'local_mdi with return_std=True needs a tree or a forest classifier, not boosting'
         )
@@ -502,7 +493,7 @@ def local_mdi(
     if not is_classifier(model):
         raise TypeError('local_mdi needs a classifier (one local MDI per class)')
     check_model(model)
-    _check_bool(return_std, 'return_std')
+    check_bool(return_std, 'return_std')
     if len(np.atleast_1d(model.classes_)) < 2:
         raise ValueError(
             'local_mdi needs a classifier fitted on at least two classes; this one saw'

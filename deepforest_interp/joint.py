@@ -7,12 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
-from .core import NodeTable, node_table, walk, check_X, check_int
+from .core import NodeTable, node_table, walk, check_int
+from .core import model_adapter, path_contributions
 from .core import check_n_jobs, LazyKernels, _child, _walk_args
 from .core import _abbrev
 from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
-from .boosting import boosting_library, _prepare_rows
-from .tree_contributions import contributions
 
 import scipy.sparse
 
@@ -172,13 +171,10 @@ def _final_rows(model, X):
             )
     else:
         final, Xt, groups, names = model, X, None, None
-    lib = boosting_library(final)
-    if lib is None:  # checked once: `contributions` takes the checked rows as they are
-        Xt = check_X(Xt, final, keep_float32=True)
-        rows, own = Xt
-    else:  # the rows the booster's trees split on (bins, category codes, sentinels as NaN)
-        rows, _, own, _ = _prepare_rows(final, lib, Xt)
-    return final, Xt, rows, groups, names or [str(c) for c in own]
+    # checked once, as the model's family needs them (bins, category codes, sentinels
+    # as NaN): the plain explanation takes these prepared rows as they are
+    Xt = model_adapter(final).rows(final, Xt, node_table(final))
+    return final, Xt, Xt.walk, groups, names or [str(c) for c in Xt.names]
 
 
 # %% ../nbs/03b_joint_contributions.ipynb #j014b
@@ -198,7 +194,7 @@ def _kept_sets(nt: NodeTable, groups, max_order) -> tuple[np.ndarray, list]:
 # %% ../nbs/03b_joint_contributions.ipynb #j015
 def _joint_from(final, Xt, rows, groups, names, max_order, check_additivity, n_jobs):
     "Eq. (J1)-(J3) on rows prepared by `_final_rows`: the plain explanation for the bias and the check, then the walk with the set credit."
-    e = contributions(final, Xt, check_additivity=check_additivity, n_jobs=n_jobs)
+    e = path_contributions(final, Xt, check_additivity=check_additivity, n_jobs=n_jobs)
     nt = node_table(final)
     credit, sets = _kept_sets(nt, groups, max_order)
     S, C, n = len(sets), nt.n_outputs, len(rows)
@@ -243,8 +239,10 @@ def joint_contributions(
     max_order: int
     | None = 2,  # keep the sets of at most this many features; None: every set (remainder 0)
     *,
-    check_additivity: bool
-    | str = True,  # as `contributions`: the plain explanation is checked against the model
+    # as `contributions`: the plain explanation is checked against the model's own
+    # output, on every row the first time the model's current contents are explained
+    # (an edit in place is read again), then on the rows with a missing value
+    check_additivity: bool | str = True,
     n_jobs: int | None = -1,  # threads for the row loop (joblib convention)
 ) -> JointContributions:  # bias, terms {feature-name tuple: (n,) or (n, C)}, remainder
     "Joint feature contributions: each step of a path credited to the set of features split on so far; `bias + sum(terms) + remainder == output` (Eq. J1-J3)."
@@ -344,7 +342,7 @@ def interaction_strength(
     *,
     n_jobs: int | None = -1,  # threads (over the rows, then over the trees)
 ) -> pd.DataFrame:  # one row per feature set of that order, strongest first: strength, std_trees, n_trees
-    "Mean |joint contribution| of every feature set of one order over the rows, and its sd over the trees (tree-level means): which features the paths split on together, credited in path order (a screen, not an interaction effect: for that, `shapley_interactions` of lesson 02b)."
+    "Mean |joint contribution| of every feature set of one order over the rows, and its sd over the trees (tree-level means): which features the paths split on together, credited in path order (a screen, not an interaction effect: for that, `shapley_interactions` of lesson 02b); checked as `joint_contributions`' default check."
     order = check_int(order, 'order', 1)
     n_jobs = check_n_jobs(n_jobs)
     prepared = _final_rows(model, X)  # checked once, for both passes

@@ -11,6 +11,7 @@ from scipy.special import expit
 from sklearn.base import is_classifier
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
+from .core import check_bool
 from deepforest_interp.core import (
     check_model,
     check_X,
@@ -493,8 +494,7 @@ def mdi_plus(
         (drop_features, 'drop_features'),
         (return_std, 'return_std'),
     ]:
-        if not isinstance(v, (bool, np.bool_)):
-            raise TypeError(f'{name} must be a bool, got {type(v).__name__} {v!r}')
+        check_bool(v, name)
     groups = None
     if is_pipeline(forest):
         parts = unwrap_pipeline(forest, level)

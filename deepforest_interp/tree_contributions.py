@@ -9,17 +9,19 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 from .core import Explanation, Ensemble, ensemble_trees, check_X
+from .core import check_model, model_adapter, check_bool
+from .core import ADDITIVITY_RTOL  # noqa: F401 (read here by lesson 02b)
+from .core import explanation_of, path_contributions, check_averaging
 from .core import join_explanations
 from .core import model_output, check_int, check_n_jobs, check_verbose
 from sklearn.tree import DecisionTreeClassifier
-from .core import node_table, walk, walk_spread, additivity_rows
+from .core import node_table, walk, SklearnAdapter
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .pipelines import unwrap_pipeline, pipeline_rows
-from .boosting import boosting_library, boosted_contributions
+import deepforest_interp.boosting  # noqa: F401 (registers the HGB, XGBoost, LightGBM adapters)
 
 # %% auto #0
 __all__ = [
-    'ADDITIVITY_RTOL',
     'ATTRIBUTIONS',
     'SUMMARY_BATCH_BYTES',
     'MAX_EXPLORER_ROWS',
@@ -35,35 +37,17 @@ __all__ = [
 ]
 
 
-# %% ../nbs/02_tree_contributions.ipynb #c008
-def _row_offsets(model, ens, X) -> np.ndarray:
-    "Per-row constant of the model output, (n, C): zeros for trees and forests, the init estimator's raw score for boosting."
-    if ens.kind != 'raw':
-        return np.tile(ens.offset, (X.shape[0], 1))
-    # an `init` estimator varies by row
-    raw = np.asarray(model._raw_predict_init(X.astype(np.float32)), dtype=float)
-    return raw.reshape(X.shape[0], -1)[:, : ens.n_outputs]
-
-
-def _finish(values, bias, ens, names, X) -> Explanation:
-    "Squeeze single-output results to `(n, K)` / `(n,)` and wrap them in an `Explanation`."
-    if ens.n_outputs == 1 and ens.output_names is None:
-        values, bias = values[..., 0], bias[:, 0]  # one class stays 3-D
-    out_names = ens.output_names
-    if out_names is None and ens.n_outputs > 1:
-        out_names = [f'y{c}' for c in range(ens.n_outputs)]
-    return Explanation(values, bias, names, X, out_names)
-
-
 # %% ../nbs/02_tree_contributions.ipynb #c008r
 def contributions_reference(model, X) -> Explanation:
     "Path-walk feature contributions, one row and one tree at a time (paper Eq. 2-6); slow, for checking."
-    ens = ensemble_trees(model)
-    X, names = check_X(X, model)
-    n, K, C = X.shape[0], X.shape[1], ens.n_outputs
-    values, bias = np.zeros((n, K, C)), _row_offsets(model, ens, X)
+    check_model(model)  # scikit-learn models: their trees walk `decision_path`
     nt = node_table(model)
-    for m, (tree, w) in enumerate(zip(ens.trees, ens.weights)):
+    X, names = check_X(X, model)
+    n, K, C = X.shape[0], X.shape[1], nt.n_outputs
+    values = np.zeros((n, K, C))
+    bias = model_adapter(model).offset(model, X, nt)  # boosting's init, else zeros
+    trees = SklearnAdapter.trees(model)
+    for m, (tree, w) in enumerate(zip(trees, nt.tree_weight)):
         ta = nt.tree(m, spread=True)  # tree m alone, its values in all C columns
         paths = tree.decision_path(X.astype(np.float32))
         for i in range(n):
@@ -75,7 +59,7 @@ def contributions_reference(model, X) -> Explanation:
                 values[i, ta.feature[parent]] += w * (
                     ta.value[child] - ta.value[parent]
                 )  # Eq. (4)
-    return _finish(values, bias, ens, names, X)
+    return explanation_of(values, bias, nt, names, X)
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c013d
@@ -116,21 +100,9 @@ def _in_blocks(model, X, kw: dict) -> Explanation:
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c014
-# additivity tolerance, relative to the largest |output| (at least 1)
-ADDITIVITY_RTOL = 1e-6
 # attributions other than the path's, name -> explainer(model, X, *, check_additivity,
 # n_jobs, dtype, level): 'shapley' is registered by lesson 02b (`shapley_values`)
 ATTRIBUTIONS = {}
-
-
-def _check_averaging(ens, who: str):
-    "A spread over the trees needs a model that averages them (a tree or a forest), not boosting's sum of corrections."
-    if ens.kind == 'raw':
-        raise ValueError(
-            f"{who} with return_std=True needs a tree or a forest: a boosting model's"
-            ' trees fit successive residuals, so their spread is not a disagreement'
-            ' between estimates'
-        )
 
 
 def contributions(
@@ -141,8 +113,9 @@ def contributions(
     X,  # (n_samples, n_features) array, DataFrame or dask array to explain
     *,
     # raise if bias + sum(values) differs from the output by more than 1e-6 x its scale:
-    # every row on a model's first call, then the rows with a missing value ('all':
-    # every row, every call)
+    # every row on the first call with the model's current contents (an edit in place
+    # is noticed by its digest, read again and checked in full), then the rows with a
+    # missing value until one has passed ('all': every row, every call)
     check_additivity: bool | str = True,
     n_jobs: int
     | None = -1,  # threads for the row loop (joblib convention: -1 = all cores)
@@ -176,8 +149,7 @@ def contributions(
     if verbose and not _is_dask(X) and np.ndim(X) == 2 and len(X) > 1:
         kw = dict(check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype)
         return _in_blocks(model, X, kw | dict(return_std=return_std, level=level))
-    if not isinstance(return_std, (bool, np.bool_)):
-        raise TypeError(f'return_std must be a bool, got {type(return_std).__name__}')
+    check_bool(return_std, 'return_std')
     if np.dtype(dtype) not in (np.float32, np.float64):
         raise ValueError(f'dtype must be np.float32 or np.float64, got {dtype!r}')
     if is_pipeline(model):
@@ -199,17 +171,6 @@ def contributions(
             frame=False,  # an array is checked faster; `to_raw` names the result
         )
     check_level(level)
-    # HistGradientBoosting*, XGBoost, LightGBM: notebook 01c
-    if boosting_library(model) is not None:
-        if return_std:
-            raise ValueError(
-                'return_std=True is for averaging ensembles: a boosted tree fits the'
-                ' residuals of the others, so the spread over its trees is not a'
-                ' disagreement between estimates'
-            )
-        return boosted_contributions(
-            model, X, check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype
-        )
     if _is_dask(X):
         return _dask_contributions(
             model,
@@ -220,43 +181,16 @@ def contributions(
             dtype=dtype,
         )
     n_jobs = check_n_jobs(n_jobs)
-    # a float32 X is not copied
-    ens = ensemble_trees(model)
-    X, names = check_X(X, model, keep_float32=True)
-    if return_std:
-        _check_averaging(ens, 'contributions')
-    nt = node_table(model)  # Eq. (4)'s increments: nt.delta
-    if return_std:
-        values, std = walk_spread(nt, X, n_jobs=n_jobs)
-        values, std = values.astype(dtype, copy=False), std.astype(dtype, copy=False)
-    else:
-        values = walk(nt, X, n_jobs=n_jobs, dtype=dtype)  # Eq. (6)
-    bias = _row_offsets(model, ens, X) + (nt.bias - nt.offset)
-    e = _finish(values, bias, ens, names, X)
-    if return_std:
-        e.std = std[..., 0] if e.values.ndim == 2 else std
-        e.info.update(
-            std='sd (ddof=0) over the trees of their own contributions',
-            n_trees=nt.n_trees,
-        )
-    rows = additivity_rows(nt, X, check_additivity) if check_additivity else []
-    if rows is None or len(rows):
-        got = e.output if rows is None else e.output[rows]
-        Xc = X if rows is None else X[rows]
-        out = np.asarray(model_output(model, Xc), dtype=float).reshape(got.shape)
-        err, scale = np.abs(got - out).max(), max(1.0, float(np.abs(out).max()))
-        # float32 sums round at ~1e-7 per term
-        tol = (1e-4 if np.dtype(dtype) == np.float32 else ADDITIVITY_RTOL) * scale
-        if not err <= tol:
-            raise ValueError(
-                f'contributions do not add up to the model output (max error {err:.3g},'
-                f' output scale {scale:.3g}); pass check_additivity=False to inspect'
-                ' them'
-            )
-        nt.verified = True  # the table reproduces the model: later calls trust it
-        if np.isnan(Xc).any():  # and it routes missing values as the model does
-            nt.verified_missing = True
-    return e
+    # every family through its adapter (notebook 00): rows, Eq. (4)'s increments
+    # walked (Eq. 6), the bias, one additivity check
+    return path_contributions(
+        model,
+        X,
+        check_additivity=check_additivity,
+        n_jobs=n_jobs,
+        return_std=return_std,
+        dtype=dtype,
+    )
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c020w
@@ -264,14 +198,12 @@ def contributions(
 SUMMARY_BATCH_BYTES = 2**26
 
 
-def _summary_frame(a, names, ens) -> pd.DataFrame:
+def _summary_frame(a, names, nt) -> pd.DataFrame:
     "Features x outputs frame of a (K, C) array."
     cols = (
-        ens.output_names
-        if ens.output_names is not None
-        else (
-            [f'y{c}' for c in range(ens.n_outputs)] if ens.n_outputs > 1 else ['value']
-        )
+        nt.output_names
+        if nt.output_names is not None
+        else ([f'y{c}' for c in range(nt.n_outputs)] if nt.n_outputs > 1 else ['value'])
     )
     return pd.DataFrame(a, index=pd.Index(names, name='feature'), columns=cols)
 
@@ -308,14 +240,14 @@ def contribution_summary(
 ) -> Bunch:  # mean, mean_abs: features x outputs DataFrames; n: rows summarised
     "Mean and mean |.| of the feature contributions over the rows of X, never holding the (n, K, C) array (paper Eq. 6)."
     parts = unwrap_pipeline(model, level) if is_pipeline(model) else None
-    ens = ensemble_trees(model if parts is None else parts.model)
+    nt = node_table(model if parts is None else parts.model)
     K = int((model if parts is None else parts.model).n_features_in_)
-    C = ens.n_outputs
+    C = nt.n_outputs
     if batch_size is None:
         batch_size = max(1, SUMMARY_BATCH_BYTES // (8 * K * C))
     batch_size = check_int(batch_size, 'batch_size', 1)
     if parts is not None:
-        return _pipeline_summary(model, X, batch_size, n_jobs, level, ens)
+        return _pipeline_summary(model, X, batch_size, n_jobs, level, nt)
     if _is_dask(X):
         s, sa, n = _dask_summary_sums(model, X)
         if n == 0:
@@ -328,14 +260,14 @@ def contribution_summary(
         s, sa, n = _summary_sums(model, X, batch_size, n_jobs)
     names = _feature_names(model, K, X)
     return Bunch(
-        mean=_summary_frame(s / n, names, ens),
-        mean_abs=_summary_frame(sa / n, names, ens),
+        mean=_summary_frame(s / n, names, nt),
+        mean_abs=_summary_frame(sa / n, names, nt),
         n=n,
     )
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c020wp
-def _pipeline_summary(pipe, X, batch_size: int, n_jobs, level: str, ens) -> Bunch:
+def _pipeline_summary(pipe, X, batch_size: int, n_jobs, level: str, nt) -> Bunch:
     "`contribution_summary` of a Pipeline: each batch explained by `contributions`."
     # mean |.| is not additive: a raw column's |.| is taken of its summed contribution
     if _is_dask(X):
@@ -357,8 +289,8 @@ def _pipeline_summary(pipe, X, batch_size: int, n_jobs, level: str, ens) -> Bunc
         s, sa = s + v.sum(0), sa + np.abs(v).sum(0)
     n = X.shape[0]
     return Bunch(
-        mean=_summary_frame(s / n, e.feature_names, ens),
-        mean_abs=_summary_frame(sa / n, e.feature_names, ens),
+        mean=_summary_frame(s / n, e.feature_names, nt),
+        mean_abs=_summary_frame(sa / n, e.feature_names, nt),
         n=n,
     )
 
@@ -382,7 +314,7 @@ def _dask_rows(model, X):
 def _dask_block(xb, model, check_additivity, return_std, dtype):
     "Contributions of one block packed as (rows, K + 1 [+ K], C): values, bias, std."
     if xb.shape[0] == 0:  # an empty block (e.g. after boolean filtering)
-        K, C = xb.shape[1], ensemble_trees(model).n_outputs
+        K, C = xb.shape[1], node_table(model).n_outputs
         return np.zeros((0, 2 * K + 1 if return_std else K + 1, C), dtype)
     e = contributions(
         model,
@@ -407,11 +339,11 @@ def _dask_contributions(
     "Lazy contributions of a dask array: blockwise over row blocks, the model shipped once per worker."
     import dask
 
-    ens = ensemble_trees(model)
+    nt = node_table(model)
     if return_std:
-        _check_averaging(ens, 'contributions')
+        check_averaging(nt)
     X = _dask_rows(model, X)
-    K, C = X.shape[1], ens.n_outputs
+    K, C = X.shape[1], nt.n_outputs
     width = 2 * K + 1 if return_std else K + 1
     # one key: each worker deserialises the model once
     dm = dask.delayed(model, pure=True)
@@ -428,13 +360,13 @@ def _dask_contributions(
     )
     values, bias = packed[:, :K, :], packed[:, K, :]
     names = _feature_names(model, K)
-    e = _finish(values, bias, ens, names, X)
+    e = explanation_of(values, bias, nt, names, X)
     if return_std:
         std = packed[:, K + 1 :, :]
         e.std = std[..., 0] if e.values.ndim == 2 else std
         e.info.update(
             std='sd (ddof=0) over the trees of their own contributions',
-            n_trees=len(ens.trees),
+            n_trees=nt.n_trees,
         )
     return e
 

@@ -1,6 +1,6 @@
 """Code style: ruff (ruff.toml) formats and lints the notebooks, tools/, tests/ and bench/; docstrings are one literal.
 
-`make format` applies the style (tools/unwrap_docstrings.py, ruff format, ruff check --fix, nbdev_export);
+`make format` applies the style (ruff format, ruff check --fix, nbdev_export);
 `make lint` checks it.
 """
 
@@ -10,8 +10,20 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / 'tools'))
-import unwrap_docstrings  # noqa: E402
+_DEFS = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _docstring_exprs(tree) -> list:
+    "The docstring expression of every module, class and function that has one."
+    return [
+        n.body[0]
+        for n in ast.walk(tree)
+        if isinstance(n, _DEFS)
+        and n.body
+        and isinstance(n.body[0], ast.Expr)
+        and isinstance(n.body[0].value, ast.Constant)
+        and isinstance(n.body[0].value.value, str)
+    ]
 
 
 def _ruff() -> str:
@@ -129,7 +141,7 @@ def test_ruff_keeps_nbdev_directives(tmp_path):
 def split_docstrings(src: str) -> list:
     "Line numbers of docstrings written as an implicit concatenation of literals (parenthesised or not)."
     out = []
-    for d in unwrap_docstrings.docstring_exprs(ast.parse(src)):
+    for d in _docstring_exprs(ast.parse(src)):
         seg = ast.get_source_segment(src, d)
         toks = [
             t
@@ -162,66 +174,6 @@ def test_split_docstring_check_can_fail():
         split_docstrings('def h():\n    "One literal."\n    x = ("a "\n         "b")\n')
         == []
     )
-
-
-def test_unwrap_joins_and_keeps_the_program():
-    src = (
-        '#| export\n'
-        'def f(key):\n'
-        '    ("Return `X` unchanged, after raising `categorical_message` if it is a DataFrame "\n'
-        '     "with category/string columns.")\n'
-        '    if key is None:\n'
-        '        raise TypeError(\n'
-        '            f"key must be an int, slice, boolean mask or 1-D index array, got"\n'
-        '            f" {key!r} {{literal}}"\n'
-        '        )\n'
-        '    msg = ("a very long message that the wrapper split at eighty-eight columns, "\n'
-        '           "and a tail")\n'
-        '    return ("x"\n'
-        '            "y")\n'
-        '%time f(1)\n'
-    )
-    code = src.rsplit('%', 1)[0]
-    new, counts, probs = unwrap_docstrings.unwrap_cell(code)
-    assert not probs and counts == {'docstring': 1, 'concat': 3}, (counts, probs)
-    assert (
-        '    "Return `X` unchanged, after raising `categorical_message` if it is a DataFrame with '
-        'category/string columns."\n'
-    ) in new
-    assert (
-        'f"key must be an int, slice, boolean mask or 1-D index array, got {key!r} {{literal}}"'
-        in new
-    )
-    assert (
-        'msg = "a very long message that the wrapper split at eighty-eight columns, and a tail"\n'
-        in new
-    )
-    assert 'return "xy"' in new and new.startswith('#| export\n')
-    assert ast.dump(ast.parse(code)) == ast.dump(ast.parse(new))
-    assert unwrap_docstrings.unwrap_cell(new)[0] == new  # idempotent
-    assert unwrap_docstrings.unwrap_cell(src) == (
-        src,
-        {},
-        [],
-    )  # a cell with a magic: left
-    keep = 'x = ("one"  # a comment between the pieces\n     "two")\ny = ("""a"""\n     "b")\n'
-    assert unwrap_docstrings.unwrap_cell(keep)[0] == keep
-
-
-def test_notebooks_have_no_split_strings_left():
-    "`tools/unwrap_docstrings.py --check` (without git history) finds nothing to join in the notebooks."
-    r = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / 'tools' / 'unwrap_docstrings.py'),
-            '--check',
-            '--no-history',
-            *sorted(map(str, (ROOT / 'nbs').glob('*.ipynb'))),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
 
 
 def _without_nbdev_scaffolding(src: str) -> list:
@@ -267,44 +219,3 @@ def test_generated_modules_are_formatted(mod):
     assert _without_nbdev_scaffolding(r.stdout) == _without_nbdev_scaffolding(src), (
         f'deepforest_interp/{mod} is not what ruff makes of it: run `make format`'
     )
-
-
-def test_unwrap_history_steps():
-    "Steps 3-4 with a given history: a re-wrapped docstring gets its one-line form back, a docments comment its line."
-    src = (
-        'def f(\n'
-        '    x,  # rows\n'
-        '    # how many of the first rows,\n'
-        '    # at most 200\n'
-        '    rows: int = 30,\n'
-        '    # a | b\n'
-        '    y: int | None = None,\n'
-        '):\n'
-        '    """Summary:\n'
-        '\n'
-        '    the rest of it."""\n'
-        '    return x\n'
-    )
-    hist = {
-        'docstrings': {
-            'Summary: the rest of it.': {
-                'Summary: the rest of it.': '"Summary: the rest of it."'
-            }
-        },
-        'docments': {
-            (
-                'rows',
-                'how many of the first rows, at most 200',
-            ): 'how many of the first rows, at most 200',
-            ('y', 'a | b'): 'a | b',
-        },
-    }
-    new, counts, probs = unwrap_docstrings.unwrap_cell(src, hist)
-    assert counts == {'history': 1, 'docments': 1} and not probs, (counts, probs)
-    assert '    rows: int = 30,  # how many of the first rows, at most 200\n' in new
-    assert (
-        '    # a | b\n    y: int | None = None,\n' in new
-    )  # ruff would split `int | None`: left
-    assert '):\n    "Summary: the rest of it."\n    return x\n' in new
-    assert unwrap_docstrings.unwrap_cell(new, hist)[0] == new
-    assert unwrap_docstrings.unwrap_cell(src)[0] == src  # no history: nothing to go by

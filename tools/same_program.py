@@ -7,7 +7,7 @@ Every Python file and every notebook under PATH is compared with its version in 
 ignores layout, comments, quotes and parentheses but not names, values, order or docstrings. Notebook
 code cells are matched by cell id (IPython magics are turned into Python by IPython first). A file or
 cell that is equal only once the whitespace inside docstrings is collapsed is reported as
-'docstrings re-wrapped' (that is what `tools/unwrap_docstrings.py` step 3 does); anything else as
+'docstrings re-wrapped' (what the former unwrap_docstrings tool's step 3 did); anything else as
 DIFFERENT, with the first differing statement. Exit 1 if something is DIFFERENT. Files new or deleted
 since REV are listed and not compared.
 """
