@@ -198,6 +198,36 @@ __all__ = [
 ]
 
 
+# modules named like a function a user would call: `dfi.forest_floor(model, X)` calls it (the
+# forestFloor workflow: out-of-bag contributions), `dfi.tree_shap(model, X)` too (exact TreeSHAP),
+# while `deepforest_interp.forest_floor` stays the module (its class is a callable subclass of ModuleType)
+CALLABLE_MODULES = {'forest_floor': 'oob_contributions', 'tree_shap': 'shapley_values'}
+
+
+def _callable_modules():
+    "Make each module of `CALLABLE_MODULES` callable as the function it names, so no module shadows a call."
+    import sys, types
+
+    for mod_name, fn_name in CALLABLE_MODULES.items():
+        mod, fn = sys.modules[f'{__name__}.{mod_name}'], globals()[fn_name]
+
+        def __call__(self, *args, _fn=fn, **kwargs):
+            return _fn(*args, **kwargs)
+
+        __call__.__doc__ = (
+            f'`{mod_name}(...)` is `{fn_name}(...)`: '
+            + (fn.__doc__ or '').split('\n')[0]
+        )
+        mod.__class__ = type(
+            f'{mod_name}_module',
+            (types.ModuleType,),
+            {'__call__': __call__, '__doc__': mod.__doc__},
+        )
+
+
+_callable_modules()
+
+
 def _document_public():
     "Give every public function the numpy-style docstring `help()` shows, built from the comments beside its parameters (`core.numpy_doc`)."
     import inspect

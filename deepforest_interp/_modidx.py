@@ -302,6 +302,10 @@ d = {
                 'cascade_forest.html#_basecascadeforest.__init__',
                 'deepforest_interp/cascade.py',
             ),
+            'deepforest_interp.cascade._BaseCascadeForest.__sklearn_tags__': (
+                'cascade_forest.html#_basecascadeforest.__sklearn_tags__',
+                'deepforest_interp/cascade.py',
+            ),
             'deepforest_interp.cascade._BaseCascadeForest._check_forest': (
                 'cascade_forest.html#_basecascadeforest._check_forest',
                 'deepforest_interp/cascade.py',
@@ -340,6 +344,10 @@ d = {
             ),
             'deepforest_interp.cascade._BaseCascadeForest._make_forest': (
                 'cascade_forest.html#_basecascadeforest._make_forest',
+                'deepforest_interp/cascade.py',
+            ),
+            'deepforest_interp.cascade._BaseCascadeForest._routes_nan': (
+                'cascade_forest.html#_basecascadeforest._routes_nan',
                 'deepforest_interp/cascade.py',
             ),
             'deepforest_interp.cascade._BaseCascadeForest._score': (
@@ -938,6 +946,10 @@ d = {
             ),
             'deepforest_interp.core.tree_arrays': (
                 'core.html#tree_arrays',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.unsupported_hint': (
+                'core.html#unsupported_hint',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.walk': (

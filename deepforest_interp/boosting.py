@@ -507,9 +507,12 @@ for _lib, _read in (
 def boosted_trees(model) -> NodeTable:
     "The `NodeTable` of a fitted HGB / XGBoost / LightGBM model (`node_table`: read once, cached while the model holds the same trees)."
     if boosting_library(model) is None:
+        from deepforest_interp.core import unsupported_hint
+
         raise TypeError(
             f'unsupported model type {type(model).__name__}; expected'
             ' HistGradientBoostingClassifier/Regressor, an XGBoost or a LightGBM model'
+            + unsupported_hint(model)
         )
     return node_table(model)
 
