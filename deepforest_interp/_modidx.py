@@ -22,6 +22,10 @@ d = {
                 'boosting.html#_bits',
                 'deepforest_interp/boosting.py',
             ),
+            'deepforest_interp.boosting._boosted_blocks': (
+                'boosting.html#_boosted_blocks',
+                'deepforest_interp/boosting.py',
+            ),
             'deepforest_interp.boosting._boosted_explanation': (
                 'boosting.html#_boosted_explanation',
                 'deepforest_interp/boosting.py',
@@ -2488,6 +2492,14 @@ d = {
                 'tree_contributions.html#_add_parts',
                 'deepforest_interp/tree_contributions.py',
             ),
+            'deepforest_interp.tree_contributions._boosted_names': (
+                'tree_contributions.html#_boosted_names',
+                'deepforest_interp/tree_contributions.py',
+            ),
+            'deepforest_interp.tree_contributions._boosted_summary': (
+                'tree_contributions.html#_boosted_summary',
+                'deepforest_interp/tree_contributions.py',
+            ),
             'deepforest_interp.tree_contributions._check_averaging': (
                 'tree_contributions.html#_check_averaging',
                 'deepforest_interp/tree_contributions.py',
@@ -2544,8 +2556,16 @@ d = {
                 'tree_contributions.html#_is_dask',
                 'deepforest_interp/tree_contributions.py',
             ),
+            'deepforest_interp.tree_contributions._n_features': (
+                'tree_contributions.html#_n_features',
+                'deepforest_interp/tree_contributions.py',
+            ),
             'deepforest_interp.tree_contributions._num': (
                 'tree_contributions.html#_num',
+                'deepforest_interp/tree_contributions.py',
+            ),
+            'deepforest_interp.tree_contributions._outputs_of': (
+                'tree_contributions.html#_outputs_of',
                 'deepforest_interp/tree_contributions.py',
             ),
             'deepforest_interp.tree_contributions._pipeline_summary': (

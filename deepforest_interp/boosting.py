@@ -26,6 +26,7 @@ from .pipelines import raw_rows
 # %% auto #0
 __all__ = [
     'BOOSTING_RTOL',
+    'BOOST_BLOCK_ROWS',
     'hgb_trees',
     'xgb_trees',
     'lgbm_trees',
@@ -703,10 +704,10 @@ BOOSTING_RTOL = {'sklearn-hgb': 1e-9, 'lightgbm': 1e-9, 'xgboost': 1e-6}
 
 
 def _boosted_explanation(
-    bt: NodeTable, rows, names, lib: str, n_jobs, data=None
+    bt: NodeTable, rows, names, lib: str, n_jobs, data=None, dtype=np.float64
 ) -> Explanation:
     "Eq. (B2) for the prepared rows: the walk of the increments, the intercept plus the roots as the bias."
-    values = walk(bt, rows, n_jobs=n_jobs)
+    values = walk(bt, rows, n_jobs=n_jobs, dtype=dtype)  # float32: summed in float32
     bias = np.tile(bt.bias, (len(rows), 1))
     names_out = bt.output_names
     if names_out is None and bt.n_outputs == 1:
@@ -724,13 +725,18 @@ def boosted_contributions(
     # every row on a model's first call, then rows with a missing value ('all': always)
     check_additivity: bool | str = True,
     n_jobs: int | None = -1,  # threads for the row loop (joblib convention)
-    dtype=np.float64,  # of `values`: np.float32 halves the memory (checked in float64)
+    dtype=np.float64,  # of `values`: np.float32 halves the memory (summed and checked in float32)
 ) -> Explanation:  # values (n, K) regressors, (n, K, C) classifiers; raw-score space
     "Saabas path contributions of a boosting model in raw-score space: `bias + values.sum(1) == raw score` (Eq. B1-B2)."
     lib = boosting_library(model)
     bt = boosted_trees(model)
+    if np.dtype(dtype) not in (np.float32, np.float64):
+        raise ValueError(f'dtype must be np.float32 or np.float64, got {dtype!r}')
+    if isinstance(X, (np.ndarray, pd.DataFrame)) and X.ndim == 2:
+        if len(X) > BOOST_BLOCK_ROWS:
+            return _boosted_blocks(model, X, check_additivity, n_jobs, dtype)
     rows, Xm, names, data = _prepare_rows(model, lib, X)
-    e = _boosted_explanation(bt, rows, names, lib, n_jobs, data)
+    e = _boosted_explanation(bt, rows, names, lib, n_jobs, data, dtype)
     sel = additivity_rows(bt, rows, check_additivity) if check_additivity else []
     if sel is None or len(sel):
         if sel is not None:  # the rows whose routing varies: missing values
@@ -741,12 +747,14 @@ def boosted_contributions(
         tol = BOOSTING_RTOL[lib] * scale + (
             1e-7 * bt.n_trees * scale if lib == 'xgboost' else 0.0
         )
+        if np.dtype(dtype) == np.float32:  # float32 sums round at ~1e-7 per term
+            tol = max(tol, 1e-4 * scale)
         err = np.abs(got - out).max()
         if not err <= tol:
             # a Booster's trees edited in place (load_model, set_leaf_output) keep the
             # object and the tree count the cache knows it by: read the trees again
             bt = node_table(model, refresh=True)
-            e = _boosted_explanation(bt, rows, names, lib, n_jobs, data)
+            e = _boosted_explanation(bt, rows, names, lib, n_jobs, data, dtype)
             got = e.output if sel is None else e.output[sel]
             err = np.abs(got - out).max()
         if not err <= tol:
@@ -758,8 +766,44 @@ def boosted_contributions(
         bt.verified = True  # the table reproduces the model: later calls trust it
         if np.isnan(rows if sel is None else rows[sel]).any():  # missing values too
             bt.verified_missing = True
-    if np.dtype(dtype) != e.values.dtype:
-        e = Explanation(
-            e.values.astype(dtype), e.bias, names, e.data, e.output_names, info=e.info
-        )
     return e
+
+
+# %% ../nbs/01c_boosting.ipynb #b029k
+# rows per block of a large call: the prepared rows, the model's own output and the
+# walk's temporaries are a block's; only the result is whole
+BOOST_BLOCK_ROWS = 2**16
+
+
+def _boosted_blocks(model, X, check_additivity, n_jobs, dtype) -> Explanation:
+    "`boosted_contributions` of many rows block by block into one preallocated result; a first call checks every row, as one call does."
+    bt = boosted_trees(model)
+    # a model's first call checks every row of every block, as it does in one piece
+    check = (
+        'all'
+        if check_additivity and not getattr(bt, 'verified', False)
+        else check_additivity
+    )
+    n, parts = len(X), range(0, len(X), BOOST_BLOCK_ROWS)
+    take = lambda lo: (
+        X.iloc[lo : lo + BOOST_BLOCK_ROWS]
+        if isinstance(X, pd.DataFrame)
+        else X[lo : lo + BOOST_BLOCK_ROWS]
+    )
+    # a float array is passed on as `data` (the Explanation's private copy is the only one)
+    keep_X = isinstance(X, np.ndarray) and X.dtype.kind == 'f'
+    values = bias = data = e = None
+    for lo in parts:
+        e = boosted_contributions(
+            model, take(lo), check_additivity=check, n_jobs=n_jobs, dtype=dtype
+        )
+        if values is None:
+            values = np.empty((n,) + e.values.shape[1:], e.values.dtype)
+            bias = np.empty((n,) + e.bias.shape[1:], e.bias.dtype)
+            data = None if keep_X else np.empty((n,) + e.data.shape[1:], e.data.dtype)
+        hi = lo + len(e)
+        values[lo:hi], bias[lo:hi] = e.values, e.bias
+        if data is not None:
+            data[lo:hi] = e.data
+    data = X if keep_X else data
+    return Explanation(values, bias, e.feature_names, data, e.output_names, info=e.info)

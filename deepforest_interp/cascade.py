@@ -198,7 +198,7 @@ class _BaseCascadeForest(BaseEstimator):
 
     def _routes_nan(self) -> bool:
         "True if the layers' forests route missing values (scikit-learn >= 1.4 forests with their default criteria): the cascade then takes NaN too."
-        from .core import routes_missing
+        from deepforest_interp.core import routes_missing
 
         return all(routes_missing(self._make_forest(f, 0)) for f in range(2))
 

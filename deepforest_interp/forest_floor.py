@@ -443,7 +443,7 @@ def cv_contributions(
 ) -> Explanation:
     "n-fold cross-validated feature contributions: each fold explained by a forest fitted on the others (paper Eq. 16 per fold)."
     from sklearn.base import clone
-    from .core import unsupported_hint
+    from deepforest_interp.core import unsupported_hint
     from sklearn.model_selection import KFold, StratifiedKFold
 
     pipe = is_pipeline(estimator)

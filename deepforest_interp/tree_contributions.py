@@ -206,6 +206,15 @@ def contributions(
                 ' residuals of the others, so the spread over its trees is not a'
                 ' disagreement between estimates'
             )
+        if _is_dask(X):  # lazy, as for forests
+            return _dask_contributions(
+                model,
+                X,
+                check_additivity=check_additivity,
+                n_jobs=n_jobs,
+                return_std=False,
+                dtype=dtype,
+            )
         return boosted_contributions(
             model, X, check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype
         )
@@ -293,6 +302,41 @@ def _summary_sums(model, X, batch_size, n_jobs):
     return s, sa, n
 
 
+def _outputs_of(model):
+    "What names the outputs of a model (n_outputs, output_names): its node table for a boosting model, else `ensemble_trees`."
+    if boosting_library(model) is not None:
+        return node_table(model)
+    return ensemble_trees(model)
+
+
+def _boosted_names(model, K: int) -> list:
+    "A boosting model's feature names as its explanations show them (a row of zeros explained, unchecked)."
+    z = np.zeros((1, K))
+    return boosted_contributions(model, z, check_additivity=False).feature_names
+
+
+def _boosted_summary(model, X, batch_size: int, n_jobs, ens) -> Bunch:
+    "`contribution_summary` of a boosting model: batch by batch through `boosted_contributions` (checked as one call)."
+    n = len(X)
+    if n == 0:
+        raise ValueError('X has no rows')
+    s = sa = 0.0
+    for lo in range(0, n, batch_size):
+        Xb = (
+            X.iloc[lo : lo + batch_size]
+            if hasattr(X, 'iloc')
+            else X[lo : lo + batch_size]
+        )
+        e = boosted_contributions(model, Xb, n_jobs=n_jobs)
+        v = e.values.reshape(len(e), len(e.feature_names), -1)  # (n, K, C)
+        s, sa = s + v.sum(0), sa + np.abs(v, out=v).sum(0)
+    return Bunch(
+        mean=_summary_frame(s / n, e.feature_names, ens),
+        mean_abs=_summary_frame(sa / n, e.feature_names, ens),
+        n=n,
+    )
+
+
 def contribution_summary(
     model,  # fitted tree / forest / gradient-boosting model
     X,  # (n_samples, n_features) array, DataFrame or dask array
@@ -307,8 +351,11 @@ def contribution_summary(
 ) -> Bunch:  # mean, mean_abs: features x outputs DataFrames; n: rows summarised
     "Mean and mean |.| of the feature contributions over the rows of X, never holding the (n, K, C) array (paper Eq. 6)."
     parts = unwrap_pipeline(model, level) if is_pipeline(model) else None
-    ens = ensemble_trees(model if parts is None else parts.model)
-    K = int((model if parts is None else parts.model).n_features_in_)
+    final = model if parts is None else parts.model
+    # HGB / XGBoost / LightGBM: their node table names the outputs (notebook 01c)
+    boosted = boosting_library(final) is not None
+    ens = _outputs_of(final)
+    K = int(node_table(final).n_features if boosted else final.n_features_in_)
     C = ens.n_outputs
     if batch_size is None:
         batch_size = max(1, SUMMARY_BATCH_BYTES // (8 * K * C))
@@ -319,13 +366,17 @@ def contribution_summary(
         s, sa, n = _dask_summary_sums(model, X)
         if n == 0:
             raise ValueError('X has no rows (every block of the dask array is empty)')
+    elif (
+        boosted
+    ):  # each batch prepared as the model reads it (categories, column order)
+        return _boosted_summary(model, X, batch_size, n_jobs, ens)
     else:
         if not (isinstance(X, (np.ndarray, pd.DataFrame)) and X.ndim == 2):
             X = check_X(X, model)[0]  # lists, rows, sparse
         if X.shape[0] == 0:
             raise ValueError('X has no rows')
         s, sa, n = _summary_sums(model, X, batch_size, n_jobs)
-    names = _feature_names(model, K, X)
+    names = _boosted_names(model, K) if boosted else _feature_names(model, K, X)
     return Bunch(
         mean=_summary_frame(s / n, names, ens),
         mean_abs=_summary_frame(sa / n, names, ens),
@@ -363,9 +414,15 @@ def _pipeline_summary(pipe, X, batch_size: int, n_jobs, level: str, ens) -> Bunc
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c020z
+def _n_features(model) -> int:
+    "Columns a model reads: `n_features_in_`, else its node table's (a native XGBoost / LightGBM Booster)."
+    K = getattr(model, 'n_features_in_', None)
+    return int(K) if K is not None else int(node_table(model).n_features)
+
+
 def _dask_rows(model, X):
     "Validate a dask array's shape and dtype against `model` (cheap: metadata only); one chunk across the columns."
-    K = int(model.n_features_in_)
+    K = int(_n_features(model))
     if X.ndim != 2 or X.shape[1] != K:
         raise ValueError(
             f"X must be a 2-D dask array with {K} columns (the model's features), got"
@@ -379,7 +436,7 @@ def _dask_rows(model, X):
 def _dask_block(xb, model, check_additivity, return_std, dtype):
     "Contributions of one block packed as (rows, K + 1 [+ K], C): values, bias, std."
     if xb.shape[0] == 0:  # an empty block (e.g. after boolean filtering)
-        K, C = xb.shape[1], ensemble_trees(model).n_outputs
+        K, C = xb.shape[1], _outputs_of(model).n_outputs
         return np.zeros((0, 2 * K + 1 if return_std else K + 1, C), dtype)
     e = contributions(
         model,
@@ -404,7 +461,8 @@ def _dask_contributions(
     "Lazy contributions of a dask array: blockwise over row blocks, the model shipped once per worker."
     import dask
 
-    ens = ensemble_trees(model)
+    boosted = boosting_library(model) is not None
+    ens = _outputs_of(model)
     if return_std:
         _check_averaging(ens, 'contributions')
     X = _dask_rows(model, X)
@@ -424,8 +482,10 @@ def _dask_contributions(
         meta=np.empty((0, 0, 0), dtype),
     )
     values, bias = packed[:, :K, :], packed[:, K, :]
-    names = _feature_names(model, K)
+    names = _boosted_names(model, K) if boosted else _feature_names(model, K)
     e = _finish(values, bias, ens, names, X)
+    if boosted:  # as `boosted_contributions` says it
+        e.info.update(output='raw score', library=boosting_library(model))
     if return_std:
         std = packed[:, K + 1 :, :]
         e.std = std[..., 0] if e.values.ndim == 2 else std
@@ -445,6 +505,10 @@ def _dask_summary_block(xb, model, n_jobs):
             np.zeros((nt.n_features, nt.n_outputs)),
             0,
         )
+    if boosting_library(model) is not None:  # prepared as the model reads its rows
+        e = boosted_contributions(model, xb, n_jobs=n_jobs)
+        v = e.values.reshape(len(e), len(e.feature_names), -1)
+        return v.sum(0), np.abs(v, out=v).sum(0), v.shape[0]
     xb = check_X(xb, model, keep_float32=True)[0]
     v = walk(node_table(model), xb, n_jobs=n_jobs)
     return v.sum(0), np.abs(v, out=v).sum(0), v.shape[0]
