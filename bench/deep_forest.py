@@ -17,11 +17,12 @@ alike, after one warm-up call each (JIT compilation):
 * the cache after a call: leaf tables (budget: the bytes of the model's own trees, `TABLE_CACHE_BYTES=None`), the
   training rows' arrays, and the model's pickle size.
 Cases: `synthetic` (make_three_class with 10 noise features, 3,000 training rows, 3,000 new rows; max_layers=4,
-n_tolerant_rounds=4, so that 3 layers are kept), `adult` (UCI Adult, the first
+n_tolerant_rounds=4, so that 3 layers are kept), `digits` (scikit-learn's digits, 10 classes x 64 features, the default
+cascade on 1,497 rows, 300 stratified held-out rows explained; issue 45: the cost grows with classes x features), `adult` (UCI Adult, the first
 `--adult-rows` training rows (default 5,000), 1,000 test rows explained), `satimage` (KEEL, 70/30 split, 3,000 new
 rows; `--satimage` to include it). `deep_forest_explain` (every layer, training rows + test rows + MDI) is timed
 against the fit with `--explain`.
-Run: .venv/bin/python bench/deep_forest.py [--reps N] [--cases synthetic,adult] [--adult-rows N] [--satimage] [--explain]
+Run: .venv/bin/python bench/deep_forest.py [--reps N] [--cases synthetic,digits,adult] [--adult-rows N] [--satimage] [--explain]
 """
 
 import os, sys, time, statistics, pickle
@@ -52,6 +53,14 @@ def data(case):
 
         X, y = make_three_class(3000, n_noise=10, random_state=0)
         return X, y, make_three_class(3000, n_noise=10, random_state=1)[0]
+    if case == 'digits':  # 10 classes x 64 features (issue 45): 300 held-out rows
+        from sklearn.datasets import load_digits
+
+        X, y = load_digits(return_X_y=True)
+        Xtr, Xte, ytr, _ = train_test_split(
+            X, y, test_size=300, stratify=y, random_state=0
+        )
+        return Xtr, ytr, Xte
     if case == 'adult':
         from deepforest_interp.datasets import load_adult
 

@@ -2552,6 +2552,10 @@ d = {
                 'tree_contributions.html#_in_blocks',
                 'deepforest_interp/tree_contributions.py',
             ),
+            'deepforest_interp.tree_contributions._into_blocks': (
+                'tree_contributions.html#_into_blocks',
+                'deepforest_interp/tree_contributions.py',
+            ),
             'deepforest_interp.tree_contributions._is_dask': (
                 'tree_contributions.html#_is_dask',
                 'deepforest_interp/tree_contributions.py',

@@ -114,6 +114,50 @@ def _in_blocks(model, X, kw: dict) -> Explanation:
     return join_explanations(parts)
 
 
+# %% ../nbs/02_tree_contributions.ipynb #c013bk
+# rows per block of a large call (a forest's or tree's): the validated copy of the rows and
+# the walk's temporaries are a block's; only the result is whole
+CONTRIB_BLOCK_ROWS = 2**16
+
+
+def _into_blocks(model, X, kw: dict) -> Explanation:
+    "`contributions(model, X, **kw)` of many rows block by block into one preallocated result; a model's first call checks every row, as one call does."
+    nt = node_table(model)
+    check = kw['check_additivity']
+    if check and not getattr(nt, 'verified', False):
+        kw = kw | dict(check_additivity='all')
+    n, step = len(X), CONTRIB_BLOCK_ROWS
+    take = lambda lo: (
+        X.iloc[lo : lo + step] if hasattr(X, 'iloc') else X[lo : lo + step]
+    )
+    # a float array is passed on as `data` (the Explanation's private copy is the only one)
+    keep_X = isinstance(X, np.ndarray) and X.dtype.kind == 'f'
+    out = e = None
+    for lo in range(0, n, step):
+        e = contributions(model, take(lo), **kw)
+        parts = dict(values=e.values, bias=e.bias, std=e.std, data=e.data)
+        if out is None:
+            out = {
+                k: None
+                if a is None or (k == 'data' and keep_X)
+                else np.empty((n,) + a.shape[1:], a.dtype)
+                for k, a in parts.items()
+            }
+        for k, a in parts.items():
+            if out[k] is not None:
+                out[k][lo : lo + len(e)] = a
+    r = Explanation(
+        out['values'],
+        out['bias'],
+        e.feature_names,
+        X if keep_X else out['data'],
+        e.output_names,
+        info=e.info,
+    )
+    r.std = out['std']
+    return r
+
+
 # %% ../nbs/02_tree_contributions.ipynb #c014
 # additivity tolerance, relative to the largest |output| (at least 1)
 ADDITIVITY_RTOL = 1e-6
@@ -227,6 +271,10 @@ def contributions(
             return_std=return_std,
             dtype=dtype,
         )
+    if isinstance(X, (np.ndarray, pd.DataFrame)) and X.ndim == 2:
+        if len(X) > CONTRIB_BLOCK_ROWS:  # the temporaries stay a block's
+            kw = dict(check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype)
+            return _into_blocks(model, X, kw | dict(return_std=return_std))
     n_jobs = check_n_jobs(n_jobs)
     # a float32 X is not copied
     ens = ensemble_trees(model)
