@@ -22,7 +22,7 @@ cascade on 1,497 rows, 300 stratified held-out rows explained; issue 45: the cos
 `--adult-rows` training rows (default 5,000), 1,000 test rows explained), `satimage` (KEEL, 70/30 split, 3,000 new
 rows; `--satimage` to include it). `deep_forest_explain` (every layer, training rows + test rows + MDI) is timed
 against the fit with `--explain`.
-Run: .venv/bin/python bench/deep_forest.py [--reps N] [--cases synthetic,digits,adult] [--adult-rows N] [--satimage] [--explain]
+Run: .venv/bin/python bench/deep_forest.py [--reps N] [--cases synthetic,digits,adult] [--table-mib MiB: leaf-table budget] [--adult-rows N] [--satimage] [--explain]
 """
 
 import os, sys, time, statistics, pickle
@@ -42,6 +42,12 @@ arg = lambda name, default: (
     type(default)(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
 )
 reps = arg('--reps', 5)
+if (
+    '--table-mib' in sys.argv
+):  # a leaf-table budget other than the model's own tree bytes
+    import deepforest_interp.calibration as _cal
+
+    _cal.TABLE_CACHE_BYTES = TABLE_CACHE_BYTES = int(arg('--table-mib', 0.0) * 2**20)
 cases = arg('--cases', 'synthetic,adult').split(',') + (
     ['satimage'] if '--satimage' in sys.argv else []
 )

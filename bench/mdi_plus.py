@@ -20,7 +20,9 @@ import numpy as np
 arg = lambda name, default: (
     type(default)(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
 )
-if '--lib' in sys.argv:  # an older copy of the package (the bench's own imports below use it)
+if (
+    '--lib' in sys.argv
+):  # an older copy of the package (the bench's own imports below use it)
     import importlib.util
 
     _p = arg('--lib', '')
@@ -44,7 +46,9 @@ def bench_cost():
     new = 'n_jobs' in mdi_plus.__code__.co_varnames
     fns = {
         'mdi_plus': lambda: mdi_plus(rf, X, y),
-        **({'mdi_plus n_jobs=-1': lambda: mdi_plus(rf, X, y, n_jobs=-1)} if new else {}),
+        **(
+            {'mdi_plus n_jobs=-1': lambda: mdi_plus(rf, X, y, n_jobs=-1)} if new else {}
+        ),
         'mdi_oob': lambda: mdi_oob(rf, X, y),
         'ufi': lambda: ufi(rf, X, y),
     }
@@ -67,18 +71,35 @@ def bench_cost():
 
 def bench_caveat():
     rows = []
-    variants = ['logistic', 'ridge'] if 'classification' in mdi_plus.__code__.co_varnames else ['logistic']
+    variants = (
+        ['logistic', 'ridge']
+        if 'classification' in mdi_plus.__code__.co_varnames
+        else ['logistic']
+    )
     for seed in range(seeds):
         rng = np.random.default_rng(seed)
         X = rng.normal(size=(600, 10))
         y = (X[:, 0] + X[:, 1] > 0).astype(int)
         rf = RandomForestClassifier(100, random_state=0).fit(X, y)
         for v in variants:
-            kw = {} if v == 'logistic' and len(variants) == 1 else dict(classification=v)
+            kw = (
+                {} if v == 'logistic' and len(variants) == 1 else dict(classification=v)
+            )
             s = mdi_plus(rf, X, y, **kw)
             rank = s.rank(ascending=False)
             noise = s.iloc[2:]
-            rows.append((seed, v, s.iloc[0], s.iloc[1], noise.min(), noise.max(), rank.iloc[0], rank.iloc[1]))
+            rows.append(
+                (
+                    seed,
+                    v,
+                    s.iloc[0],
+                    s.iloc[1],
+                    noise.min(),
+                    noise.max(),
+                    rank.iloc[0],
+                    rank.iloc[1],
+                )
+            )
             print(
                 f'(B) seed {seed} {v:8s}: x0 {s.iloc[0]:+.3f} (rank {rank.iloc[0]:.0f}), x1 {s.iloc[1]:+.3f} '
                 f'(rank {rank.iloc[1]:.0f}); noise {noise.min():+.3f} .. {noise.max():+.3f}',
@@ -87,7 +108,10 @@ def bench_caveat():
     for v in variants:
         r = [x for x in rows if x[1] == v]
         ok = sum(x[6] <= 2 and x[7] <= 2 for x in r)
-        print(f'(B) {v}: both signal features ranked 1-2 in {ok} of {len(r)} data sets', flush=True)
+        print(
+            f'(B) {v}: both signal features ranked 1-2 in {ok} of {len(r)} data sets',
+            flush=True,
+        )
 
 
 if __name__ == '__main__':

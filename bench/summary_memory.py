@@ -123,9 +123,7 @@ def main():
     n = arg('--rows', 500_000)
     fams = arg('--families', 'rf,hgb,xgb,lgbm').split(',')
     calls = arg('--calls', 'predict,f64,f32,summary').split(',')
-    print(
-        f'{n:,} x 30 float64 rows; load average {os.getloadavg()[0]:.2f}', flush=True
-    )
+    print(f'{n:,} x 30 float64 rows; load average {os.getloadavg()[0]:.2f}', flush=True)
     for fam in fams:
         got = {}
         for call in calls:
@@ -151,7 +149,7 @@ def main():
                 msg += (
                     f'; above predict {extra / MiB:7.1f} MiB = {ratio:.2f}x the values ({r["values"] / MiB:.0f} MiB; '
                     f'target <= 1.5x: {"met" if ratio <= 1.5 else "NOT met"}), {extra / max(r["explanation"], 1):.2f}x the '
-                    f'Explanation\'s own arrays ({r["explanation"] / MiB:.0f} MiB{"; data is X itself" if r["data_is_X"] else ""})'
+                    f"Explanation's own arrays ({r['explanation'] / MiB:.0f} MiB{'; data is X itself' if r['data_is_X'] else ''})"
                 )
             elif call == 'summary':
                 msg += f'; above predict {extra / MiB:7.1f} MiB (the result: a 30 x 1 frame)'

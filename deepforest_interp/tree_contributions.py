@@ -386,7 +386,7 @@ def _boosted_summary(model, X, batch_size: int, n_jobs, ens) -> Bunch:
 
 
 def contribution_summary(
-    model,  # fitted tree / forest / gradient-boosting model
+    model,  # fitted tree / forest / gradient-boosting model (HGB, XGBoost, LightGBM too), or a Pipeline ending in one
     X,  # (n_samples, n_features) array, DataFrame or dask array
     *,
     # rows per batch (default: 64 MiB of float64 contributions)

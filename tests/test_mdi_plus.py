@@ -129,5 +129,7 @@ def test_threads_progress_and_ridge_classification(capsys):
     np.testing.assert_allclose(two, one, rtol=0, atol=1e-12)
     assert 'mdi_plus' in capsys.readouterr().err
     assert set(one.sort_values().index[-2:]) == {'x0', 'x1'}
-    with pytest.raises(ValueError, match="classification must be 'logistic' or 'ridge'"):
+    with pytest.raises(
+        ValueError, match="classification must be 'logistic' or 'ridge'"
+    ):
         mdi_plus(rf, X, y, classification='lasso')
