@@ -3,7 +3,9 @@
 The package root holds what users call: explainers, importances, estimators, plots and data loaders. Everything else
 (kernels, validation helpers, experiment and site plumbing) lives in its module, e.g.
 ``deepforest_interp.core.node_table`` or ``deepforest_interp.experiments.run_repetitions``.
-Each module is generated from one notebook in nbs/; no module is shadowed by a function of the same name.
+Each module is generated from one notebook in nbs/; no module is shadowed by a function of the same name, and a
+module named like a call is callable: ``dfi.forest_floor(model, X)`` is ``oob_contributions`` (the forestFloor
+workflow), ``dfi.tree_shap(model, X)`` is ``shapley_values`` (``CALLABLE_MODULES``).
 """
 
 __version__ = '0.1.0'
