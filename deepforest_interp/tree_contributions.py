@@ -369,6 +369,10 @@ def _boosted_summary(model, X, batch_size: int, n_jobs, ens) -> Bunch:
     if n == 0:
         raise ValueError('X has no rows')
     s = sa = 0.0
+    # at most a block of boosted_contributions: no result (and no copy of the rows) beyond it
+    from deepforest_interp.boosting import BOOST_BLOCK_ROWS
+
+    batch_size = min(batch_size, BOOST_BLOCK_ROWS)
     for lo in range(0, n, batch_size):
         Xb = (
             X.iloc[lo : lo + batch_size]
