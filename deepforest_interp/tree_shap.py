@@ -24,7 +24,6 @@ from .boosting import BOOSTING_RTOL
 from deepforest_interp.tree_contributions import (
     ADDITIVITY_RTOL,
     ATTRIBUTIONS,
-    contributions,
 )
 
 # %% auto #0
