@@ -27,8 +27,8 @@ previous forest's output needs its leaf table (n_leaves, K*C), built from the no
 layer-below contributions, each K*C = 640 wide (`estimation._node_sums_nb`: over half of a cold call), then Eq. (16) and
 the calibration per node (`calibration._table_nb`); a prediction carries C = 10 numbers per tree. Warm calls reuse
 only the tables that fit the budget (the model's own tree bytes, 43.5 MiB for digits: about a third of them), so they
-rebuild the rest: 27x predict_proba in CPU time. With every table kept (`--table-mib 2000`: 180 MiB, 44x the pickle)
-warm is 1.95x in CPU time (1.35x wall), cold stays 39x.
+rebuild the rest: 28.5x predict_proba (load 1.3-1.6). With every table kept (`--table-mib 2000`: 180 MiB, 44x the
+pickle) warm is 2.1x, cold stays 43x (the training rows' pass through every tree of the layers below).
 Run: .venv/bin/python bench/deep_forest.py [--reps N] [--cases synthetic,digits,adult] [--table-mib MiB: leaf-table budget] [--adult-rows N] [--satimage] [--explain]
 """
 
