@@ -17,11 +17,19 @@ alike, after one warm-up call each (JIT compilation):
 * the cache after a call: leaf tables (budget: the bytes of the model's own trees, `TABLE_CACHE_BYTES=None`), the
   training rows' arrays, and the model's pickle size.
 Cases: `synthetic` (make_three_class with 10 noise features, 3,000 training rows, 3,000 new rows; max_layers=4,
-n_tolerant_rounds=4, so that 3 layers are kept), `adult` (UCI Adult, the first
+n_tolerant_rounds=4, so that 3 layers are kept), `digits` (scikit-learn's digits, 10 classes x 64 features, the default
+cascade on 1,497 rows, 300 stratified held-out rows explained; issue 45: the cost grows with classes x features), `adult` (UCI Adult, the first
 `--adult-rows` training rows (default 5,000), 1,000 test rows explained), `satimage` (KEEL, 70/30 split, 3,000 new
 rows; `--satimage` to include it). `deep_forest_explain` (every layer, training rows + test rows + MDI) is timed
 against the fit with `--explain`.
-Run: .venv/bin/python bench/deep_forest.py [--reps N] [--cases synthetic,adult] [--adult-rows N] [--satimage] [--explain]
+Where the cost grows with classes x features (cProfile of digits, issue 45): a tree of layer l >= 1 that splits on a
+previous forest's output needs its leaf table (n_leaves, K*C), built from the node sums of its in-bag rows'
+layer-below contributions, each K*C = 640 wide (`estimation._node_sums_nb`: over half of a cold call), then Eq. (16) and
+the calibration per node (`calibration._table_nb`); a prediction carries C = 10 numbers per tree. Warm calls reuse
+only the tables that fit the budget (the model's own tree bytes, 43.5 MiB for digits: about a third of them), so they
+rebuild the rest: 28.5x predict_proba (load 1.3-1.6). With every table kept (`--table-mib 2000`: 180 MiB, 44x the
+pickle) warm is 2.1x, cold stays 43x (the training rows' pass through every tree of the layers below).
+Run: .venv/bin/python bench/deep_forest.py [--reps N] [--cases synthetic,digits,adult] [--table-mib MiB: leaf-table budget] [--adult-rows N] [--satimage] [--explain]
 """
 
 import os, sys, time, statistics, pickle
@@ -41,6 +49,12 @@ arg = lambda name, default: (
     type(default)(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
 )
 reps = arg('--reps', 5)
+if (
+    '--table-mib' in sys.argv
+):  # a leaf-table budget other than the model's own tree bytes
+    import deepforest_interp.calibration as _cal
+
+    _cal.TABLE_CACHE_BYTES = TABLE_CACHE_BYTES = int(arg('--table-mib', 0.0) * 2**20)
 cases = arg('--cases', 'synthetic,adult').split(',') + (
     ['satimage'] if '--satimage' in sys.argv else []
 )
@@ -52,6 +66,14 @@ def data(case):
 
         X, y = make_three_class(3000, n_noise=10, random_state=0)
         return X, y, make_three_class(3000, n_noise=10, random_state=1)[0]
+    if case == 'digits':  # 10 classes x 64 features (issue 45): 300 held-out rows
+        from sklearn.datasets import load_digits
+
+        X, y = load_digits(return_X_y=True)
+        Xtr, Xte, ytr, _ = train_test_split(
+            X, y, test_size=300, stratify=y, random_state=0
+        )
+        return Xtr, ytr, Xte
     if case == 'adult':
         from deepforest_interp.datasets import load_adult
 

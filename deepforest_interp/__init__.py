@@ -3,7 +3,9 @@
 The package root holds what users call: explainers, importances, estimators, plots and data loaders. Everything else
 (kernels, validation helpers, experiment and site plumbing) lives in its module, e.g.
 ``deepforest_interp.core.node_table`` or ``deepforest_interp.experiments.run_repetitions``.
-Each module is generated from one notebook in nbs/; no module is shadowed by a function of the same name.
+Each module is generated from one notebook in nbs/; no module is shadowed by a function of the same name, and a
+module named like a call is callable: ``dfi.forest_floor(model, X)`` is ``oob_contributions`` (the forestFloor
+workflow), ``dfi.tree_shap(model, X)`` is ``shapley_values`` (``CALLABLE_MODULES``).
 """
 
 __version__ = '0.1.0'
@@ -200,6 +202,36 @@ __all__ = [
     'load_bike_sharing',
     'list_datasets',
 ]
+
+
+# modules named like a function a user would call: `dfi.forest_floor(model, X)` calls it (the
+# forestFloor workflow: out-of-bag contributions), `dfi.tree_shap(model, X)` too (exact TreeSHAP),
+# while `deepforest_interp.forest_floor` stays the module (its class is a callable subclass of ModuleType)
+CALLABLE_MODULES = {'forest_floor': 'oob_contributions', 'tree_shap': 'shapley_values'}
+
+
+def _callable_modules():
+    "Make each module of `CALLABLE_MODULES` callable as the function it names, so no module shadows a call."
+    import sys, types
+
+    for mod_name, fn_name in CALLABLE_MODULES.items():
+        mod, fn = sys.modules[f'{__name__}.{mod_name}'], globals()[fn_name]
+
+        def __call__(self, *args, _fn=fn, **kwargs):
+            return _fn(*args, **kwargs)
+
+        __call__.__doc__ = (
+            f'`{mod_name}(...)` is `{fn_name}(...)`: '
+            + (fn.__doc__ or '').split('\n')[0]
+        )
+        mod.__class__ = type(
+            f'{mod_name}_module',
+            (types.ModuleType,),
+            {'__call__': __call__, '__doc__': mod.__doc__},
+        )
+
+
+_callable_modules()
 
 
 def _document_public():

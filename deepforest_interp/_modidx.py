@@ -62,6 +62,10 @@ d = {
                 'boosting.html#_bits',
                 'deepforest_interp/boosting.py',
             ),
+            'deepforest_interp.boosting._boosted_blocks': (
+                'boosting.html#_boosted_blocks',
+                'deepforest_interp/boosting.py',
+            ),
             'deepforest_interp.boosting._category_codes': (
                 'boosting.html#_category_codes',
                 'deepforest_interp/boosting.py',
@@ -346,6 +350,10 @@ d = {
                 'cascade_forest.html#_basecascadeforest.__init__',
                 'deepforest_interp/cascade.py',
             ),
+            'deepforest_interp.cascade._BaseCascadeForest.__sklearn_tags__': (
+                'cascade_forest.html#_basecascadeforest.__sklearn_tags__',
+                'deepforest_interp/cascade.py',
+            ),
             'deepforest_interp.cascade._BaseCascadeForest._check_forest': (
                 'cascade_forest.html#_basecascadeforest._check_forest',
                 'deepforest_interp/cascade.py',
@@ -384,6 +392,10 @@ d = {
             ),
             'deepforest_interp.cascade._BaseCascadeForest._make_forest': (
                 'cascade_forest.html#_basecascadeforest._make_forest',
+                'deepforest_interp/cascade.py',
+            ),
+            'deepforest_interp.cascade._BaseCascadeForest._routes_nan': (
+                'cascade_forest.html#_basecascadeforest._routes_nan',
                 'deepforest_interp/cascade.py',
             ),
             'deepforest_interp.cascade._BaseCascadeForest._score': (
@@ -1158,6 +1170,10 @@ d = {
             ),
             'deepforest_interp.core.tree_arrays': (
                 'core.html#tree_arrays',
+                'deepforest_interp/core.py',
+            ),
+            'deepforest_interp.core.unsupported_hint': (
+                'core.html#unsupported_hint',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.verify_additivity': (
@@ -2800,6 +2816,14 @@ d = {
                 'tree_contributions.html#_add_parts',
                 'deepforest_interp/tree_contributions.py',
             ),
+            'deepforest_interp.tree_contributions._boosted_names': (
+                'tree_contributions.html#_boosted_names',
+                'deepforest_interp/tree_contributions.py',
+            ),
+            'deepforest_interp.tree_contributions._boosted_summary': (
+                'tree_contributions.html#_boosted_summary',
+                'deepforest_interp/tree_contributions.py',
+            ),
             'deepforest_interp.tree_contributions._checkpoints': (
                 'tree_contributions.html#_checkpoints',
                 'deepforest_interp/tree_contributions.py',
@@ -2844,12 +2868,24 @@ d = {
                 'tree_contributions.html#_in_blocks',
                 'deepforest_interp/tree_contributions.py',
             ),
+            'deepforest_interp.tree_contributions._into_blocks': (
+                'tree_contributions.html#_into_blocks',
+                'deepforest_interp/tree_contributions.py',
+            ),
             'deepforest_interp.tree_contributions._is_dask': (
                 'tree_contributions.html#_is_dask',
                 'deepforest_interp/tree_contributions.py',
             ),
+            'deepforest_interp.tree_contributions._n_features': (
+                'tree_contributions.html#_n_features',
+                'deepforest_interp/tree_contributions.py',
+            ),
             'deepforest_interp.tree_contributions._num': (
                 'tree_contributions.html#_num',
+                'deepforest_interp/tree_contributions.py',
+            ),
+            'deepforest_interp.tree_contributions._outputs_of': (
+                'tree_contributions.html#_outputs_of',
                 'deepforest_interp/tree_contributions.py',
             ),
             'deepforest_interp.tree_contributions._pipeline_summary': (

@@ -28,6 +28,7 @@ from .pipelines import raw_rows
 # %% auto #0
 __all__ = [
     'BOOSTING_RTOL',
+    'BOOST_BLOCK_ROWS',
     'hgb_trees',
     'xgb_trees',
     'lgbm_trees',
@@ -586,9 +587,12 @@ for _lib, _read in (
 def boosted_trees(model) -> NodeTable:
     "The `NodeTable` of a fitted HGB / XGBoost / LightGBM model (`node_table`: read once, cached while the model holds the same trees)."
     if boosting_library(model) is None:
+        from deepforest_interp.core import unsupported_hint
+
         raise TypeError(
             f'unsupported model type {type(model).__name__}; expected'
             ' HistGradientBoostingClassifier/Regressor, an XGBoost or a LightGBM model'
+            + unsupported_hint(model)
         )
     return node_table(model)
 
@@ -806,6 +810,51 @@ def boosted_contributions(
             f'unsupported model type {type(model).__name__}; expected'
             ' HistGradientBoostingClassifier/Regressor, an XGBoost or a LightGBM model'
         )
+    if np.dtype(dtype) not in (np.float32, np.float64):
+        raise ValueError(f'dtype must be np.float32 or np.float64, got {dtype!r}')
+    if isinstance(X, (np.ndarray, pd.DataFrame)) and X.ndim == 2:
+        if len(X) > BOOST_BLOCK_ROWS:  # the temporaries stay a block's
+            return _boosted_blocks(model, X, check_additivity, n_jobs, dtype)
     return path_contributions(
         model, X, check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype
     )
+
+
+# %% ../nbs/01c_boosting.ipynb #b029k
+# rows per block of a large call: the prepared rows, the model's own output and the
+# walk's temporaries are a block's; only the result is whole
+BOOST_BLOCK_ROWS = 2**16
+
+
+def _boosted_blocks(model, X, check_additivity, n_jobs, dtype) -> Explanation:
+    "`boosted_contributions` of many rows block by block into one preallocated result; a first call checks every row, as one call does."
+    bt = boosted_trees(model)
+    # a model's first call checks every row of every block, as it does in one piece
+    check = (
+        'all'
+        if check_additivity and not getattr(bt, 'verified', False)
+        else check_additivity
+    )
+    n, parts = len(X), range(0, len(X), BOOST_BLOCK_ROWS)
+    take = lambda lo: (
+        X.iloc[lo : lo + BOOST_BLOCK_ROWS]
+        if isinstance(X, pd.DataFrame)
+        else X[lo : lo + BOOST_BLOCK_ROWS]
+    )
+    # a float array is passed on as `data` (the Explanation's private copy is the only one)
+    keep_X = isinstance(X, np.ndarray) and X.dtype.kind == 'f'
+    values = bias = data = e = None
+    for lo in parts:
+        e = boosted_contributions(
+            model, take(lo), check_additivity=check, n_jobs=n_jobs, dtype=dtype
+        )
+        if values is None:
+            values = np.empty((n,) + e.values.shape[1:], e.values.dtype)
+            bias = np.empty((n,) + e.bias.shape[1:], e.bias.dtype)
+            data = None if keep_X else np.empty((n,) + e.data.shape[1:], e.data.dtype)
+        hi = lo + len(e)
+        values[lo:hi], bias[lo:hi] = e.values, e.bias
+        if data is not None:
+            data[lo:hi] = e.data
+    data = X if keep_X else data
+    return Explanation(values, bias, e.feature_names, data, e.output_names, info=e.info)

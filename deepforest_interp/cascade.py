@@ -202,6 +202,17 @@ class _BaseCascadeForest(BaseEstimator):
             MAX_SEED, size=(self.max_layers, self.n_forests, self.n_folds)
         )
 
+    def _routes_nan(self) -> bool:
+        "True if the layers' forests route missing values (scikit-learn >= 1.4 forests with their default criteria): the cascade then takes NaN too."
+        from deepforest_interp.core import routes_missing
+
+        return all(routes_missing(self._make_forest(f, 0)) for f in range(2))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = self._routes_nan()
+        return tags
+
     def _make_forest(self, f: int, seed: int):
         "Forest `f` of a layer: even `f` a random forest (bootstrap), odd `f` extra-trees (no bootstrap)."
         cls = self._forest_types[f % 2]
@@ -240,6 +251,7 @@ class _BaseCascadeForest(BaseEstimator):
             y,
             dtype=np.float64,
             y_numeric=not is_classifier(self),
+            ensure_all_finite='allow-nan' if self._routes_nan() else True,
         )
         # our own copy: the cascade keeps X, and the caller may edit theirs after fit
         X = np.array(X, dtype=np.float64, order='C')
@@ -354,7 +366,13 @@ class _BaseCascadeForest(BaseEstimator):
         if is_checked(X, self):  # rows `check_X` checked for this cascade: not again
             return X.X
         return np.ascontiguousarray(
-            validate_data(self, numeric_frame(X), dtype=np.float64, reset=False)
+            validate_data(
+                self,
+                numeric_frame(X),
+                dtype=np.float64,
+                reset=False,
+                ensure_all_finite='allow-nan' if self._routes_nan() else True,
+            )
         )
 
     def _check_training_data(self, X):
@@ -446,7 +464,11 @@ class _BaseCascadeForest(BaseEstimator):
         ):
             return False
         try:
-            A = check_array(X, dtype=np.float64)
+            A = check_array(
+                X,
+                dtype=np.float64,
+                ensure_all_finite='allow-nan' if self._routes_nan() else True,
+            )
         except (TypeError, ValueError):
             return False
         return _fingerprint(A) == self.train_fingerprint_

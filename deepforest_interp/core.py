@@ -30,6 +30,7 @@ __all__ = [
     'TREE_TYPES',
     'FOREST_TYPES',
     'BOOSTING_TYPES',
+    'SUPPORTED_FAMILIES',
     'LIBRARY',
     'MAX_DENSE_BYTES',
     'F32_MAX',
@@ -44,6 +45,7 @@ __all__ = [
     'ClassImportance',
     'stack_layers',
     'check_model',
+    'unsupported_hint',
     'pipeline_message',
     'routes_missing',
     'categorical_message',
@@ -1136,9 +1138,39 @@ def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
         names = ', '.join(sorted({t.__name__ for t in allowed}))
         raise TypeError(
             f'unsupported model type {type(model).__name__}; expected one of: {names}'
+            + unsupported_hint(model)
         )
     check_is_fitted(model)
     return model
+
+
+# %% ../nbs/00_core.ipynb #c010u
+# every family the library reads, and the functions that explain it
+SUPPORTED_FAMILIES = (
+    'scikit-learn trees, forests (RandomForest*, ExtraTrees*) and GradientBoosting*;'
+    ' HistGradientBoosting*, XGBoost and LightGBM models (contributions,'
+    ' contribution_summary, shapley_values, shapley_interactions); deep forests'
+    ' (CascadeForest*: deep_forest_contributions, deep_forest_mdi); hiDF'
+    ' (HiDFClassifier: hidf_contributions, hidf_mdi); a Pipeline ending in any of them'
+)
+
+
+def unsupported_hint(model) -> str:
+    "The tail of an unsupported-model message: the function that explains `model`, else every family the library reads."
+    cls, mod = type(model).__name__, type(model).__module__.split('.')[0]
+    if cls.startswith('HiDF'):
+        return '. A hiDF model is explained by hidf_contributions and hidf_mdi'
+    if cls.startswith('CascadeForest') or hasattr(model, 'best_layer_'):
+        return (
+            f'. {cls} is a deep forest: explain it with deep_forest_contributions'
+            ' (importances: deep_forest_mdi); a Pipeline ending in one too'
+        )
+    if cls.startswith('HistGradientBoosting') or mod in ('xgboost', 'lightgbm'):
+        return (
+            f'. {cls} is read by contributions, contribution_summary, shapley_values'
+            ' and shapley_interactions (notebook 01c), not by this function'
+        )
+    return f'. The library reads {SUPPORTED_FAMILIES}'
 
 
 # %% ../nbs/00_core.ipynb #c010pm

@@ -449,6 +449,7 @@ def cv_contributions(
 ) -> Explanation:
     "n-fold cross-validated feature contributions: each fold explained by a forest fitted on the others (paper Eq. 16 per fold)."
     from sklearn.base import clone
+    from deepforest_interp.core import unsupported_hint
     from sklearn.model_selection import KFold, StratifiedKFold
 
     pipe = is_pipeline(estimator)
@@ -458,6 +459,7 @@ def cv_contributions(
             f'unsupported model type {type(final).__name__}; expected one of: '
             + ', '.join(sorted(t.__name__ for t in FOREST_TYPES))
             + (' (as the last step of the Pipeline)' if pipe else '')
+            + unsupported_hint(final)
         )
     check_level(level)
     n_folds = check_int(n_folds, 'n_folds', 2)

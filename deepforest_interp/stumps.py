@@ -18,6 +18,8 @@ from deepforest_interp.core import (
     check_y,
     Importance,
     FOREST_TYPES,
+    check_n_jobs,
+    check_int,
 )
 from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
 
@@ -379,6 +381,13 @@ def _tree_scores(Z, blocks, y, train, test, task):
     """Per-feature MDI+ scores of one tree, shape (n_features,)."""
     loo = train is None
     Ztr, Zte = (Z, Z) if loo else (Z[train], Z[test])
+    if task == 'ridge':  # classification by ridge on each 0/1 column, scored by R²
+        # (imodels' RidgeClassifierPPM with _fast_r2_score: the authors' MDI+ (ridge))
+        r2 = [
+            _tree_scores(Z, blocks, y[:, j], train, test, 'regression')
+            for j in range(y.shape[1])
+        ]
+        return np.mean(r2, axis=0)
     if task == 'regression':
         # scoring: rf_plus._fast_r2_score (R^2 on the evaluation rows)
         ytr, yte = (y, y) if loo else (y[train], y[test])
@@ -417,11 +426,15 @@ def _mdi_plus_by_tree(
     rescale_mode: str | None = 'max',
     groups: list
     | None = None,  # column indices scored together (one entry per reported feature); None: each column
+    classification: str = 'logistic',  # a classifier's PPM: 'logistic' (log-loss) or 'ridge' (R²)
+    n_jobs: int | None = None,  # threads over the trees (joblib convention)
+    verbose: int = 0,  # > 0: a tqdm progress bar over the trees
 ) -> np.ndarray:  # (trees with a split, features or groups)
     "MDI+ score of every feature (or group of columns) in every tree with a split (Eq. M before the mean)."
     n = X.shape[0]
     if is_classifier(forest):
-        task, classes = 'classification', np.asarray(forest.classes_)
+        task, classes = classification, np.asarray(forest.classes_)
+        task = 'classification' if task == 'logistic' else task
         Y = (
             (y == classes[1]).astype(np.float64)[:, None]
             if len(classes) == 2
@@ -434,8 +447,8 @@ def _mdi_plus_by_tree(
         if sample_split in ('oob', 'inbag')
         else [None] * len(forest.estimators_)
     )
-    scores = []
-    for tree, inbag in zip(forest.estimators_, bags):
+
+    def one_tree(tree, inbag):
         Z, blocks = feature_blocks(
             tree,
             X,
@@ -444,7 +457,7 @@ def _mdi_plus_by_tree(
             rescale_mode=rescale_mode,
         )
         if Z.shape[1] == 0:
-            continue
+            return None
         if groups is not None:
             blocks = [
                 np.concatenate([blocks[j] for j in g]).astype(np.intp) for g in groups
@@ -457,7 +470,28 @@ def _mdi_plus_by_tree(
             train, test = inbag, np.setdiff1d(np.arange(n), inbag)
         else:
             train = test = inbag
-        scores.append(_tree_scores(Z, blocks, Y, train, test, task))
+        return _tree_scores(Z, blocks, Y, train, test, task)
+
+    # one BLAS thread per tree: a tree's matrices are small, and BLAS's own threads on a
+    # busy machine cost 20x more than they save (notebook text); the trees run in parallel
+    from joblib import Parallel, delayed, effective_n_jobs
+    from threadpoolctl import threadpool_limits
+    from tqdm.std import tqdm
+
+    trees = tqdm(
+        list(zip(forest.estimators_, bags)),
+        desc='mdi_plus',
+        unit='tree',
+        disable=not verbose,
+    )
+    with threadpool_limits(1, user_api='blas'):
+        if effective_n_jobs(n_jobs) == 1:
+            scores = [one_tree(t, b) for t, b in trees]
+        else:
+            scores = Parallel(n_jobs=n_jobs, prefer='threads')(
+                delayed(one_tree)(t, b) for t, b in trees
+            )
+    scores = [s for s in scores if s is not None]
     if not scores:
         raise ValueError(
             'mdi_plus: no tree of the forest has a split (every tree is a single leaf)'
@@ -479,12 +513,25 @@ def mdi_plus(
     | None = 'max',  # the raw feature's scale: 'max' / 'mean' stump sd, or None
     level: str = 'raw',  # a Pipeline: 'raw' = each input column's transformed columns scored together, 'transformed'
     return_std: bool = False,  # True: also the sd over the trees (importances_std) and the per-tree values (importances)
+    # a classifier's partial model: 'logistic' (imodels' default, scored by log-loss;
+    # see the caveat in notebook 03c: it can rank signal below noise) or 'ridge' (ridge
+    # on the 0/1 labels scored by R², the authors' MDI+ (ridge) for classification)
+    classification: str = 'logistic',
+    n_jobs: int
+    | None = None,  # threads over the trees (joblib convention; -1 = all cores)
+    verbose: int = 0,  # > 0: a tqdm progress bar over the trees (about 0.1 s per tree)
 ) -> Importance:  # one value per feature: R² (regression) or negative log-loss (classification), higher is better
-    "MDI+ (Agarwal et al. 2023): each feature's stumps and raw column, ridge / logistic with leave-one-out, scored out of sample (Eq. S, R, LOO, M)."
+    "MDI+ (Agarwal et al. 2023): each feature's stumps and raw column, ridge / logistic with leave-one-out, scored out of sample (Eq. S, R, LOO, M); classifiers: see the caveat on `classification`."
     if sample_split not in ('loo', None, 'oob', 'inbag'):
         raise ValueError(
             f"sample_split must be 'loo', None, 'oob' or 'inbag', got {sample_split!r}"
         )
+    if classification not in ('logistic', 'ridge'):
+        raise ValueError(
+            f"classification must be 'logistic' or 'ridge', got {classification!r}"
+        )
+    n_jobs = check_n_jobs(n_jobs)
+    verbose = check_int(verbose, 'verbose', 0)
     if rescale_mode not in ('max', 'mean', None):
         raise ValueError(
             f"rescale_mode must be 'max', 'mean' or None, got {rescale_mode!r}"
@@ -536,6 +583,9 @@ def mdi_plus(
         drop_features=drop_features,
         rescale_mode=rescale_mode,
         groups=groups,
+        classification=classification,
+        n_jobs=n_jobs,
+        verbose=verbose,
     )
     return Importance.of(
         per_tree.mean(0), names, 'MDI+', per_tree if return_std else None

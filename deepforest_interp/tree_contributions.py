@@ -19,6 +19,7 @@ from .core import node_table, walk, SklearnAdapter
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .pipelines import unwrap_pipeline, pipeline_rows
 import deepforest_interp.boosting  # noqa: F401 (registers the HGB, XGBoost, LightGBM adapters)
+from .boosting import boosting_library, boosted_contributions
 
 # %% auto #0
 __all__ = [
@@ -97,6 +98,50 @@ def _in_blocks(model, X, kw: dict) -> Explanation:
         )
     ]
     return join_explanations(parts)
+
+
+# %% ../nbs/02_tree_contributions.ipynb #c013bk
+# rows per block of a large call (a forest's or tree's): the validated copy of the rows and
+# the walk's temporaries are a block's; only the result is whole
+CONTRIB_BLOCK_ROWS = 2**16
+
+
+def _into_blocks(model, X, kw: dict) -> Explanation:
+    "`contributions(model, X, **kw)` of many rows block by block into one preallocated result; a model's first call checks every row, as one call does."
+    nt = node_table(model)
+    check = kw['check_additivity']
+    if check and not getattr(nt, 'verified', False):
+        kw = kw | dict(check_additivity='all')
+    n, step = len(X), CONTRIB_BLOCK_ROWS
+    take = lambda lo: (
+        X.iloc[lo : lo + step] if hasattr(X, 'iloc') else X[lo : lo + step]
+    )
+    # a float array is passed on as `data` (the Explanation's private copy is the only one)
+    keep_X = isinstance(X, np.ndarray) and X.dtype.kind == 'f'
+    out = e = None
+    for lo in range(0, n, step):
+        e = contributions(model, take(lo), **kw)
+        parts = dict(values=e.values, bias=e.bias, std=e.std, data=e.data)
+        if out is None:
+            out = {
+                k: None
+                if a is None or (k == 'data' and keep_X)
+                else np.empty((n,) + a.shape[1:], a.dtype)
+                for k, a in parts.items()
+            }
+        for k, a in parts.items():
+            if out[k] is not None:
+                out[k][lo : lo + len(e)] = a
+    r = Explanation(
+        out['values'],
+        out['bias'],
+        e.feature_names,
+        X if keep_X else out['data'],
+        e.output_names,
+        info=e.info,
+    )
+    r.std = out['std']
+    return r
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c014
@@ -180,6 +225,10 @@ def contributions(
             return_std=return_std,
             dtype=dtype,
         )
+    if isinstance(X, (np.ndarray, pd.DataFrame)) and X.ndim == 2:
+        if len(X) > CONTRIB_BLOCK_ROWS:  # the temporaries stay a block's
+            kw = dict(check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype)
+            return _into_blocks(model, X, kw | dict(return_std=return_std))
     n_jobs = check_n_jobs(n_jobs)
     # every family through its adapter (notebook 00): rows, Eq. (4)'s increments
     # walked (Eq. 6), the bias, one additivity check
@@ -226,8 +275,47 @@ def _summary_sums(model, X, batch_size, n_jobs):
     return s, sa, n
 
 
+def _outputs_of(model):
+    "What names the outputs of a model (n_outputs, output_names): its node table for a boosting model, else `ensemble_trees`."
+    if boosting_library(model) is not None:
+        return node_table(model)
+    return ensemble_trees(model)
+
+
+def _boosted_names(model, K: int) -> list:
+    "A boosting model's feature names as its explanations show them (a row of zeros explained, unchecked)."
+    z = np.zeros((1, K))
+    return boosted_contributions(model, z, check_additivity=False).feature_names
+
+
+def _boosted_summary(model, X, batch_size: int, n_jobs, ens) -> Bunch:
+    "`contribution_summary` of a boosting model: batch by batch through `boosted_contributions` (checked as one call)."
+    n = len(X)
+    if n == 0:
+        raise ValueError('X has no rows')
+    s = sa = 0.0
+    # at most a block of boosted_contributions: no result (and no copy of the rows) beyond it
+    from deepforest_interp.boosting import BOOST_BLOCK_ROWS
+
+    batch_size = min(batch_size, BOOST_BLOCK_ROWS)
+    for lo in range(0, n, batch_size):
+        Xb = (
+            X.iloc[lo : lo + batch_size]
+            if hasattr(X, 'iloc')
+            else X[lo : lo + batch_size]
+        )
+        e = boosted_contributions(model, Xb, n_jobs=n_jobs)
+        v = e.values.reshape(len(e), len(e.feature_names), -1)  # (n, K, C)
+        s, sa = s + v.sum(0), sa + np.abs(v, out=v).sum(0)
+    return Bunch(
+        mean=_summary_frame(s / n, e.feature_names, ens),
+        mean_abs=_summary_frame(sa / n, e.feature_names, ens),
+        n=n,
+    )
+
+
 def contribution_summary(
-    model,  # fitted tree / forest / gradient-boosting model
+    model,  # fitted tree / forest / gradient-boosting model (HGB, XGBoost, LightGBM too), or a Pipeline ending in one
     X,  # (n_samples, n_features) array, DataFrame or dask array
     *,
     # rows per batch (default: 64 MiB of float64 contributions)
@@ -240,8 +328,11 @@ def contribution_summary(
 ) -> Bunch:  # mean, mean_abs: features x outputs DataFrames; n: rows summarised
     "Mean and mean |.| of the feature contributions over the rows of X, never holding the (n, K, C) array (paper Eq. 6)."
     parts = unwrap_pipeline(model, level) if is_pipeline(model) else None
-    nt = node_table(model if parts is None else parts.model)
-    K = int((model if parts is None else parts.model).n_features_in_)
+    final = model if parts is None else parts.model
+    nt = node_table(final)
+    # HGB / XGBoost / LightGBM: their node table names the outputs (notebook 01c)
+    boosted = boosting_library(final) is not None
+    K = int(nt.n_features if boosted else final.n_features_in_)
     C = nt.n_outputs
     if batch_size is None:
         batch_size = max(1, SUMMARY_BATCH_BYTES // (8 * K * C))
@@ -252,13 +343,17 @@ def contribution_summary(
         s, sa, n = _dask_summary_sums(model, X)
         if n == 0:
             raise ValueError('X has no rows (every block of the dask array is empty)')
+    elif (
+        boosted
+    ):  # each batch prepared as the model reads it (categories, column order)
+        return _boosted_summary(model, X, batch_size, n_jobs, nt)
     else:
         if not (isinstance(X, (np.ndarray, pd.DataFrame)) and X.ndim == 2):
             X = check_X(X, model)[0]  # lists, rows, sparse
         if X.shape[0] == 0:
             raise ValueError('X has no rows')
         s, sa, n = _summary_sums(model, X, batch_size, n_jobs)
-    names = _feature_names(model, K, X)
+    names = _boosted_names(model, K) if boosted else _feature_names(model, K, X)
     return Bunch(
         mean=_summary_frame(s / n, names, nt),
         mean_abs=_summary_frame(sa / n, names, nt),
@@ -296,9 +391,15 @@ def _pipeline_summary(pipe, X, batch_size: int, n_jobs, level: str, nt) -> Bunch
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c020z
+def _n_features(model) -> int:
+    "Columns a model reads: `n_features_in_`, else its node table's (a native XGBoost / LightGBM Booster)."
+    K = getattr(model, 'n_features_in_', None)
+    return int(K) if K is not None else int(node_table(model).n_features)
+
+
 def _dask_rows(model, X):
     "Validate a dask array's shape and dtype against `model` (cheap: metadata only); one chunk across the columns."
-    K = int(model.n_features_in_)
+    K = int(_n_features(model))
     if X.ndim != 2 or X.shape[1] != K:
         raise ValueError(
             f"X must be a 2-D dask array with {K} columns (the model's features), got"
@@ -340,6 +441,7 @@ def _dask_contributions(
     import dask
 
     nt = node_table(model)
+    boosted = boosting_library(model) is not None
     if return_std:
         check_averaging(nt)
     X = _dask_rows(model, X)
@@ -359,8 +461,10 @@ def _dask_contributions(
         meta=np.empty((0, 0, 0), dtype),
     )
     values, bias = packed[:, :K, :], packed[:, K, :]
-    names = _feature_names(model, K)
+    names = _boosted_names(model, K) if boosted else _feature_names(model, K)
     e = explanation_of(values, bias, nt, names, X)
+    if boosted:  # as `boosted_contributions` says it
+        e.info.update(output='raw score', library=boosting_library(model))
     if return_std:
         std = packed[:, K + 1 :, :]
         e.std = std[..., 0] if e.values.ndim == 2 else std
@@ -380,6 +484,10 @@ def _dask_summary_block(xb, model, n_jobs):
             np.zeros((nt.n_features, nt.n_outputs)),
             0,
         )
+    if boosting_library(model) is not None:  # prepared as the model reads its rows
+        e = boosted_contributions(model, xb, n_jobs=n_jobs)
+        v = e.values.reshape(len(e), len(e.feature_names), -1)
+        return v.sum(0), np.abs(v, out=v).sum(0), v.shape[0]
     xb = check_X(xb, model, keep_float32=True)[0]
     v = walk(node_table(model), xb, n_jobs=n_jobs)
     return v.sum(0), np.abs(v, out=v).sum(0), v.shape[0]

@@ -266,8 +266,8 @@ def test_bad_input_messages():
     with pytest.raises(ValueError, match='Unknown label type'):
         CascadeForestClassifier().fit(X, rng.normal(size=30))
     Xn = X.copy()
-    Xn[3, 1] = np.nan
-    with pytest.raises(ValueError, match='NaN'):
+    Xn[3, 1] = np.inf  # NaN is routed as the forests route it (test below)
+    with pytest.raises(ValueError, match='infinity'):
         CascadeForestRegressor().fit(Xn, y)
     with pytest.raises(ValueError, match='NaN'):
         CascadeForestRegressor().fit(X, np.r_[np.nan, y[1:]])
@@ -383,3 +383,18 @@ def test_pickle_of_hidf_round_trip():
     model = HiDFClassifier(n_estimators=5, max_layers=2, random_state=0).fit(X, y)
     back = pickle.loads(pickle.dumps(model))
     np.testing.assert_array_equal(back.predict_proba(X), model.predict_proba(X))
+
+
+def test_cascade_routes_nan_as_its_forests():
+    "scikit-learn >= 1.4 forests route NaN: the cascade takes it, and its explanations add up on such rows (issue 45)."
+    from deepforest_interp.calibration import deep_forest_contributions
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 3))
+    y = (X[:, 0] > 0).astype(int)
+    X[::5, 1] = np.nan
+    m = CascadeForestClassifier(**TINY).fit(X, y)
+    assert m.__sklearn_tags__().input_tags.allow_nan
+    e = deep_forest_contributions(m, X[:20])
+    np.testing.assert_allclose(e.output, m.predict_proba(X[:20]), atol=1e-12)
+    assert m.is_training_data(X)

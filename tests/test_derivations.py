@@ -28,6 +28,14 @@ def test_package_face():
         assert isinstance(getattr(dfi, m.name, mod), types.ModuleType), m.name
         exec(f'import deepforest_interp.{m.name} as _m', (g := {}))
         assert isinstance(g['_m'], types.ModuleType), m.name
+    # a module named like a call is callable as that function (issue 45): dfi.forest_floor(m, X)
+    for name, fn in dfi.CALLABLE_MODULES.items():
+        assert callable(getattr(dfi, name)) and isinstance(
+            getattr(dfi, name), types.ModuleType
+        )
+        assert getattr(dfi, name).__class__.__call__.__doc__.startswith(
+            f'`{name}(...)` is `{fn}'
+        )
     for helper in [
         'is_full',
         'md_table',

@@ -116,3 +116,20 @@ def test_names_std_and_bad_input():
         mdi_plus(ExtraTreesRegressor(3).fit(X, y), X, y, sample_split='oob')
     with pytest.raises(ValueError, match="missing \\['c'\\]"):
         mdi_plus(f, X.iloc[:, :2], y)
+
+
+def test_threads_progress_and_ridge_classification(capsys):
+    "n_jobs over the trees changes nothing; verbose draws a bar; classification='ridge' ranks a plain additive design (issue 45)."
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 4))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    rf = RandomForestClassifier(4, max_depth=4, random_state=0).fit(X, y)
+    one = mdi_plus(rf, X, y, classification='ridge')
+    two = mdi_plus(rf, X, y, classification='ridge', n_jobs=2, verbose=1)
+    np.testing.assert_allclose(two, one, rtol=0, atol=1e-12)
+    assert 'mdi_plus' in capsys.readouterr().err
+    assert set(one.sort_values().index[-2:]) == {'x0', 'x1'}
+    with pytest.raises(
+        ValueError, match="classification must be 'logistic' or 'ridge'"
+    ):
+        mdi_plus(rf, X, y, classification='lasso')

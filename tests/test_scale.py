@@ -269,3 +269,49 @@ def test_dask_equals_in_memory_on_a_local_cluster():
             mdi_covariance(M, Xd, y)
         with pytest.raises(ValueError, match='5 columns'):
             contributions(M, Xd[:, :3])
+
+
+def test_boosting_summary_dask_dtype_and_blocks(monkeypatch):
+    "contribution_summary, lazy dask and float32 for HGB / XGBoost / LightGBM; a large call in blocks equals one piece (issue 45)."
+    da = pytest.importorskip('dask.array')
+    import deepforest_interp.boosting as B
+    import deepforest_interp.tree_contributions as T
+    from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestRegressor
+    from deepforest_interp.tree_contributions import contributions, contribution_summary
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(600, 4))
+    X[::9, 2] = np.nan
+    y = (X[:, 0] + np.nan_to_num(X[:, 2]) > 0).astype(int) + (X[:, 1] > 1)
+    models = [HistGradientBoostingClassifier(max_iter=5, random_state=0).fit(X, y)]
+    for lib, make in [
+        ('xgboost', lambda m: m.XGBRegressor(n_estimators=5, max_depth=3)),
+        ('lightgbm', lambda m: m.LGBMRegressor(n_estimators=5, verbose=-1)),
+    ]:
+        try:
+            models.append(make(__import__(lib)).fit(X, X[:, 0] - X[:, 1]))
+        except ImportError:
+            pass
+    for m in models:
+        e = contributions(m, X)
+        v = e.values.reshape(len(X), 4, -1)
+        s = contribution_summary(m, X, batch_size=250)
+        np.testing.assert_allclose(s.mean_abs.to_numpy(), np.abs(v).mean(0), atol=1e-12)
+        ed = contributions(m, da.from_array(X, chunks=(200, 4)))
+        assert hasattr(ed.values, 'dask') and ed.info['output'] == 'raw score'
+        np.testing.assert_allclose(ed.values.compute(), e.values, atol=1e-12)
+        sd = contribution_summary(m, da.from_array(X, chunks=(200, 4)))
+        np.testing.assert_allclose(sd.mean.to_numpy(), s.mean.to_numpy(), atol=1e-12)
+        monkeypatch.setattr(B, 'BOOST_BLOCK_ROWS', 250)
+        eb = contributions(m, X, dtype=np.float32)
+        monkeypatch.setattr(B, 'BOOST_BLOCK_ROWS', 2**16)
+        assert eb.values.dtype == np.float32
+        np.testing.assert_allclose(eb.values, e.values, atol=1e-5)
+        np.testing.assert_array_equal(eb.bias, e.bias)
+    rf = RandomForestRegressor(5, random_state=0).fit(X, X[:, 0])
+    e = contributions(rf, X, return_std=True)
+    monkeypatch.setattr(T, 'CONTRIB_BLOCK_ROWS', 250)
+    eb = contributions(rf, X, return_std=True)
+    np.testing.assert_array_equal(eb.values, e.values)
+    np.testing.assert_array_equal(eb.std, e.std)
+    np.testing.assert_array_equal(eb.data, e.data)
