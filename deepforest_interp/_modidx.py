@@ -3006,10 +3006,6 @@ d = {
                 'tree_shap.html#_row_offsets',
                 'deepforest_interp/tree_shap.py',
             ),
-            'deepforest_interp.tree_shap._shap_interactions': (
-                'tree_shap.html#_shap_interactions',
-                'deepforest_interp/tree_shap.py',
-            ),
             'deepforest_interp.tree_shap._shap_interventional': (
                 'tree_shap.html#_shap_interventional',
                 'deepforest_interp/tree_shap.py',

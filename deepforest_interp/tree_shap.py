@@ -361,28 +361,36 @@ def _shap_path(
     zm,
     prev,
     player,
+    n_players,
     vals,
     qm,
     TT,
     WW,
     maxn,
-    out,
+    phi,
+    pairs,
     lo,
     hi,
 ):
-    "Path-dependent Shapley values (Eq. S5-S7): out[i, player, column + d] += the credit of every edge."
+    "Path-dependent Shapley values into phi (Eq. S5-S7); given `pairs`, also the off-diagonal interaction values (Eq. S9, below) in a third pass (None: compiled out)."
     M, N, D, Qmax = (
         roots.shape[0],
         left.shape[0],
         vals.shape[1],
         TT.shape[1],
     )
-    F, DH, G = (
+    F, DH, HM = (
         np.empty((maxn, Qmax)),
         np.empty((maxn, Qmax)),
-        np.empty((maxn, Qmax, D)),
+        np.empty((maxn, Qmax)),
     )
-    Om, go = np.empty(maxn, np.uint8), np.empty(maxn, np.int64)
+    G = np.empty((maxn, Qmax, D))
+    Om, go, ps = (
+        np.empty(maxn, np.uint8),
+        np.empty(maxn, np.int64),
+        np.empty(maxn, np.int64),
+    )
+    last, distinct = np.full(n_players, -1, np.int64), np.empty(n_players, np.int64)
     for i in range(lo, hi):
         for m in range(M):
             r = roots[m]
@@ -405,7 +413,7 @@ def _shap_path(
                     cat_row,
                     cat_bits,
                 )
-            for k in range(r + 1, hiN):  # down: F and h of Eq. (S5), merged per player
+            for k in range(r + 1, hiN):  # down, as _shap_path, keeping the merged h too
                 c = order[k]
                 p = parent[c]
                 cl, pl, pv = c - r, p - r, prev[c]
@@ -418,10 +426,12 @@ def _shap_path(
                     fc = Zc + (Oc - Zc) * t[q]
                     fp = Zp + (Op - Zp) * t[q]
                     hc = (Oc - Zc) / fc if fc != 0.0 else 0.0
+                    if pairs is not None:
+                        HM[cl, q] = hc
                     if fp != 0.0:
                         F[cl, q] = F[pl, q] * fc / fp
                         DH[cl, q] = hc - (Op - Zp) / fp
-                    else:  # a branch no training row reached: nothing below counts
+                    else:
                         F[cl, q], DH[cl, q] = 0.0, hc
                 if left[c] >= 0:
                     go[cl] = _child(
@@ -443,7 +453,7 @@ def _shap_path(
                         fw = F[cl, q] * w[q]
                         for d in range(D):
                             G[cl, q, d] = vals[c, d] * fw
-            for k in range(hiN - 1, r, -1):  # up: gather G, credit each edge (Eq. S7)
+            for k in range(hiN - 1, r, -1):  # up: G and the Shapley values
                 c = order[k]
                 p = parent[c]
                 cl, pl, g = c - r, p - r, player[p]
@@ -452,7 +462,44 @@ def _shap_path(
                     for q in range(Q):
                         s += G[cl, q, d] * DH[cl, q]
                         G[pl, q, d] += G[cl, q, d]
-                    out[i, g, col + d] += s
+                    phi[i, g, col + d] += s
+            if pairs is not None:
+                # down again with the path as a stack: the pairs of Eq. (S9)
+                sp, nd_ = 0, 0
+                for k in range(r + 1, hiN):
+                    c = order[k]
+                    p = parent[c]
+                    cl, pl = c - r, p - r
+                    while (
+                        sp > 0 and ps[sp - 1] != pl
+                    ):  # leave the subtrees that are done
+                        e = ps[sp - 1] + r
+                        sp -= 1
+                        last[player[parent[e]]] = prev[e] - r if prev[e] >= 0 else -1
+                        if prev[e] < 0:
+                            nd_ -= 1
+                    g = player[p]
+                    for u in range(nd_):
+                        g2 = distinct[u]
+                        if g2 == g:
+                            continue
+                        e = last[g2]
+                        for d in range(D):
+                            s = 0.0
+                            for q in range(Q):
+                                s += G[cl, q, d] * DH[cl, q] * HM[e, q]
+                            pairs[i, g, g2, col + d] += 0.5 * s
+                            pairs[i, g2, g, col + d] += 0.5 * s
+                    ps[sp] = cl
+                    sp += 1
+                    last[g] = cl
+                    if prev[c] < 0:
+                        distinct[nd_] = g
+                        nd_ += 1
+                while sp > 0:
+                    e = ps[sp - 1] + r
+                    sp -= 1
+                    last[player[parent[e]]] = -1
 
 
 # %% ../nbs/02b_tree_shap.ipynb #s038
@@ -531,12 +578,14 @@ def path_shapley(
             tab.zm,
             tab.prev,
             tab.player,
+            tab.n_players,
             tab.leaf_value,
             tab.qm,
             TT,
             WW,
             tab.max_nodes,
             out,
+            None,  # no pairs
             lo,
             hi,
         )
@@ -783,164 +832,6 @@ def interventional_shapley(
     return out, expected
 
 
-# %% ../nbs/02b_tree_shap.ipynb #s048
-@_K.register
-def _shap_interactions(
-    X,
-    roots,
-    column,
-    left,
-    right,
-    feature,
-    threshold,
-    missing_left,
-    zero_missing,
-    cat_row,
-    cat_bits,
-    order,
-    parent,
-    zm,
-    prev,
-    player,
-    n_players,
-    vals,
-    qm,
-    TT,
-    WW,
-    maxn,
-    phi,
-    out,
-    lo,
-    hi,
-):
-    "Path-dependent Shapley values (phi) and off-diagonal interaction values (Eq. S9) of every row."
-    M, N, D, Qmax = (
-        roots.shape[0],
-        left.shape[0],
-        vals.shape[1],
-        TT.shape[1],
-    )
-    F, DH, HM = (
-        np.empty((maxn, Qmax)),
-        np.empty((maxn, Qmax)),
-        np.empty((maxn, Qmax)),
-    )
-    G = np.empty((maxn, Qmax, D))
-    Om, go, ps = (
-        np.empty(maxn, np.uint8),
-        np.empty(maxn, np.int64),
-        np.empty(maxn, np.int64),
-    )
-    last, distinct = np.full(n_players, -1, np.int64), np.empty(n_players, np.int64)
-    for i in range(lo, hi):
-        for m in range(M):
-            r = roots[m]
-            hiN = roots[m + 1] if m + 1 < M else N
-            Q, col = qm[m], column[m]
-            t, w = TT[Q], WW[Q]
-            for q in range(Q):
-                F[0, q] = 1.0
-                for d in range(D):
-                    G[0, q, d] = 0.0
-            if left[r] >= 0:
-                go[0] = _child(
-                    X[i, feature[r]],
-                    r,
-                    left,
-                    right,
-                    threshold,
-                    missing_left,
-                    zero_missing,
-                    cat_row,
-                    cat_bits,
-                )
-            for k in range(r + 1, hiN):  # down, as _shap_path, keeping the merged h too
-                c = order[k]
-                p = parent[c]
-                cl, pl, pv = c - r, p - r, prev[c]
-                Op, Zp = 1, 1.0
-                if pv >= 0:
-                    Op, Zp = np.int64(Om[pv - r]), zm[pv]
-                Oc, Zc = Op if go[pl] == c else 0, zm[c]
-                Om[cl] = Oc
-                for q in range(Q):
-                    fc = Zc + (Oc - Zc) * t[q]
-                    fp = Zp + (Op - Zp) * t[q]
-                    hc = (Oc - Zc) / fc if fc != 0.0 else 0.0
-                    HM[cl, q] = hc
-                    if fp != 0.0:
-                        F[cl, q] = F[pl, q] * fc / fp
-                        DH[cl, q] = hc - (Op - Zp) / fp
-                    else:
-                        F[cl, q], DH[cl, q] = 0.0, hc
-                if left[c] >= 0:
-                    go[cl] = _child(
-                        X[i, feature[c]],
-                        c,
-                        left,
-                        right,
-                        threshold,
-                        missing_left,
-                        zero_missing,
-                        cat_row,
-                        cat_bits,
-                    )
-                    for q in range(Q):
-                        for d in range(D):
-                            G[cl, q, d] = 0.0
-                else:
-                    for q in range(Q):
-                        fw = F[cl, q] * w[q]
-                        for d in range(D):
-                            G[cl, q, d] = vals[c, d] * fw
-            for k in range(hiN - 1, r, -1):  # up: G and the Shapley values
-                c = order[k]
-                p = parent[c]
-                cl, pl, g = c - r, p - r, player[p]
-                for d in range(D):
-                    s = 0.0
-                    for q in range(Q):
-                        s += G[cl, q, d] * DH[cl, q]
-                        G[pl, q, d] += G[cl, q, d]
-                    phi[i, g, col + d] += s
-            sp, nd_ = (
-                0,
-                0,
-            )  # down again with the path as a stack: the pairs of Eq. (S9)
-            for k in range(r + 1, hiN):
-                c = order[k]
-                p = parent[c]
-                cl, pl = c - r, p - r
-                while sp > 0 and ps[sp - 1] != pl:  # leave the subtrees that are done
-                    e = ps[sp - 1] + r
-                    sp -= 1
-                    last[player[parent[e]]] = prev[e] - r if prev[e] >= 0 else -1
-                    if prev[e] < 0:
-                        nd_ -= 1
-                g = player[p]
-                for u in range(nd_):
-                    g2 = distinct[u]
-                    if g2 == g:
-                        continue
-                    e = last[g2]
-                    for d in range(D):
-                        s = 0.0
-                        for q in range(Q):
-                            s += G[cl, q, d] * DH[cl, q] * HM[e, q]
-                        out[i, g, g2, col + d] += 0.5 * s
-                        out[i, g2, g, col + d] += 0.5 * s
-                ps[sp] = cl
-                sp += 1
-                last[g] = cl
-                if prev[c] < 0:
-                    distinct[nd_] = g
-                    nd_ += 1
-            while sp > 0:
-                e = ps[sp - 1] + r
-                sp -= 1
-                last[player[parent[e]]] = -1
-
-
 # %% ../nbs/02b_tree_shap.ipynb #s049
 def interaction_shapley(
     nt: NodeTable,  # the model's trees
@@ -958,7 +849,7 @@ def interaction_shapley(
     TT, WW = _gl_tables(int(qm.max(initial=1)))
     P, C = tab.n_players, nt.n_outputs
     phi, out = np.zeros((len(Xr), P, C)), np.zeros((len(Xr), P, P, C))
-    kernel = _K._shap_interactions
+    kernel = _K._shap_path  # with the pairs: its third pass
 
     def run(lo, hi):
         kernel(
