@@ -616,6 +616,10 @@ d = {
                 'core.html#explanation.output_index',
                 'deepforest_interp/core.py',
             ),
+            'deepforest_interp.core.Explanation.output_space': (
+                'core.html#explanation.output_space',
+                'deepforest_interp/core.py',
+            ),
             'deepforest_interp.core.Explanation.save': (
                 'core.html#explanation.save',
                 'deepforest_interp/core.py',
@@ -2922,6 +2926,10 @@ d = {
             ),
             'deepforest_interp.tree_contributions.explore_path': (
                 'tree_contributions.html#explore_path',
+                'deepforest_interp/tree_contributions.py',
+            ),
+            'deepforest_interp.tree_contributions.plain_text': (
+                'tree_contributions.html#plain_text',
                 'deepforest_interp/tree_contributions.py',
             ),
             'deepforest_interp.tree_contributions.plot_contributions': (

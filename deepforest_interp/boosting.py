@@ -487,15 +487,16 @@ def _fingerprint(model, lib: str) -> tuple:
 
 def _digest(model, lib: str) -> bytes:
     "`content_digest` of what the reader reads: HGB's node records, category bitsets and baseline; a Booster's own serialised model (XGBoost UBJSON, LightGBM's model string), so an edit in place is noticed."
+    labels = repr(list(getattr(model, 'classes_', []))).encode()  # relabelled: re-read
     if lib == 'sklearn-hgb':
         parts = [np.asarray(model._baseline_prediction, float)]
         for stage in model._predictors:
             for p in stage:
                 parts += [p.nodes, p.binned_left_cat_bitsets, p.raw_left_cat_bitsets]
-        return content_digest(parts)
+        return content_digest(parts) + labels
     if lib == 'xgboost':
-        return content_digest([bytes(_xgb_booster(model).save_raw('ubj'))])
-    return content_digest([_lgbm_model_bytes(_lgbm_booster(model))])
+        return content_digest([bytes(_xgb_booster(model).save_raw('ubj'))]) + labels
+    return content_digest([_lgbm_model_bytes(_lgbm_booster(model))]) + labels
 
 
 # the size of the last LightGBM model string, per Booster: the next one is asked for at once
@@ -728,7 +729,14 @@ def _prepare_rows(
     if stored is None and lib == 'lightgbm':
         stored = _lgbm_booster(model).feature_name()
     X, shown = _lgbm_names(X, stored) if lib == 'lightgbm' else (row_frame(X), None)
-    X = align_columns(X, stored, strict=False)  # the fitted columns in another order
+    # a native Booster has no later check that names the columns: a frame must hold its
+    # fitted columns by name (unless they are the library's default names)
+    native = not hasattr(model, 'n_features_in_')
+    default = stored is not None and all(
+        re.fullmatch(r'(Column_|f)\d+', str(f)) for f in stored
+    )
+    # the fitted columns in another order
+    X = align_columns(X, stored, strict=native and not default)
     bt = boosted_trees(model) if bt is None else bt
     X = _restore_categories(model, lib, X, bt)
     Xm, data = X, None

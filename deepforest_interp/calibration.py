@@ -30,6 +30,7 @@ from .cascade import CascadeForestClassifier, CascadeForestRegressor
 from .cascade import _BaseCascadeForest
 from .pipelines import accepts_pipeline, is_pipeline, check_level
 from .pipelines import unwrap_pipeline, pipeline_rows, to_raw
+from .core import check_verbose
 
 # %% auto #0
 __all__ = [
@@ -322,6 +323,7 @@ def cascade_pass(
     method = _method(calibration)
     L = _layer_index(model, layer)
     n_jobs = check_n_jobs(n_jobs)
+    verbose = check_verbose(verbose)
     if new_layers not in ('all', 'last'):
         raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
     new = None

@@ -210,6 +210,13 @@ class Explanation:
             raise ValueError(
                 f'values must be 2-D or 3-D, got shape {self.values.shape}'
             )
+        for part in (
+            'values',
+            'bias',
+        ):  # outputs never hold NaN or inf (dask stays lazy)
+            a = getattr(self, part)
+            if isinstance(a, np.ndarray) and not np.isfinite(a).all():
+                raise ValueError(f'{part} must be finite: it holds NaN or inf')
         n, K = self.values.shape[:2]
         if not _same_shape(self.bias.shape, (n,) + self.values.shape[2:]):
             raise ValueError(
@@ -263,6 +270,32 @@ class Explanation:
     @property
     def shape(self):
         return self.values.shape
+
+    @property
+    def output_space(self) -> str:
+        "What the explained output is: 'probability', 'raw score (log-odds)', 'raw score' or 'prediction' (from `info`, kept by `for_output`)."
+        info = self.info
+        spaces = ('probability', 'raw score', 'raw score (log-odds)', 'prediction')
+        space = info.get('output_space')
+        if (
+            space is None
+            and isinstance(info.get('output'), str)
+            and info['output'] in spaces
+        ):
+            space = info['output']
+        if space is None:
+            space = (
+                'probability'
+                if self.output_names is not None and 'library' not in info
+                else 'prediction'
+            )
+        if (
+            space == 'raw score'
+            and self.output_names is not None
+            and len(self.output_names) == 1
+        ):
+            space = 'raw score (log-odds)'
+        return space
 
     @property
     def layers(self) -> dict | None:
@@ -357,6 +390,9 @@ class Explanation:
         c = self.output_index(output)
         pick = lambda a: None if a is None else a[..., c]
         info = dict(self.info)
+        info['output_space'] = (
+            self.output_space
+        )  # what `output` was, before it names the class
         info['output'] = self.output_names[c] if self.output_names is not None else c
         return Explanation(
             self.values[..., c],
@@ -536,6 +572,8 @@ class Explanation:
             raise ValueError(
                 f'df lacks the columns {sorted(need - set(df.columns))} that to_frame() writes'
             )
+        if len(df) == 0:
+            raise ValueError('df has no rows: nothing to rebuild an explanation from')
         feats = list(pd.unique(df['feature'].astype(str)))
         samples = np.sort(pd.unique(df['sample']))
         has_out = 'output' in df.columns
@@ -2400,7 +2438,11 @@ class SklearnAdapter(ModelAdapter):
 
     def digest(self, model) -> bytes:  # node records and values: views, no copy
         states = [t.tree_.__getstate__() for t in self.trees(model)]
-        return content_digest([a for s in states for a in (s['nodes'], s['values'])])
+        labels = repr(
+            list(getattr(model, 'classes_', []))
+        )  # relabelled classes: re-read
+        arrays = [a for s in states for a in (s['nodes'], s['values'])]
+        return content_digest(arrays) + labels.encode()
 
     def output(self, model, own, nt: NodeTable) -> np.ndarray:
         names = getattr(model, 'feature_names_in_', None)

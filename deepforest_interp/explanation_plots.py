@@ -6,7 +6,11 @@
 from __future__ import annotations
 import numpy as np
 from .core import Explanation, check_int, label_codes
-from .tree_contributions import plot_contributions, describe
+from deepforest_interp.tree_contributions import (
+    plot_contributions,
+    describe,
+    plain_text,
+)
 
 # %% auto #0
 __all__ = [
@@ -19,8 +23,12 @@ __all__ = [
 
 
 # %% ../nbs/02c_explanation_plots.ipynb #p011
-def _one_output(e: Explanation, output) -> tuple[Explanation, dict]:
-    "The explanation of one output (2-D) and its labels."
+def _one_output(e: Explanation, output, ax=None) -> tuple[Explanation, dict]:
+    "The explanation of one output (2-D) and its labels; `ax` checked (an Axes or None)."
+    if ax is not None and not hasattr(ax, 'barh'):
+        raise TypeError(
+            f'ax must be a matplotlib Axes or None, got {type(ax).__name__}'
+        )
     d = describe(e, output)
     if e.values.ndim == 3:
         e = e.for_output(
@@ -51,7 +59,7 @@ def plot_waterfall(
     "One row's explanation as a waterfall from the bias to the output, with an 'N other features' bar: the bars add up to output - bias."
     import matplotlib.pyplot as plt
 
-    e1, d = _one_output(e, output)
+    e1, d = _one_output(e, output, ax)
     n = len(e1)
     row = check_int(row, 'row', -n, n - 1) % n
     max_features = check_int(max_features, 'max_features', 1)
@@ -87,10 +95,11 @@ def plot_waterfall(
     end = base + float(np.sum(steps))
     ax.axvline(base, color='0.4', lw=0.8, ls='--')
     ax.axvline(end, color='k', lw=0.8)
-    ax.set_yticks(y, labels)
-    ax.set_xlabel(d['value_label'].replace('\n', ' '))
+    ax.set_yticks(y, [plain_text(s) for s in labels])
+    ax.set_xlabel(plain_text(d['value_label'].replace('\n', ' ')))
     ax.set_title(
-        f'row {row}: bias {base:.3g} → output {end:.3g}  [{d["of"]}]', fontsize=10
+        plain_text(f'row {row}: bias {base:.3g} → output {end:.3g}  [{d["of"]}]'),
+        fontsize=10,
     )
     pts = np.concatenate([left, left + np.asarray(steps), [base, end]])
     pad = 0.15 * max(pts.max() - pts.min(), 1e-12)
@@ -149,7 +158,7 @@ def plot_summary(
     "Beeswarm summary: every row's term of every feature, coloured by the feature's value, features by mean |term| (with a colour bar)."
     import matplotlib.pyplot as plt
 
-    e1, d = _one_output(e, output)
+    e1, d = _one_output(e, output, ax)
     max_features = check_int(max_features, 'max_features', 1)
     v = np.asarray(e1.values, dtype=float)
     order = np.argsort(-np.abs(v).mean(0), kind='stable')[:max_features]
@@ -164,9 +173,11 @@ def plot_summary(
         ax.scatter(x[grey], yy[grey], s=9, color='0.7', lw=0)
         ax.scatter(x[~grey], yy[~grey], s=9, c=cm(c[~grey]), lw=0)
     ax.axvline(0, color='0.5', lw=0.8)
-    ax.set_yticks(range(len(order)), [e1.feature_names[k] for k in order[::-1]])
-    ax.set_xlabel(d['value_label'].replace('\n', ' '))
-    ax.set_title(f'{len(v)} rows  [{d["of"]}]', fontsize=10)
+    ax.set_yticks(
+        range(len(order)), [plain_text(e1.feature_names[k]) for k in order[::-1]]
+    )
+    ax.set_xlabel(plain_text(d['value_label'].replace('\n', ' ')))
+    ax.set_title(plain_text(f'{len(v)} rows  [{d["of"]}]'), fontsize=10)
     if e1.data is not None:
         sm = plt.cm.ScalarMappable(cmap=cm, norm=plt.Normalize(0, 1))
         cb = ax.figure.colorbar(sm, ax=ax, ticks=[0, 1], pad=0.02, aspect=30)
@@ -215,7 +226,13 @@ def plot_dependence(
     "A feature's term against its value over the rows, coloured by a second feature (with a colour bar)."
     import matplotlib.pyplot as plt
 
-    e1, d = _one_output(e, output)
+    for arg, v in (('feature', feature), ('color', color)):
+        auto = v is None or (isinstance(v, str) and v == 'auto')
+        if arg == 'color' and auto:
+            continue
+        if isinstance(v, bool) or not isinstance(v, (str, int, np.integer)):
+            raise TypeError(f'{arg} must be one feature name or position, got {v!r}')
+    e1, d = _one_output(e, output, ax)
     if e1.data is None:
         raise ValueError(
             'e has no data (the explained rows): explain rows that keep it to draw a dependence plot'
@@ -252,13 +269,13 @@ def plot_dependence(
         )
         cb = ax.figure.colorbar(sc, ax=ax, ticks=[0, 1], pad=0.02)
         cb.ax.set_yticklabels(['low', 'high'])
-        cb.set_label(f'{e1.feature_names[j]} (rank)')
+        cb.set_label(plain_text(f'{e1.feature_names[j]} (rank)'))
     if k in labels:
-        ax.set_xticks(range(len(labels[k])), labels[k])
+        ax.set_xticks(range(len(labels[k])), [plain_text(s) for s in labels[k]])
     ax.axhline(0, color='0.5', lw=0.8)
-    ax.set_xlabel(e1.feature_names[k])
-    ax.set_ylabel(d['value_label'])
-    ax.set_title(f'{e1.feature_names[k]}  [{d["of"]}]', fontsize=10)
+    ax.set_xlabel(plain_text(e1.feature_names[k]))
+    ax.set_ylabel(plain_text(d['value_label']))
+    ax.set_title(plain_text(f'{e1.feature_names[k]}  [{d["of"]}]'), fontsize=10)
     return ax
 
 

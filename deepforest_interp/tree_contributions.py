@@ -30,6 +30,7 @@ __all__ = [
     'contributions_reference',
     'contributions',
     'contribution_summary',
+    'plain_text',
     'describe',
     'plot_contributions',
     'Explorer',
@@ -177,6 +178,13 @@ def contributions(
         raise ValueError(
             f"check_additivity must be True, False or 'all', got {check_additivity!r}"
         )
+    verbose = check_verbose(verbose)
+    try:  # a dtype, and one of the two
+        ok = dtype is not None and np.dtype(dtype) in (np.float32, np.float64)
+    except TypeError:
+        ok = False
+    if not ok:
+        raise ValueError(f'dtype must be np.float32 or np.float64, got {dtype!r}')
     if method != 'path':
         if not isinstance(method, str) or method not in ATTRIBUTIONS:
             raise ValueError(
@@ -190,7 +198,6 @@ def contributions(
         check = bool(check_additivity)
         kw = dict(check_additivity=check, n_jobs=n_jobs, dtype=dtype, level=level)
         return ATTRIBUTIONS[method](model, X, **kw)
-    verbose = check_verbose(verbose)
     if verbose and not _is_dask(X) and np.ndim(X) == 2 and len(X) > 1:
         kw = dict(check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype)
         return _in_blocks(model, X, kw | dict(return_std=return_std, level=level))
@@ -525,10 +532,13 @@ def _dask_summary_sums(model, X):
     return dask.compute(_tree_reduce(parts, _add_parts))[0]
 
 
+# %% ../nbs/02_tree_contributions.ipynb #c0plain
+def plain_text(s) -> str:
+    "A name or label as matplotlib shows it literally: `$` escaped (else it starts mathtext, and a stray one fails to draw)."
+    return str(s).replace('$', r'\$')
+
+
 # %% ../nbs/02_tree_contributions.ipynb #c0desc
-_SPACES = {'probability', 'raw score', 'raw score (log-odds)', 'prediction', 'log-odds'}
-
-
 def describe(
     e: Explanation,  # any explanation
     output=None,  # a class label / output position (default: the only one)
@@ -545,17 +555,7 @@ def describe(
         )
     else:
         attribution = 'path contribution (Saabas)'
-    space = info.get('output_space') or (
-        info.get('output') if info.get('output') in _SPACES else None
-    )
-    if space is None:
-        space = (
-            'probability'
-            if e.output_names is not None and 'library' not in info
-            else 'prediction'
-        )
-    if space == 'raw score' and e.output_names is not None and len(e.output_names) == 1:
-        space = 'raw score (log-odds)'
+    space = e.output_space
     label = None
     if e.values.ndim == 3:
         c = (
@@ -570,6 +570,10 @@ def describe(
         label = e.output_names[c] if e.output_names is not None else c
     elif output is not None:
         raise ValueError('this explanation has a single output: leave output=None')
+    elif (
+        'output_space' in info and 'output' in info
+    ):  # one output chosen by `for_output`
+        label = info['output']
     label = label.item() if isinstance(label, np.generic) else label
     of = {
         'probability': f'probability of {label!r}',
@@ -620,13 +624,14 @@ def plot_contributions(
         )
         for k in order
     ]
+    labels = [plain_text(s) for s in labels]
     ax.barh(labels, v[order], color=np.where(v[order] > 0, '#d62728', '#1f77b4'))
     ax.axvline(0, color='k', lw=0.8)
     b = e.bias[(row,) + c]
     # OOB / held-out explanations
     boot = '' if e.bootstrap is None else f' + bootstrap {e.bootstrap[(row,) + c]:.3g}'
     d = describe(e, output if c else None)
-    ax.set_xlabel(d['value_label'].replace('\n', ' '))
+    ax.set_xlabel(plain_text(d['value_label'].replace('\n', ' ')))
     what = ''  # the class (or output) the bars explain
     if c and e.output_names is not None:
         what = f', {e.output_names[c[0]]}'
@@ -634,7 +639,9 @@ def plot_contributions(
         what = f', output {c[0]}'
     out = e.output[(row,) + c]
     out = 0.0 if abs(out) < 1e-12 * max(1.0, abs(b)) else out  # no 1.67e-16 for a zero
-    ax.set_title(f'row {row}{what}: bias {b:.3g}{boot} + contributions = {out:.3g}')
+    ax.set_title(
+        plain_text(f'row {row}{what}: bias {b:.3g}{boot} + contributions = {out:.3g}')
+    )
     return ax
 
 

@@ -928,7 +928,11 @@ def _check_flags(check_additivity, dtype, n_jobs) -> None:
         raise TypeError(
             f'check_additivity must be True or False, got {check_additivity!r}'
         )
-    if np.dtype(dtype) not in (np.float32, np.float64):
+    try:
+        ok = dtype is not None and np.dtype(dtype) in (np.float32, np.float64)
+    except TypeError:  # not a dtype at all
+        ok = False
+    if not ok:
         raise ValueError(f'dtype must be np.float32 or np.float64, got {dtype!r}')
     check_n_jobs(n_jobs)
 
@@ -937,8 +941,14 @@ def _background_rows(background, max_background, random_state):
     "The background rows, a seeded sample of `max_background` of them if there are more."
     if max_background is not None:
         max_background = check_int(max_background, 'max_background', 1)
+    if random_state is not None:
+        random_state = check_int(random_state, 'random_state', 0)
     n = len(background) if hasattr(background, '__len__') else None
-    if n is None or np.ndim(background) != 2:
+    try:
+        ndim = np.ndim(background)
+    except ValueError as err:  # ragged rows
+        raise ValueError(f'background must be a 2-D array of rows: {err}') from None
+    if n is None or ndim != 2:
         raise ValueError(
             f'background must be a 2-D array or DataFrame of rows, got {type(background).__name__}'
         )
@@ -1150,6 +1160,11 @@ def shapley_interactions(
 ) -> ShapleyInteractions | pd.DataFrame:
     "Path-dependent Shapley interaction values of a tree model (Eq. S9), or the `top` pairs ranked by mean |effect|."
     _check_flags(check_additivity, np.float64, n_jobs)
+    if output is not None and top is None:
+        raise ValueError(
+            'output= chooses the output that top= ranks; without top every output is'
+            ' returned: leave output=None (or pass top=<number of pairs>)'
+        )
     if is_pipeline(model):
         parts = unwrap_pipeline(model, check_level(level))
         Xp = pipeline_rows(model, X)
