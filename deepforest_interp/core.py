@@ -562,7 +562,7 @@ class Explanation:
 
     @classmethod
     def from_frame(cls, df: pd.DataFrame) -> Explanation:
-        "Rebuild an Explanation from `to_frame()`'s table (exact round trip of values, bias, data, bootstrap, std)."
+        "Rebuild an Explanation from `to_frame()`'s table (exact round trip of values, bias, data, bootstrap, std; `info`, e.g. the attribution, is not in the table: `save` / `load` keep it)."
         if not isinstance(df, pd.DataFrame):
             raise TypeError(
                 f'df must be a DataFrame (from to_frame()), got {type(df).__name__}'
