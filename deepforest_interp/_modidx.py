@@ -2908,6 +2908,10 @@ d = {
                 'tree_contributions.html#_tree_reduce',
                 'deepforest_interp/tree_contributions.py',
             ),
+            'deepforest_interp.tree_contributions.check_dtype': (
+                'tree_contributions.html#check_dtype',
+                'deepforest_interp/tree_contributions.py',
+            ),
             'deepforest_interp.tree_contributions.contribution_summary': (
                 'tree_contributions.html#contribution_summary',
                 'deepforest_interp/tree_contributions.py',
@@ -2962,6 +2966,10 @@ d = {
                 'tree_shap.html#_background_rows',
                 'deepforest_interp/tree_shap.py',
             ),
+            'deepforest_interp.tree_shap._check': (
+                'tree_shap.html#_check',
+                'deepforest_interp/tree_shap.py',
+            ),
             'deepforest_interp.tree_shap._check_flags': (
                 'tree_shap.html#_check_flags',
                 'deepforest_interp/tree_shap.py',
@@ -2994,10 +3002,6 @@ d = {
                 'tree_shap.html#_output_space',
                 'deepforest_interp/tree_shap.py',
             ),
-            'deepforest_interp.tree_shap._own_output': (
-                'tree_shap.html#_own_output',
-                'deepforest_interp/tree_shap.py',
-            ),
             'deepforest_interp.tree_shap._pair_frame': (
                 'tree_shap.html#_pair_frame',
                 'deepforest_interp/tree_shap.py',
@@ -3008,10 +3012,6 @@ d = {
             ),
             'deepforest_interp.tree_shap._route': (
                 'tree_shap.html#_route',
-                'deepforest_interp/tree_shap.py',
-            ),
-            'deepforest_interp.tree_shap._row_offsets': (
-                'tree_shap.html#_row_offsets',
                 'deepforest_interp/tree_shap.py',
             ),
             'deepforest_interp.tree_shap._shap_interventional': (
@@ -3060,6 +3060,10 @@ d = {
             ),
             'deepforest_interp.tree_shap.path_shapley': (
                 'tree_shap.html#path_shapley',
+                'deepforest_interp/tree_shap.py',
+            ),
+            'deepforest_interp.tree_shap.row_route': (
+                'tree_shap.html#row_route',
                 'deepforest_interp/tree_shap.py',
             ),
             'deepforest_interp.tree_shap.shap_tables': (

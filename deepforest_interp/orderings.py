@@ -6,6 +6,7 @@
 from __future__ import annotations
 import numpy as np
 from .core import NodeTable, check_int, _child
+from .tree_shap import row_route
 
 # %% auto #0
 __all__ = ['ordering_contributions', 'path_order']
@@ -39,19 +40,7 @@ def path_order(
     list, bool
 ]:  # the features in the order the path first splits on them; whether Eq. (O3) holds
     "The order in which tree m's path for x first splits on each feature, and whether no feature is split again below where the path first used it (the condition of Eq. O3)."
-    x = np.asarray(x, dtype=np.float32 if nt.source == 'sklearn' else float).astype(
-        float
-    )
-    thr = nt.threshold32.astype(float) if nt.source == 'sklearn' else nt.threshold
-    route = (
-        nt.left,
-        nt.right,
-        thr,
-        nt.missing_left,
-        nt.zero_missing,
-        nt.cat_row,
-        nt.cat_bits,
-    )
+    x, route = row_route(nt, x)
     t, order, clean = nt.roots[check_int(m, 'm', 0, nt.n_trees - 1)], [], True
     while nt.left[t] >= 0:
         f = int(nt.feature[t])

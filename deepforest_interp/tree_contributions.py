@@ -28,6 +28,7 @@ __all__ = [
     'MAX_EXPLORER_ROWS',
     'MAX_EXPLORER_TREES',
     'contributions_reference',
+    'check_dtype',
     'contributions',
     'contribution_summary',
     'plain_text',
@@ -145,6 +146,17 @@ def _into_blocks(model, X, kw: dict) -> Explanation:
     return r
 
 
+# %% ../nbs/02_tree_contributions.ipynb #c013dt
+def check_dtype(dtype) -> None:
+    "Validate the `dtype` of explanation values: np.float32 or np.float64 (anything else, None included, is refused by name)."
+    try:
+        ok = dtype is not None and np.dtype(dtype) in (np.float32, np.float64)
+    except TypeError:  # not a dtype at all
+        ok = False
+    if not ok:
+        raise ValueError(f'dtype must be np.float32 or np.float64, got {dtype!r}')
+
+
 # %% ../nbs/02_tree_contributions.ipynb #c014
 # attributions other than the path's, name -> explainer(model, X, *, check_additivity,
 # n_jobs, dtype, level): 'shapley' is registered by lesson 02b (`shapley_values`)
@@ -179,12 +191,7 @@ def contributions(
             f"check_additivity must be True, False or 'all', got {check_additivity!r}"
         )
     verbose = check_verbose(verbose)
-    try:  # a dtype, and one of the two
-        ok = dtype is not None and np.dtype(dtype) in (np.float32, np.float64)
-    except TypeError:
-        ok = False
-    if not ok:
-        raise ValueError(f'dtype must be np.float32 or np.float64, got {dtype!r}')
+    check_dtype(dtype)
     if method != 'path':
         if not isinstance(method, str) or method not in ATTRIBUTIONS:
             raise ValueError(

@@ -14,25 +14,20 @@ from deepforest_interp.core import (
     Explanation,
     NodeTable,
     LazyKernels,
-    check_X,
     check_int,
 )
-from .core import node_table, model_output, check_model, check_n_jobs
-from .core import walk, MAX_DENSE_BYTES, _child
+from .core import node_table, model_adapter, verify_additivity
+from .core import check_n_jobs, walk, MAX_DENSE_BYTES, _child
 from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
 from .pipelines import check_level, raw_rows
-from .boosting import boosting_library, _prepare_rows, _raw_output
-from .boosting import BOOSTING_RTOL
-from deepforest_interp.tree_contributions import (
-    ADDITIVITY_RTOL,
-    ATTRIBUTIONS,
-)
+from .tree_contributions import ATTRIBUTIONS, check_dtype
 
 # %% auto #0
 __all__ = [
     'prange',
     'PAIR_BLOCK_BYTES',
     'shapley_brute',
+    'row_route',
     'path_dependent_value',
     'interventional_value',
     'tree_shap_recursive',
@@ -72,6 +67,29 @@ def shapley_brute(
     return phi
 
 
+# %% ../nbs/02b_tree_shap.ipynb #s013r
+def row_route(
+    nt: NodeTable,  # a model's trees
+    x: np.ndarray,  # (K,) one row
+) -> (
+    tuple
+):  # x as float64 in the table's routing precision; the arrays `_child` routes by
+    "One row and the routing arrays of lesson 00's `_child`, for the plain-Python reference functions of this lesson."
+    sk = nt.source == 'sklearn'  # scikit-learn compares float32
+    x = np.asarray(x, dtype=np.float32 if sk else float).astype(float)
+    thr = nt.threshold32.astype(float) if sk else nt.threshold
+    route = (
+        nt.left,
+        nt.right,
+        thr,
+        nt.missing_left,
+        nt.zero_missing,
+        nt.cat_row,
+        nt.cat_bits,
+    )
+    return x, route
+
+
 # %% ../nbs/02b_tree_shap.ipynb #s012
 def path_dependent_value(
     nt: NodeTable,  # the model's trees (`node_table(model)`)
@@ -81,10 +99,7 @@ def path_dependent_value(
     "The path-dependent value of a coalition: the trees' outputs with the unknown features averaged out by node cover (Eq. S2); for checking."
     known = np.zeros(nt.n_features, bool)
     known[list(S)] = True
-    x = np.asarray(x, dtype=np.float32 if nt.source == 'sklearn' else float).astype(
-        float
-    )
-    thr = nt.threshold32.astype(float) if nt.source == 'sklearn' else nt.threshold
+    x, route = row_route(nt, x)
     out = nt.offset.copy()
     for m, root in enumerate(nt.roots):
         stack, total = [(root, 1.0)], np.zeros(nt.value.shape[1])
@@ -93,16 +108,7 @@ def path_dependent_value(
             if nt.left[t] < 0:
                 total += w * nt.value[t]
             elif known[nt.feature[t]]:
-                args = (
-                    nt.left,
-                    nt.right,
-                    thr,
-                    nt.missing_left,
-                    nt.zero_missing,
-                    nt.cat_row,
-                    nt.cat_bits,
-                )
-                stack.append((_child(x[nt.feature[t]], t, *args), w))
+                stack.append((_child(x[nt.feature[t]], t, *route), w))
             else:
                 for c in (nt.left[t], nt.right[t]):
                     stack.append((c, w * nt.cover[c] / nt.cover[t]))
@@ -130,19 +136,7 @@ def tree_shap_recursive(
     x: np.ndarray,  # (K,) one row
 ) -> np.ndarray:  # (K, C) path-dependent Shapley values
     "Lundberg et al.'s (2018) Algorithm 2, EXTEND / UNWIND on the path's coalition-size polynomial, in plain Python; for teaching and checking."
-    x = np.asarray(x, dtype=np.float32 if nt.source == 'sklearn' else float).astype(
-        float
-    )
-    thr = nt.threshold32.astype(float) if nt.source == 'sklearn' else nt.threshold
-    route = (
-        nt.left,
-        nt.right,
-        thr,
-        nt.missing_left,
-        nt.zero_missing,
-        nt.cat_row,
-        nt.cat_bits,
-    )
+    x, route = row_route(nt, x)
     phi = np.zeros((nt.n_features, nt.n_outputs))
 
     def extend(path, z, o, feat):  # path: list of [feature, z, o, weight]
@@ -893,33 +887,27 @@ def _output_space(nt: NodeTable) -> str:
 
 
 def _prepare(model, X, name: str = 'X') -> tuple:
-    "(node table, rows the engine walks, what the model's own predict takes, feature names, rows to show, library)."
-    lib = boosting_library(model)
+    "(node table, rows the engine walks, what the model's own predict takes, feature names, rows to show, adapter): the rows as the model's family reads them (lesson 00's adapters)."
+    ad, nt = model_adapter(model), node_table(model)
     try:
-        if lib is not None:
-            rows, Xm, names, data = _prepare_rows(model, lib, X)
-            return node_table(model), rows, Xm, names, data, lib
-        check_model(model)
-        Xc, names = check_X(X, model, name=name)
+        r = ad.rows(model, X, nt)
     except ValueError as err:
         if name == 'X' or str(err).startswith(name):
             raise
         raise ValueError(f'{name}: {err}') from None
-    return node_table(model), Xc, Xc, names, Xc, None
+    return nt, r.walk, r.own, r.names, r.data, ad
 
 
-def _own_output(model, lib, Xm, C: int) -> np.ndarray:
-    "The model's own output (n, C) in the space the explanation reproduces."
-    out = _raw_output(model, lib, Xm) if lib is not None else model_output(model, Xm)
-    return np.asarray(out, dtype=float).reshape(len(out), C)
-
-
-def _row_offsets(model, nt: NodeTable, rows) -> np.ndarray:
-    "Per-row constant of the output (n, C): scikit-learn GradientBoosting's init estimator may vary by row; else the table's offset."
-    if nt.source == 'sklearn' and nt.kind == 'raw':
-        raw = model._raw_predict_init(np.asarray(rows, dtype=np.float32))
-        return np.asarray(raw, dtype=float).reshape(len(rows), -1)[:, : nt.n_outputs]
-    return np.tile(nt.offset, (len(rows), 1))
+def _check(model, ad, nt, rows, own, got, check_additivity) -> None:
+    "The one additivity check of lesson 00 on every row: `got` (bias + the values' sum) against the model's own output."
+    take = lambda sel: (
+        own if sel is None else own.iloc[sel] if hasattr(own, 'iloc') else own[sel]
+    )
+    check = 'all' if check_additivity else False
+    out = lambda sel: ad.output(model, take(sel), nt)
+    verify_additivity(
+        model, nt, rows, got, out, check, ad.tolerance(nt), ad.output_name
+    )
 
 
 # %% ../nbs/02b_tree_shap.ipynb #s054
@@ -928,12 +916,7 @@ def _check_flags(check_additivity, dtype, n_jobs) -> None:
         raise TypeError(
             f'check_additivity must be True or False, got {check_additivity!r}'
         )
-    try:
-        ok = dtype is not None and np.dtype(dtype) in (np.float32, np.float64)
-    except TypeError:  # not a dtype at all
-        ok = False
-    if not ok:
-        raise ValueError(f'dtype must be np.float32 or np.float64, got {dtype!r}')
+    check_dtype(dtype)
     check_n_jobs(n_jobs)
 
 
@@ -971,42 +954,22 @@ def _background_rows(background, max_background, random_state):
 # %% ../nbs/02b_tree_shap.ipynb #s055
 def _shapley(model, X, background, players, n_jobs, check_additivity, name='X'):
     "values (n, P, C), bias (n, C), feature names, rows to show, facts, node table: the engine on one tree model."
-    nt, rows, Xm, names, data, lib = _prepare(model, X)
-    if background is not None:
+    nt, rows, own, names, data, ad = _prepare(model, X)
+    if background is None:
+        values, expected = path_shapley(nt, rows, players, n_jobs)
+    else:
         brows = _prepare(model, background, 'background')[1]
-    for attempt in (0, 1):
-        if background is None:
-            values, expected = path_shapley(nt, rows, players, n_jobs)
-        else:
-            values, expected = interventional_shapley(nt, rows, brows, players, n_jobs)
-        bias = _row_offsets(model, nt, rows) + (expected - nt.offset)
-        if not check_additivity:
-            break
-        got = bias + values.sum(1)
-        own = _own_output(model, lib, Xm, nt.n_outputs)
-        scale = max(1.0, float(np.abs(own).max(initial=0)))
-        rtol = ADDITIVITY_RTOL if lib is None else BOOSTING_RTOL[lib]
-        tol = rtol * scale + (1e-7 * nt.n_trees * scale if lib == 'xgboost' else 0.0)
-        err = float(np.abs(got - own).max(initial=0))
-        if err <= tol:
-            break
-        if (
-            attempt == 0
-        ):  # trees edited in place since the table was read: read them again
-            nt = node_table(model, refresh=True)
-            continue
-        raise ValueError(
-            f"Shapley values do not add up to the model's own output (max error {err:.3g},"
-            f' output scale {scale:.3g}): the model holds trees this library reads'
-            ' differently from its own predict; please report it'
-        )
+        values, expected = interventional_shapley(nt, rows, brows, players, n_jobs)
+    # the per-row constant (GradientBoosting's init) and the trees' expected value
+    bias = ad.offset(model, rows, nt) + (expected - nt.offset)
+    _check(model, ad, nt, rows, own, bias + values.sum(1), check_additivity)
     info = dict(
         attribution='shapley',
         feature_perturbation='tree_path_dependent'
         if background is None
         else 'interventional',
         output=_output_space(nt),
-        library=lib or 'sklearn',
+        library=nt.source,
     )
     return values, bias, names, data, info, nt
 
@@ -1176,7 +1139,7 @@ def shapley_interactions(
     else:
         check_level(level)
         inner, Xin, players, parts, Xp = model, X, None, None, None
-    nt, rows, Xm, names, data, lib = _prepare(inner, X if parts is None else Xin)
+    nt, rows, own, names, data, ad = _prepare(inner, X if parts is None else Xin)
     if players is not None:
         names, data = parts.input_names, raw_rows(Xp)
     elif parts is not None:
@@ -1212,26 +1175,14 @@ def shapley_interactions(
             ' to rank the pairs block by block of rows instead'
         )
     I, expected = interaction_shapley(nt, rows, players, n_jobs, tab)
-    bias = _row_offsets(inner, nt, rows) + (expected - nt.offset)
-    if check_additivity:
-        own = _own_output(inner, lib, Xm, C)
-        err, scale = (
-            float(np.abs(bias + I.sum((1, 2)) - own).max(initial=0)),
-            max(1.0, float(np.abs(own).max(initial=0))),
-        )
-        rtol = ADDITIVITY_RTOL if lib is None else BOOSTING_RTOL[lib]
-        if not err <= rtol * scale + (
-            1e-7 * nt.n_trees * scale if lib == 'xgboost' else 0.0
-        ):
-            raise ValueError(
-                f"interaction values do not add up to the model's own output (max error {err:.3g}); please report it"
-            )
+    bias = ad.offset(inner, rows, nt) + (expected - nt.offset)
+    _check(inner, ad, nt, rows, own, bias + I.sum((1, 2)), check_additivity)
     if C == 1 and nt.output_names is None:
         I, bias = I[..., 0], bias[:, 0]
     info = dict(
         attribution='shapley interactions',
         feature_perturbation='tree_path_dependent',
         output=_output_space(nt),
-        library=lib or 'sklearn',
+        library=nt.source,
     )
     return ShapleyInteractions(I, bias, names, data, _out_names(nt), info)
