@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 FULL ?= 0
 
-.PHONY: reproduce-check reproduce test install export bench lab readme sync-check outputs site site-check lint format
+.PHONY: browser reproduce-check reproduce test install export bench lab readme sync-check outputs site site-check lint format
 
 $(BIN)/python:
 	@if [ -z "$(PY)" ]; then echo "make: no Python >= 3.11 found on the PATH (tried python3.11 ... python3.14, python3);" \
@@ -57,7 +57,7 @@ reproduce-check:
 test: $(STAMP)
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory sync-check
-	. $(BIN)/activate && MPLBACKEND=Agg nbdev_test --n_workers 2
+	. $(BIN)/activate && MPLBACKEND=Agg python tools/nbtest.py --n_workers 2
 	. $(BIN)/activate && MPLBACKEND=Agg python -m pytest -q -n 2 tests
 	$(MAKE) --no-print-directory site-check
 
@@ -88,16 +88,23 @@ site: $(STAMP)
 	$(BIN)/python tools/build_site.py
 
 ## Every page of _site/ in headless Chromium: math rendered, images load, internal links resolve; screenshots.
+## It never installs anything: without a browser it says so (and fails when SITE_CHECK_REQUIRED=1, as in CI).
 site-check: site
 	@chromium="$${CHROMIUM:-/usr/bin/chromium}"; \
-	if [ ! -x "$$chromium" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  echo "installing Debian's chromium (as root)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; \
 	if [ -x "$$chromium" ]; then $(BIN)/python tools/site_check.py; \
-	elif [ "$(SITE_CHECK_REQUIRED)" = 1 ]; then echo "site-check: no Chromium at $$chromium and it could not be installed"; exit 1; \
-	else echo ""; echo "*** NOTICE: site-check SKIPPED: no Chromium at $$chromium, and installing it needs root. ***"; \
-	  echo "*** Every other test ran. To check the site too: sudo apt-get install chromium (or point CHROMIUM=... ***"; \
-	  echo "*** at a Chrome/Chromium binary), then run: make site-check                                      ***"; echo ""; fi
+	elif [ "$(SITE_CHECK_REQUIRED)" = 1 ]; then echo "site-check: no Chromium at $$chromium: run 'make browser' (as root) or set CHROMIUM=..."; exit 1; \
+	else echo ""; echo "*** NOTICE: site-check SKIPPED: no Chromium at $$chromium. Every other test ran.               ***"; \
+	  echo "*** To check the site too: make browser (installs Debian's chromium, needs root), or point          ***"; \
+	  echo "*** CHROMIUM=... at a Chrome/Chromium binary; then run: make site-check                             ***"; echo ""; fi
+
+## The one command that changes the system: installs Debian's chromium for site-check (root, apt-get) if it is missing.
+browser:
+	@chromium="$${CHROMIUM:-/usr/bin/chromium}"; \
+	if [ -x "$$chromium" ]; then echo "browser: $$chromium is installed"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing Debian's chromium"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else echo "browser: installing chromium needs root and apt-get; or set CHROMIUM=/path/to/chrome"; exit 1; fi
 
 export: $(STAMP)
 	. $(BIN)/activate && nbdev_export && ruff format -q deepforest_interp && nbdev_clean

@@ -392,7 +392,7 @@ def main() -> int:
         return 1
     if not Path(CHROMIUM).exists():
         print(
-            f'site-check: {CHROMIUM} not found: `apt-get install -y chromium` (make site-check does it as root)'
+            f"site-check: {CHROMIUM} not found: `make browser` installs Debian's chromium (root), or set CHROMIUM=..."
         )
         return 1
     from playwright.sync_api import sync_playwright
