@@ -130,3 +130,26 @@ def test_resolve_symbol_bad_input():
         resolve_symbol('deepforest_interp.core.Explanation.output')
         is dfi.Explanation.output
     )
+
+
+def test_beyond_seeds_index():
+    "Every equation the course numbers with a letter (S1, O2, B3, ...) is listed; each function citing it imports and is run."
+    import json, re
+    from derivations import beyond_seeds_index
+
+    df = beyond_seeds_index()
+    nbs = Path(__file__).resolve().parents[1] / 'nbs'
+    tagged = set()
+    for p in nbs.glob('[01]*.ipynb'):
+        for c in json.loads(p.read_text())['cells']:
+            if c['cell_type'] == 'markdown':
+                for t in re.findall(
+                    r'\\tag\{\s*([A-Z][A-Za-z]?\d*)\s*\}', ''.join(c['source'])
+                ):
+                    tagged.add((p.stem, t))
+    assert tagged == set(zip(df.notebook, df.label))
+    assert {'S1', 'S9', 'O1', 'O3'} <= set(df.label)
+    for r in df.itertuples():
+        for sym in filter(None, r.symbols.split('; ')):
+            resolve_symbol(sym)
+        assert not r.symbols or r.run_in_notebook or r.tests, r.label

@@ -738,8 +738,114 @@ def derivation_index_markdown(df: pd.DataFrame | None = None) -> str:
     return '\n'.join(out)
 
 
+_OWN_TAG = r'\\tag\{\s*([A-Z][A-Za-z]?\d*)\s*\}'
+
+# Where the derivations beyond the seeds come from (the notebook's own references name them in full).
+BEYOND_SOURCES = {
+    '01c_boosting': "gradient boosting read as a sum of trees (Friedman 2001; the libraries' own formats)",
+    '02b_tree_shap': 'Shapley (1953); Lundberg, Erion and Lee (2018); Lundberg et al. (2020)',
+    '02d_orderings': 'Saabas (2014) and Shapley values as orderings; Lundberg, Erion and Lee (2018)',
+    '03b_joint_contributions': 'joint contributions along decision paths (this course)',
+    '03c_mdi_plus': 'Agarwal et al. (2023): MDI+',
+    '07b_alc_hidf': 'Chen, Lyu and Jiang (2021): ALC features, derived here in full',
+}
+
+
+def beyond_seeds_index() -> pd.DataFrame:
+    """The equations the course derives beyond the five seeds (tags with a letter, `\\tag{S1}`): one row per tag with
+    the notebook that numbers it, the public functions of that notebook's module whose docstrings cite it
+    (`Eq. S2`, `Eq. (S5)-(S6)`, `Eq. B1-B3`), the notebook cells that run them and the tests that call them."""
+    syms = _symbols()
+    nbs = _notebooks()
+    tests = {
+        p.name: p.read_text()
+        for p in sorted((_root() / 'tests').glob('test_*.py'))
+        if p.name != 'test_derivations.py'
+    }
+    cite = r'Eq\.?\s*\(?([A-Z])(\d+)\)?(?:\s*[-\u2013]\s*\(?[A-Z]?(\d+)\)?)?'
+    rows = []
+    for stem, (mod, cells) in nbs.items():
+        if not mod:
+            continue
+        labels = []
+        for c in cells:
+            if c['cell_type'] == 'markdown':
+                labels += [
+                    t
+                    for t in re.findall(_OWN_TAG, ''.join(c['source']))
+                    if t not in labels
+                ]
+        if not labels:
+            continue
+        cited = {}
+        for sym, (m, nb, doc) in syms.items():
+            if m != mod or sym.count('.') > 2:  # functions and classes, not methods
+                continue
+            for letter, lo, hi in re.findall(cite, doc or ''):
+                for n in range(int(lo), int(hi or lo) + 1):
+                    cited.setdefault(f'{letter}{n}', []).append(sym)
+        runs = [
+            ''.join(c['source'])
+            for c in cells
+            if c['cell_type'] == 'code' and not re.search(_EXPORT, ''.join(c['source']))
+        ]
+        for t in labels:
+            impl = list(dict.fromkeys(cited.get(t, [])))
+            names = [x.rsplit('.', 1)[1] for x in impl]
+            rows.append(
+                dict(
+                    notebook=stem,
+                    label=t,
+                    symbols='; '.join(impl),
+                    run_in_notebook=any(
+                        re.search(rf'\b{n}\(', r) for n in names for r in runs
+                    )
+                    or any(re.search(rf'Eq\.?\s*\(?{t}\)?(?!\d)', r) for r in runs),
+                    tests='; '.join(
+                        f
+                        for f, txt in tests.items()
+                        if any(re.search(rf'\b{n}\b', txt) for n in names)
+                    ),
+                )
+            )
+    return pd.DataFrame(
+        rows, columns=['notebook', 'label', 'symbols', 'run_in_notebook', 'tests']
+    )
+
+
+def beyond_seeds_markdown(df: pd.DataFrame | None = None) -> str:
+    "The beyond-the-seeds index as a markdown table: label, source, the functions citing it, where they are run."
+    df = beyond_seeds_index() if df is None else df
+    out = [
+        '### Beyond the seeds',
+        '',
+        'Equations the course derives itself, numbered with a letter (`S1`, `O2`, ...) in the notebook that derives'
+        ' them; the functions are those whose docstrings cite the equation, checked in the notebook cells that run them'
+        ' and in the tests that call them. An equation no function cites is a step of a derivation.',
+        '',
+        '| equation | notebook (source) | implemented by | checked in |',
+        '|---|---|---|---|',
+    ]
+    for r in df.itertuples():
+        impl = ', '.join(
+            f'<a href="{r.notebook}.html#def-{n}"><code>{n}</code></a>'
+            for n in (x.rsplit('.', 1)[1] for x in r.symbols.split('; ') if x)
+        )
+        where = (
+            [f'<a href="{r.notebook}.html">{r.notebook}</a>']
+            if r.run_in_notebook
+            else []
+        ) + [f'<code>{t}</code>' for t in r.tests.split('; ') if t]
+        src = BEYOND_SOURCES.get(r.notebook, '')
+        out.append(
+            f'| <a href="{r.notebook}.html#eq-{r.label}">{r.label}</a> | <a href="{r.notebook}.html">{r.notebook}</a>'
+            f' ({src}) | {impl or "*derivation step*"} | {", ".join(where) or ("**none**" if impl else "")} |'
+        )
+    return '\n'.join(out) + '\n'
+
+
 def show_derivation_index():
     "Display the index as markdown (in a notebook, and as the page of the course site)."
     from IPython.display import Markdown, display
 
-    display(Markdown(derivation_index_markdown()))
+    display(Markdown(derivation_index_markdown() + '\n' + beyond_seeds_markdown()))
