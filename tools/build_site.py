@@ -22,7 +22,9 @@ BUILD = (
 DIRECTIVE = re.compile(r'^\s*#\s*\|\s*([\w-]+)\s*:?\s*(.*)$')
 DROP = {'hide', 'default_exp'}
 SOLUTION = re.compile(r'^\s*# Solution\s*$')
-CHECKERS = re.compile(r'^\s*# Checkers\b')  # an exercise section's checkers: they compute the answers
+CHECKERS = re.compile(
+    r'^\s*# Checkers\b'
+)  # an exercise section's checkers: they compute the answers
 DERIV_NOTE = (
     '<div class="derivation-note">\n\nWhere each equation of this notebook is implemented and where it is '
     'checked: see the [derivation index](derivations.ipynb).\n\n</div>'
