@@ -1595,6 +1595,76 @@ d = {
                 'deepforest_interp/estimation.py',
             ),
         },
+        'deepforest_interp.exercises': {
+            'deepforest_interp.exercises.Exercise': (
+                'exercises.html#exercise',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises.Exercise.__call__': (
+                'exercises.html#exercise.__call__',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises.Exercise.__init__': (
+                'exercises.html#exercise.__init__',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises.Exercise.__repr__': (
+                'exercises.html#exercise.__repr__',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises.Verdict': (
+                'exercises.html#verdict',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises.Verdict.__bool__': (
+                'exercises.html#verdict.__bool__',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises.Verdict.__init__': (
+                'exercises.html#verdict.__init__',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises.Verdict.__repr__': (
+                'exercises.html#verdict.__repr__',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises._as_array': (
+                'exercises.html#_as_array',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises._close': (
+                'exercises.html#_close',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises._kind_of': (
+                'exercises.html#_kind_of',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises._right': (
+                'exercises.html#_right',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises.check': (
+                'exercises.html#check',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises.clear_exercises': (
+                'exercises.html#clear_exercises',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises.exercises': (
+                'exercises.html#exercises',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises.verify_exercises': (
+                'exercises.html#verify_exercises',
+                'deepforest_interp/exercises.py',
+            ),
+            'deepforest_interp.exercises.wrong_answers': (
+                'exercises.html#wrong_answers',
+                'deepforest_interp/exercises.py',
+            ),
+        },
         'deepforest_interp.experiments': {
             'deepforest_interp.experiments.Verdict': (
                 'experiments.html#verdict',
