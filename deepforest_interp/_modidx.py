@@ -1315,6 +1315,24 @@ d = {
                 'deepforest_interp/datasets.py',
             ),
         },
+        'deepforest_interp.deep_forest_shapley': {
+            'deepforest_interp.deep_forest_shapley.block_credit': (
+                'deep_forest_shapley.html#block_credit',
+                'deepforest_interp/deep_forest_shapley.py',
+            ),
+            'deepforest_interp.deep_forest_shapley.deep_forest_shapley': (
+                'deep_forest_shapley.html#deep_forest_shapley',
+                'deepforest_interp/deep_forest_shapley.py',
+            ),
+            'deepforest_interp.deep_forest_shapley.forest_shapley': (
+                'deep_forest_shapley.html#forest_shapley',
+                'deepforest_interp/deep_forest_shapley.py',
+            ),
+            'deepforest_interp.deep_forest_shapley.redistribute': (
+                'deep_forest_shapley.html#redistribute',
+                'deepforest_interp/deep_forest_shapley.py',
+            ),
+        },
         'deepforest_interp.df21': {
             'deepforest_interp.df21._DF21Cascade': (
                 'df21.html#_df21cascade',
