@@ -1890,6 +1890,10 @@ d = {
                 'forest_floor.html#_kernel_weights',
                 'deepforest_interp/forest_floor.py',
             ),
+            'deepforest_interp.forest_floor._oob_shapley': (
+                'forest_floor.html#_oob_shapley',
+                'deepforest_interp/forest_floor.py',
+            ),
             'deepforest_interp.forest_floor._output_values': (
                 'forest_floor.html#_output_values',
                 'deepforest_interp/forest_floor.py',
