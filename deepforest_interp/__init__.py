@@ -71,7 +71,7 @@ from .calibration import (
     explore_deep_forest,
     prepare_explanations,
 )
-from .deep_forest_shapley import deep_forest_shapley
+from .cascade_shapley import deep_forest_shapley
 from .forest_floor import (
     oob_contributions,
     heldout_contributions,

@@ -519,6 +519,24 @@ d = {
                 'deepforest_interp/cascade.py',
             ),
         },
+        'deepforest_interp.cascade_shapley': {
+            'deepforest_interp.cascade_shapley.block_credit': (
+                'deep_forest_shapley.html#block_credit',
+                'deepforest_interp/cascade_shapley.py',
+            ),
+            'deepforest_interp.cascade_shapley.deep_forest_shapley': (
+                'deep_forest_shapley.html#deep_forest_shapley',
+                'deepforest_interp/cascade_shapley.py',
+            ),
+            'deepforest_interp.cascade_shapley.forest_shapley': (
+                'deep_forest_shapley.html#forest_shapley',
+                'deepforest_interp/cascade_shapley.py',
+            ),
+            'deepforest_interp.cascade_shapley.redistribute': (
+                'deep_forest_shapley.html#redistribute',
+                'deepforest_interp/cascade_shapley.py',
+            ),
+        },
         'deepforest_interp.core': {
             'deepforest_interp.core.ClassImportance': (
                 'core.html#classimportance',
@@ -1313,24 +1331,6 @@ d = {
             'deepforest_interp.datasets.make_three_class': (
                 'datasets.html#make_three_class',
                 'deepforest_interp/datasets.py',
-            ),
-        },
-        'deepforest_interp.deep_forest_shapley': {
-            'deepforest_interp.deep_forest_shapley.block_credit': (
-                'deep_forest_shapley.html#block_credit',
-                'deepforest_interp/deep_forest_shapley.py',
-            ),
-            'deepforest_interp.deep_forest_shapley.deep_forest_shapley': (
-                'deep_forest_shapley.html#deep_forest_shapley',
-                'deepforest_interp/deep_forest_shapley.py',
-            ),
-            'deepforest_interp.deep_forest_shapley.forest_shapley': (
-                'deep_forest_shapley.html#forest_shapley',
-                'deepforest_interp/deep_forest_shapley.py',
-            ),
-            'deepforest_interp.deep_forest_shapley.redistribute': (
-                'deep_forest_shapley.html#redistribute',
-                'deepforest_interp/deep_forest_shapley.py',
             ),
         },
         'deepforest_interp.df21': {

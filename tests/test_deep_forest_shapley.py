@@ -1,4 +1,4 @@
-"""Deep forests explained with Shapley values (notebook 06c, `deepforest_interp.deep_forest_shapley`): additivity to the
+"""Deep forests explained with Shapley values (notebook 06c, `deepforest_interp.cascade_shapley`): additivity to the
 cascade's output (Eq. D4) on fixed and hypothesis-generated cascades, layer 0 against shap's own TreeSHAP, the
 redistribution identities (Eq. D3, D5) and bad input named."""
 
@@ -11,7 +11,7 @@ from sklearn.ensemble import RandomForestClassifier
 import deepforest_interp as dfi
 from deepforest_interp.cascade import CascadeForestClassifier, CascadeForestRegressor
 from deepforest_interp.calibration import deep_forest_contributions
-from deepforest_interp.deep_forest_shapley import (
+from deepforest_interp.cascade_shapley import (
     block_credit,
     deep_forest_shapley,
     forest_shapley,
@@ -32,7 +32,9 @@ def _data(seed, n=150, K=4, C=3):
     if C:
         y = pd.Series(np.digitize(s, np.quantile(s, np.linspace(0, 1, C + 1)[1:-1])))
     else:
-        y = pd.Series(np.sin(4 * X.f0) + X.f1 * X.iloc[:, -1] + 0.1 * rng.normal(size=n))
+        y = pd.Series(
+            np.sin(4 * X.f0) + X.f1 * X.iloc[:, -1] + 0.1 * rng.normal(size=n)
+        )
     return X, y
 
 
