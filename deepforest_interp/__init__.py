@@ -71,6 +71,7 @@ from .calibration import (
     explore_deep_forest,
     prepare_explanations,
 )
+from .cascade_shapley import deep_forest_shapley
 from .forest_floor import (
     oob_contributions,
     heldout_contributions,
@@ -121,6 +122,7 @@ __all__ = [
     'JointContributions',
     'deep_forest_contributions',
     'deep_forest_explain',
+    'deep_forest_shapley',
     'prepare_explanations',
     'oob_contributions',
     'heldout_contributions',

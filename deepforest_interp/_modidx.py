@@ -519,6 +519,24 @@ d = {
                 'deepforest_interp/cascade.py',
             ),
         },
+        'deepforest_interp.cascade_shapley': {
+            'deepforest_interp.cascade_shapley.block_credit': (
+                'deep_forest_shapley.html#block_credit',
+                'deepforest_interp/cascade_shapley.py',
+            ),
+            'deepforest_interp.cascade_shapley.deep_forest_shapley': (
+                'deep_forest_shapley.html#deep_forest_shapley',
+                'deepforest_interp/cascade_shapley.py',
+            ),
+            'deepforest_interp.cascade_shapley.forest_shapley': (
+                'deep_forest_shapley.html#forest_shapley',
+                'deepforest_interp/cascade_shapley.py',
+            ),
+            'deepforest_interp.cascade_shapley.redistribute': (
+                'deep_forest_shapley.html#redistribute',
+                'deepforest_interp/cascade_shapley.py',
+            ),
+        },
         'deepforest_interp.core': {
             'deepforest_interp.core.ClassImportance': (
                 'core.html#classimportance',
@@ -1940,6 +1958,10 @@ d = {
             ),
             'deepforest_interp.forest_floor._kernel_weights': (
                 'forest_floor.html#_kernel_weights',
+                'deepforest_interp/forest_floor.py',
+            ),
+            'deepforest_interp.forest_floor._oob_shapley': (
+                'forest_floor.html#_oob_shapley',
                 'deepforest_interp/forest_floor.py',
             ),
             'deepforest_interp.forest_floor._output_values': (

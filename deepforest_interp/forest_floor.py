@@ -21,6 +21,7 @@ from .core import Importance, ClassImportance
 from .core import inbag_counts, label_codes, encode_target
 from .core import check_training_rows, check_real
 from .core import node_table, walk
+from .tree_shap import shapley_values
 from .pipelines import accepts_pipeline, is_pipeline, check_level
 from .pipelines import raw_rows
 from .core import align_columns, row_frame
@@ -67,6 +68,9 @@ def oob_contributions(
     never_oob: str = 'raise',  # rows in bag for every tree: 'raise', or 'all_trees' (explain them with all trees)
     n_jobs: int | None = -1,  # threads for the row loop (-1 = all cores)
     level: str = 'raw',  # a Pipeline: 'raw' = its input columns (encoded columns summed back), 'transformed' = the model's
+    # each OOB tree's part: 'path' (its local increments, Eq. 14) or 'shapley' (its path-dependent
+    # TreeSHAP values, same weights; slower); bias and bootstrap are the same
+    attribution: str = 'path',
 ) -> Explanation:  # values (n, K[, C]); bias (n[, C]) = mu_0; bootstrap (n[, C]) = F_i0
     "OOB cross-validated feature contributions: `bias + bootstrap + values.sum(1)` = OOB prediction (paper Eq. 12, Eq. 14-15)."
     check_model(forest, FOREST_TYPES)
@@ -78,6 +82,10 @@ def oob_contributions(
         )
     if never_oob not in ('raise', 'all_trees'):
         raise ValueError(f"never_oob must be 'raise' or 'all_trees', got {never_oob!r}")
+    if attribution not in ('path', 'shapley'):
+        raise ValueError(
+            f"attribution must be 'path' or 'shapley', got {attribution!r}"
+        )
     rows = check_X(X_train, forest, name='X_train')
     X, names = rows
     n = X.shape[0]
@@ -101,9 +109,12 @@ def oob_contributions(
             )
         warnings.warn(msg + ': explained with all trees (in-bag, not cross-validated)')
         W[:, never] = 1 / nt.n_trees
-    values = walk(
-        nt, X32, row_weights=W, tree_weights=np.ones(nt.n_trees), n_jobs=n_jobs
-    )  # Eq. (14), l >= 1; 1/|J_i| in W
+    if attribution == 'shapley':  # the same OOB weights over per-tree Shapley values
+        values = _oob_shapley(forest, X32, W, nt.n_outputs, n_jobs)
+    else:
+        values = walk(
+            nt, X32, row_weights=W, tree_weights=np.ones(nt.n_trees), n_jobs=n_jobs
+        )  # Eq. (14), l >= 1; 1/|J_i| in W
     bias = np.tile(mu0, (n, 1))
     bootstrap = W.T @ nt.root_value - mu0  # Eq. (14), l = 0
     clf = is_classifier(forest)
@@ -675,3 +686,17 @@ def rank_interactions(
         ],
     )
     return df.sort_values('weighted_gain', ascending=False, ignore_index=True)
+
+
+# %% ../nbs/08_forest_floor.ipynb #ffs01
+def _oob_shapley(forest, X32, W, n_outputs: int, n_jobs) -> np.ndarray:
+    "Per-tree path-dependent Shapley values of the rows, averaged with the OOB weights W (M, n): (n, K, C)."
+    out = np.zeros((X32.shape[0], X32.shape[1], n_outputs))
+    for j, tree in enumerate(forest.estimators_):
+        rows = np.flatnonzero(W[j])
+        if not len(rows):
+            continue
+        v = shapley_values(tree, X32[rows], n_jobs=n_jobs).values
+        v = v if v.ndim == 3 else v[..., None]  # regression: (r, K) -> (r, K, 1)
+        out[rows] += W[j, rows, None, None] * v
+    return out

@@ -1,4 +1,4 @@
-"The stored claims rows of notebooks 11 and 12 (figures/claims_*.json) follow the verdict rule of notebook 09b."
+"The stored claims rows of notebooks 11, 12 and 17 (figures/claims_*.json) follow the verdict rule of notebook 09b."
 
 import json
 import re
@@ -9,7 +9,7 @@ import pytest
 from deepforest_interp.experiments import CLAIM_COLUMNS, FEW_RUNS, VERDICTS
 
 FIGURES = Path(__file__).resolve().parents[1] / 'figures'
-SLUGS = ['11_mdi_sim', '12_forest_floor']
+SLUGS = ['11_mdi_sim', '12_forest_floor', '17_attributions']
 
 
 def rows(slug):

@@ -7,6 +7,7 @@ a brute-force leave-one-out, the standard library's HSV conversion) and the impo
 
 import colorsys, warnings
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 from sklearn.ensemble import (
     RandomForestRegressor,
@@ -267,3 +268,29 @@ def test_cv_contributions_equal_cross_val_predict():
         method='predict_proba',
     )
     assert np.abs(ec.output - refc).max() < 1e-9
+
+
+def test_oob_shapley_is_the_oob_average_of_shaps_tree_values():
+    "attribution='shapley': each row's OOB trees' Shapley values (shap's TreeExplainer as the oracle), averaged."
+    shap = pytest.importorskip('shap')
+
+    rng = np.random.default_rng(4)
+    X = rng.uniform(-1, 1, size=(120, 3))
+    y = X[:, 0] * X[:, 1] + np.sin(3 * X[:, 2])
+    rf = RandomForestRegressor(
+        n_estimators=15, max_depth=4, oob_score=True, random_state=0
+    ).fit(X, y)
+    e = oob_contributions(rf, X, y, attribution='shapley')
+    oob = inbag_counts(rf, len(X)) == 0
+    ref = np.zeros_like(e.values)
+    for j, t in enumerate(rf.estimators_):
+        v = shap.TreeExplainer(t).shap_values(
+            X.astype(np.float32), check_additivity=False
+        )
+        ref += oob[j][:, None] * v / oob.sum(0)[:, None]
+    assert np.abs(e.values - ref).max() < 1e-6
+    path = oob_contributions(rf, X, y)
+    assert np.allclose(e.bias, path.bias) and np.allclose(e.bootstrap, path.bootstrap)
+    assert np.abs(e.output - rf.oob_prediction_).max() < 1e-9
+    with pytest.raises(ValueError, match='attribution'):
+        oob_contributions(rf, X, y, attribution='saabas')
