@@ -1574,6 +1574,10 @@ d = {
                 'cascade_estimation.html#_read_only',
                 'deepforest_interp/estimation.py',
             ),
+            'deepforest_interp.estimation._split_sums': (
+                'cascade_estimation.html#_split_sums',
+                'deepforest_interp/estimation.py',
+            ),
             'deepforest_interp.estimation.algorithm1_pass': (
                 'cascade_estimation.html#algorithm1_pass',
                 'deepforest_interp/estimation.py',

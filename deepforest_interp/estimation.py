@@ -268,6 +268,37 @@ def _leaf_dot(out, leafpos, W, table2, C):
             out[d // C] += table2[lf, d] * W[r, d % C]
 
 
+# %% ../nbs/05_cascade_estimation.ipynb #c009s
+@_K.register
+def _split_sums(parent, feature, leaf, rows, w, Pb, K, C, S):
+    "The node sums Eq. (16) reads, in place: S[t, g] (S is (n_nodes, G, D)) only at the children of a split on forest g's output and at that split; rows below no such split are skipped. Same sums, same order as `_node_sums_nb`."
+    n, G, D = S.shape
+    under = np.zeros((n, G), np.bool_)  # t is, or lies below, a child of a split on g
+    for t in range(1, n):  # parents before children
+        p = parent[t]
+        for g in range(G):
+            under[t, g] = under[p, g]
+        if feature[p] >= K:
+            under[t, (feature[p] - K) // C] = True
+    for t in range(n):
+        split = (feature[t] - K) // C if feature[t] >= K else -1
+        for g in range(G):
+            if under[t, g] or g == split:
+                S[t, g, :] = 0.0
+    for r in range(leaf.shape[0]):  # rows into their leaves, every forest at once ...
+        lf, i, wr = leaf[r], rows[r], w[r]
+        for g in range(G):
+            if under[lf, g]:
+                for d in range(D):
+                    S[lf, g, d] += wr * Pb[g, i, d]
+    for t in range(n - 1, 0, -1):  # ... then children into parents
+        p = parent[t]
+        for g in range(G):
+            if under[t, g]:
+                for d in range(D):
+                    S[p, g, d] += S[t, g, d]
+
+
 # %% ../nbs/05_cascade_estimation.ipynb #c009n
 def _fold_tree(nt: NodeTable, m: int, colmap, C: int) -> NodeTable:
     "Tree m of a fold forest's NodeTable alone, its class columns spread to all C outputs (a fold that missed a class)."
@@ -518,10 +549,9 @@ def _forest_pass(
                     # node sums of the forests split on only; Eq. (16) reads no other
                     # forest's sums, so the rest is left unset
                     S = np.empty((nodes.n_nodes, len(Pb), K * C))
-                    for gg in g:
-                        S[:, gg] = _K._node_sums_nb(
-                            nodes.n_nodes, nodes.parent, leaf, rows, w, Pb[gg]
-                        )
+                    _K._split_sums(
+                        nodes.parent, nodes.feature, leaf, rows, w, Pb, K, C, S
+                    )
                     S = S.reshape(nodes.n_nodes, -1, K, C)
                 table = node_table(nodes, S, K, C)
                 leaves = np.flatnonzero(nodes.left < 0)
