@@ -24,7 +24,8 @@ rows; `--satimage` to include it). `deep_forest_explain` (every layer, training 
 against the fit with `--explain`.
 Where the cost grows with classes x features (cProfile of digits, issue 45): a tree of layer l >= 1 that splits on a
 previous forest's output needs its leaf table (n_leaves, K*C), built from the node sums of its in-bag rows'
-layer-below contributions, each K*C = 640 wide (`estimation._node_sums_nb`: over half of a cold call), then Eq. (16) and
+layer-below contributions, each K*C = 640 wide (`estimation._split_sums`: one pass over the in-bag rows for every forest
+the tree splits on, only at the nodes Eq. (16) reads; about half of a cold call, bound by reading those rows), then Eq. (16) and
 the calibration per node (`calibration._table_nb`); a prediction carries C = 10 numbers per tree. Warm calls reuse
 only the tables that fit the budget (the model's own tree bytes, 43.5 MiB for digits: about a third of them), so they
 rebuild the rest: 28.5x predict_proba (load 1.3-1.6). With every table kept (`--table-mib 2000`: 180 MiB, 44x the

@@ -426,6 +426,10 @@ d = {
                 'cascade_forest.html#_basecascadeforest.forest_output',
                 'deepforest_interp/cascade.py',
             ),
+            'deepforest_interp.cascade._BaseCascadeForest.from_fitted_layers': (
+                'cascade_forest.html#_basecascadeforest.from_fitted_layers',
+                'deepforest_interp/cascade.py',
+            ),
             'deepforest_interp.cascade._BaseCascadeForest.is_training_data': (
                 'cascade_forest.html#_basecascadeforest.is_training_data',
                 'deepforest_interp/cascade.py',
@@ -1334,6 +1338,14 @@ d = {
             ),
         },
         'deepforest_interp.df21': {
+            'deepforest_interp.df21.DF21CascadeClassifier': (
+                'df21.html#df21cascadeclassifier',
+                'deepforest_interp/df21.py',
+            ),
+            'deepforest_interp.df21.DF21CascadeRegressor': (
+                'df21.html#df21cascaderegressor',
+                'deepforest_interp/df21.py',
+            ),
             'deepforest_interp.df21._DF21Cascade': (
                 'df21.html#_df21cascade',
                 'deepforest_interp/df21.py',
@@ -1374,72 +1386,32 @@ d = {
                 'df21.html#_df21cascade.training_input',
                 'deepforest_interp/df21.py',
             ),
-            'deepforest_interp.df21._DF21Samples': (
-                'df21.html#_df21samples',
+            'deepforest_interp.df21._DF21ExtraTreesClassifier': (
+                'df21.html#_df21extratreesclassifier',
                 'deepforest_interp/df21.py',
             ),
-            'deepforest_interp.df21._DF21Samples.estimators_samples_': (
-                'df21.html#_df21samples.estimators_samples_',
+            'deepforest_interp.df21._DF21ExtraTreesRegressor': (
+                'df21.html#_df21extratreesregressor',
                 'deepforest_interp/df21.py',
             ),
-            'deepforest_interp.df21.__getattr__': (
-                'df21.html#__getattr__',
+            'deepforest_interp.df21._DF21Forest': (
+                'df21.html#_df21forest',
                 'deepforest_interp/df21.py',
             ),
-            'deepforest_interp.df21._as_export': (
-                'df21.html#_as_export',
+            'deepforest_interp.df21._DF21Forest.estimators_samples_': (
+                'df21.html#_df21forest.estimators_samples_',
                 'deepforest_interp/df21.py',
             ),
-            'deepforest_interp.df21._check_export': (
-                'df21.html#_check_export',
+            'deepforest_interp.df21._DF21RandomForestClassifier': (
+                'df21.html#_df21randomforestclassifier',
                 'deepforest_interp/df21.py',
             ),
-            'deepforest_interp.df21._check_meta': (
-                'df21.html#_check_meta',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21._check_offsets': (
-                'df21.html#_check_offsets',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21._check_tree': (
-                'df21.html#_check_tree',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21._damaged': (
-                'df21.html#_damaged',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21._df21_forest_trees': (
-                'df21.html#_df21_forest_trees',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21._forest_trees': (
-                'df21.html#_forest_trees',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21._json_scalar': (
-                'df21.html#_json_scalar',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21._layer_forests': (
-                'df21.html#_layer_forests',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21._lazy_class': (
-                'df21.html#_lazy_class',
+            'deepforest_interp.df21._DF21RandomForestRegressor': (
+                'df21.html#_df21randomforestregressor',
                 'deepforest_interp/df21.py',
             ),
             'deepforest_interp.df21._preorder': (
                 'df21.html#_preorder',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21._sklearn_forest_trees': (
-                'df21.html#_sklearn_forest_trees',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21._sklearn_stores_fractions': (
-                'df21.html#_sklearn_stores_fractions',
                 'deepforest_interp/df21.py',
             ),
             'deepforest_interp.df21._sklearn_tree': (
@@ -1450,85 +1422,135 @@ d = {
                 'df21.html#_subtree_last',
                 'deepforest_interp/df21.py',
             ),
-            'deepforest_interp.df21._tree_seeds': (
-                'df21.html#_tree_seeds',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21.apply_tree': (
-                'df21.html#apply_tree',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21.bin_columns': (
-                'df21.html#bin_columns',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21.bootstrap_counts': (
-                'df21.html#bootstrap_counts',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21.bootstrap_mask': (
-                'df21.html#bootstrap_mask',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21.export_df21': (
-                'df21.html#export_df21',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21.forest_oob': (
-                'df21.html#forest_oob',
-                'deepforest_interp/df21.py',
-            ),
-            'deepforest_interp.df21.forest_predict': (
-                'df21.html#forest_predict',
-                'deepforest_interp/df21.py',
-            ),
             'deepforest_interp.df21.from_df21': (
                 'df21.html#from_df21',
                 'deepforest_interp/df21.py',
             ),
-            'deepforest_interp.df21.layer_inputs': (
-                'df21.html#layer_inputs',
-                'deepforest_interp/df21.py',
+        },
+        'deepforest_interp.df21_format': {
+            'deepforest_interp.df21_format._as_export': (
+                'df21_format.html#_as_export',
+                'deepforest_interp/df21_format.py',
             ),
-            'deepforest_interp.df21.layer_output': (
-                'df21.html#layer_output',
-                'deepforest_interp/df21.py',
+            'deepforest_interp.df21_format._check_export': (
+                'df21_format.html#_check_export',
+                'deepforest_interp/df21_format.py',
             ),
-            'deepforest_interp.df21.leaf_value_check': (
-                'df21.html#leaf_value_check',
-                'deepforest_interp/df21.py',
+            'deepforest_interp.df21_format._check_meta': (
+                'df21_format.html#_check_meta',
+                'deepforest_interp/df21_format.py',
             ),
-            'deepforest_interp.df21.load_export': (
-                'df21.html#load_export',
-                'deepforest_interp/df21.py',
+            'deepforest_interp.df21_format._check_offsets': (
+                'df21_format.html#_check_offsets',
+                'deepforest_interp/df21_format.py',
             ),
-            'deepforest_interp.df21.merge_blocks': (
-                'df21.html#merge_blocks',
-                'deepforest_interp/df21.py',
+            'deepforest_interp.df21_format._check_tree': (
+                'df21_format.html#_check_tree',
+                'deepforest_interp/df21_format.py',
             ),
-            'deepforest_interp.df21.predict_from_export': (
-                'df21.html#predict_from_export',
-                'deepforest_interp/df21.py',
+            'deepforest_interp.df21_format._damaged': (
+                'df21_format.html#_damaged',
+                'deepforest_interp/df21_format.py',
             ),
-            'deepforest_interp.df21.predict_labels': (
-                'df21.html#predict_labels',
-                'deepforest_interp/df21.py',
+            'deepforest_interp.df21_format._df21_forest_trees': (
+                'df21_format.html#_df21_forest_trees',
+                'deepforest_interp/df21_format.py',
             ),
-            'deepforest_interp.df21.save_export': (
-                'df21.html#save_export',
-                'deepforest_interp/df21.py',
+            'deepforest_interp.df21_format._forest_trees': (
+                'df21_format.html#_forest_trees',
+                'deepforest_interp/df21_format.py',
             ),
-            'deepforest_interp.df21.snapshot_layer': (
-                'df21.html#snapshot_layer',
-                'deepforest_interp/df21.py',
+            'deepforest_interp.df21_format._json_scalar': (
+                'df21_format.html#_json_scalar',
+                'deepforest_interp/df21_format.py',
             ),
-            'deepforest_interp.df21.training_inputs': (
-                'df21.html#training_inputs',
-                'deepforest_interp/df21.py',
+            'deepforest_interp.df21_format._layer_forests': (
+                'df21_format.html#_layer_forests',
+                'deepforest_interp/df21_format.py',
             ),
-            'deepforest_interp.df21.tree_arrays': (
-                'df21.html#tree_arrays',
-                'deepforest_interp/df21.py',
+            'deepforest_interp.df21_format._sklearn_forest_trees': (
+                'df21_format.html#_sklearn_forest_trees',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format._sklearn_stores_fractions': (
+                'df21_format.html#_sklearn_stores_fractions',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format._tree_seeds': (
+                'df21_format.html#_tree_seeds',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.apply_tree': (
+                'df21_format.html#apply_tree',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.bin_columns': (
+                'df21_format.html#bin_columns',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.bootstrap_counts': (
+                'df21_format.html#bootstrap_counts',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.bootstrap_mask': (
+                'df21_format.html#bootstrap_mask',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.export_df21': (
+                'df21_format.html#export_df21',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.forest_oob': (
+                'df21_format.html#forest_oob',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.forest_predict': (
+                'df21_format.html#forest_predict',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.layer_inputs': (
+                'df21_format.html#layer_inputs',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.layer_output': (
+                'df21_format.html#layer_output',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.leaf_value_check': (
+                'df21_format.html#leaf_value_check',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.load_export': (
+                'df21_format.html#load_export',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.merge_blocks': (
+                'df21_format.html#merge_blocks',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.predict_from_export': (
+                'df21_format.html#predict_from_export',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.predict_labels': (
+                'df21_format.html#predict_labels',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.save_export': (
+                'df21_format.html#save_export',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.snapshot_layer': (
+                'df21_format.html#snapshot_layer',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.training_inputs': (
+                'df21_format.html#training_inputs',
+                'deepforest_interp/df21_format.py',
+            ),
+            'deepforest_interp.df21_format.tree_arrays': (
+                'df21_format.html#tree_arrays',
+                'deepforest_interp/df21_format.py',
             ),
         },
         'deepforest_interp.estimation': {
@@ -1580,16 +1602,16 @@ d = {
                 'cascade_estimation.html#_model_cache',
                 'deepforest_interp/estimation.py',
             ),
-            'deepforest_interp.estimation._node_sums_nb': (
-                'cascade_estimation.html#_node_sums_nb',
-                'deepforest_interp/estimation.py',
-            ),
             'deepforest_interp.estimation._node_table': (
                 'cascade_estimation.html#_node_table',
                 'deepforest_interp/estimation.py',
             ),
             'deepforest_interp.estimation._read_only': (
                 'cascade_estimation.html#_read_only',
+                'deepforest_interp/estimation.py',
+            ),
+            'deepforest_interp.estimation._split_sums': (
+                'cascade_estimation.html#_split_sums',
                 'deepforest_interp/estimation.py',
             ),
             'deepforest_interp.estimation.algorithm1_pass': (

@@ -149,6 +149,12 @@ class _BaseCascadeForest(BaseEstimator):
         self.verbose = verbose
 
     _forest_types = ()  # (RandomForest*, ExtraTrees*), set by the subclasses
+    # declared by `from_fitted_layers` for layers fitted elsewhere (`fit` leaves them None):
+    # [l][f][j] (M, len(train_idx)) bootstrap counts of the trees' training rows (None: the
+    # forests' own record), and (M, len(val_idx)) weight x M of tree m for held-out row i
+    # (None: every tree 1); Algorithm 1 reads both (notebook 05)
+    fold_inbag_ = None
+    fold_explain_weights_ = None
 
     def __getstate__(self):
         "Pickle state with the fitted trees packed (`_packed_layers`): a fraction of the size, unpickled byte for byte."
@@ -331,6 +337,52 @@ class _BaseCascadeForest(BaseEstimator):
         del self.layers_[best + 1 :], self.oof_outputs_[best + 1 :]
         del self.folds_[best + 1 :]
         return self
+
+    @classmethod
+    def from_fitted_layers(
+        cls,
+        layers: list,  # layers_[l][f][j]: fold model j of forest f of layer l, fitted
+        folds: list,  # folds_[l]: [(train_idx, val_idx)] * J, ids of the training rows
+        oof_outputs: list,  # oof_outputs_[l]: (n, F_l, C) what layer l handed up on them
+        X,  # (n, K) the training matrix, rows in fit order
+        y,  # its labels / targets as given to the fit
+        *,
+        inbag: list | None = None,  # [l][f][j] bootstrap counts (`fold_inbag_`)
+        explain_weights: list
+        | None = None,  # [l][f][j] tree weights (`fold_explain_weights_`)
+        classes=None,  # the class labels in output order (classifier)
+        feature_names=None,  # names of the K columns
+        validation_scores: list | None = None,  # per layer (default: NaN)
+        **params,  # the constructor's parameters
+    ):  # a fitted cascade that predicts from its last layer
+        "A fitted cascade from layers fitted elsewhere (e.g. DF21's, notebook 06b): the attributes `fit` sets, with declared in-bag counts and explain weights."
+        model = cls(**params)
+        if feature_names is None and hasattr(X, 'columns'):  # a DataFrame's, as `fit`
+            feature_names = X.columns
+        X = np.array(X, dtype=np.float64, order='C')
+        L = len(layers)
+        if X.ndim != 2 or not (L == len(folds) == len(oof_outputs)) or L == 0:
+            raise ValueError(
+                'X must be (n_samples, n_features) and layers, folds and oof_outputs'
+                ' must hold one entry per layer'
+            )
+        model.n_features_in_, model.n_outputs_ = X.shape[1], oof_outputs[0].shape[-1]
+        if classes is not None:
+            model.classes_ = np.asarray(classes)
+            model.n_classes_ = len(model.classes_)
+        if feature_names is not None:
+            model.feature_names_in_ = np.asarray(
+                [str(f) for f in feature_names], object
+            )
+        model.layers_, model.folds_, model.oof_outputs_ = layers, folds, oof_outputs
+        model.fold_inbag_, model.fold_explain_weights_ = inbag, explain_weights
+        model.validation_scores_ = (
+            [float('nan')] * L if validation_scores is None else validation_scores
+        )
+        model.n_layers_, model.best_layer_ = L, L - 1
+        model.train_fingerprint_ = _fingerprint(X)
+        model._train = Bunch(X=X, y=np.array(y), sample_weight=None)
+        return model
 
     # ---- layer-wise outputs ----------------------------------------------------------
     def _check_layer(self, layer) -> int:

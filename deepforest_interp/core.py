@@ -3020,7 +3020,9 @@ def encode_target(model, y) -> np.ndarray:
 def inbag_counts(forest, n_samples: int | None = None) -> np.ndarray:
     "Bootstrap multiplicity of every training row in every tree, shape `(n_trees, n_samples)`."
     check_model(forest, FOREST_TYPES)
-    n = getattr(forest, '_n_samples', None)
+    # (n_trees, n): the counts a forest rebuilt elsewhere declares (notebook 06b)
+    declared = getattr(forest, 'inbag_', None)
+    n = getattr(forest, '_n_samples', None) if declared is None else declared.shape[1]
     if n is None:
         raise ValueError('this forest does not record its number of training rows')
     if n_samples is not None and n_samples != n:

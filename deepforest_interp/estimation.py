@@ -233,23 +233,6 @@ def cascade_contributions_reference(
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009k
 @_K.register
-def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
-    "S[t] = sum of w_r * P2[rows[r]] over the in-bag rows r in node t; P2 is (n_train, D) flat, S is (n_nodes, D)."
-    D = P2.shape[1]
-    S = np.zeros((n_nodes, D))
-    for r in range(leaf.shape[0]):  # rows into their leaves ...
-        lf, i, wr = leaf[r], rows[r], w[r]
-        for d in range(D):
-            S[lf, d] += wr * P2[i, d]
-    # ... then children into parents (a child's id > its parent's)
-    for node in range(n_nodes - 1, 0, -1):
-        p = parent[node]
-        for d in range(D):
-            S[p, d] += S[node, d]
-    return S
-
-
-@_K.register
 def _gather_add(out2, leafpos, table2):
     "out2[r] += table2[leafpos[r]] on flat (n, K*C) / (n_leaves, K*C) arrays."
     D = table2.shape[1]
@@ -266,6 +249,37 @@ def _leaf_dot(out, leafpos, W, table2, C):
         lf = leafpos[r]
         for d in range(table2.shape[1]):
             out[d // C] += table2[lf, d] * W[r, d % C]
+
+
+# %% ../nbs/05_cascade_estimation.ipynb #c009s
+@_K.register
+def _split_sums(parent, feature, leaf, rows, w, Pb, K, C, S):
+    "The node sums Eq. (16) reads, in place: S[t, g] (S is (n_nodes, G, D)) only at the children of a split on forest g's output and at that split; rows below no such split are skipped. Bit for bit the sums of leaf sums pushed up child by child."
+    n, G, D = S.shape
+    under = np.zeros((n, G), np.bool_)  # t is, or lies below, a child of a split on g
+    for t in range(1, n):  # parents before children
+        p = parent[t]
+        for g in range(G):
+            under[t, g] = under[p, g]
+        if feature[p] >= K:
+            under[t, (feature[p] - K) // C] = True
+    for t in range(n):
+        split = (feature[t] - K) // C if feature[t] >= K else -1
+        for g in range(G):
+            if under[t, g] or g == split:
+                S[t, g, :] = 0.0
+    for r in range(leaf.shape[0]):  # rows into their leaves, every forest at once ...
+        lf, i, wr = leaf[r], rows[r], w[r]
+        for g in range(G):
+            if under[lf, g]:
+                for d in range(D):
+                    S[lf, g, d] += wr * Pb[g, i, d]
+    for t in range(n - 1, 0, -1):  # ... then children into parents
+        p = parent[t]
+        for g in range(G):
+            if under[t, g]:
+                for d in range(D):
+                    S[p, g, d] += S[t, g, d]
 
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009n
@@ -315,6 +329,12 @@ class Algorithm1Layer:
     n_features: int
     # (n,) the weights the fold forests were fitted with (None: unweighted)
     sample_weight: np.ndarray | None = None
+    # inbag[f][j]: (M, len(train_idx)) bootstrap counts of fold model j's trees over its
+    # training rows (None: the forests' own record, or their trees' seeds)
+    inbag: list | None = None
+    # explain_weights[f][j]: (M, len(val_idx)) weight x M with which tree m explains
+    # held-out row i (None: every tree 1 / M)
+    explain_weights: list | None = None
 
     @classmethod
     def from_cascade(cls, model, l: int) -> 'Algorithm1Layer':
@@ -325,6 +345,10 @@ class Algorithm1Layer:
             model.training_input(l),
             model.n_features_in_,
             model.training_data().sample_weight,
+            None if model.fold_inbag_ is None else model.fold_inbag_[l],
+            None
+            if model.fold_explain_weights_ is None
+            else model.fold_explain_weights_[l],
         )
 
 
@@ -418,8 +442,8 @@ def _forest_pass(
     """Forest f of one layer: OOF contributions of the training rows (if `want_train`)
     and those of the new rows `Znew`;
     with `W` (rows x C) also every tree's contributions dotted with W over the rows it
-    explains, (J, M, K). A fold forest with `explain_weights_` (M, len(va)) explains
-    held-out row i by tree m with weight `explain_weights_[m, i] / M` (absent: 1 / M).
+    explains, (J, M, K). With `layer.explain_weights` (M, len(va)) per fold model, tree m
+    explains held-out row i with weight `explain_weights[f][j][m, i] / M` (None: 1 / M).
     """
     K, n, J = layer.n_features, len(Ztr), len(layer.folds)
     tr_v = np.zeros((n, K * C)) if want_train else None
@@ -435,7 +459,7 @@ def _forest_pass(
     for j, (tr, va) in enumerate(layer.folds):
         fm = layer.forests[f][j]
         # (M, len(va)): weight x M of tree m for held-out row i; None: every tree 1
-        ew = getattr(fm, 'explain_weights_', None)
+        ew = None if layer.explain_weights is None else layer.explain_weights[f][j]
         trees = fm.estimators_
         M = len(trees)
         counts = None
@@ -453,9 +477,6 @@ def _forest_pass(
             if Znew is not None
             else (Zva, np.ascontiguousarray(W[va]))
         )
-        # the fold forest's NodeTable (kept for layer 0, which every call walks whole; a
-        # later layer's is read per call, as its trees are), and the outputs its class
-        # columns are (a fold that missed a class writes fewer)
         # trees that never split on a previous output: their contributions are the
         # increments along each row's path (Algorithm 1 line 7), one walk for all of them
         own = np.array(
@@ -503,7 +524,9 @@ def _forest_pass(
                     else ()
                 )
                 if len(g):  # the tree splits on these previous forests' outputs
-                    if counts is None:
+                    if counts is None and layer.inbag is not None:  # declared
+                        counts = layer.inbag[f][j]
+                    elif counts is None:
                         counts, drawn = _bootstrap_counts(
                             fm, len(tr), layer.sample_weight is not None
                         )  # all ones without bootstrap
@@ -518,10 +541,9 @@ def _forest_pass(
                     # node sums of the forests split on only; Eq. (16) reads no other
                     # forest's sums, so the rest is left unset
                     S = np.empty((nodes.n_nodes, len(Pb), K * C))
-                    for gg in g:
-                        S[:, gg] = _K._node_sums_nb(
-                            nodes.n_nodes, nodes.parent, leaf, rows, w, Pb[gg]
-                        )
+                    _K._split_sums(
+                        nodes.parent, nodes.feature, leaf, rows, w, Pb, K, C, S
+                    )
                     S = S.reshape(nodes.n_nodes, -1, K, C)
                 table = node_table(nodes, S, K, C)
                 leaves = np.flatnonzero(nodes.left < 0)

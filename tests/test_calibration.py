@@ -361,3 +361,42 @@ def test_engine_walk_equals_tables():
         for ra, rb in zip(a, b):
             for k in ('train', 'train_bias', 'new', 'new_bias'):
                 np.testing.assert_allclose(ra[k], rb[k], atol=1e-12)
+
+
+@pytest.mark.parametrize('C', [0, 5])
+def test_split_sums_equal_the_reference(C):
+    "The engine's node sums (`_split_sums`: only where Eq. 16 reads them, every forest in one pass) give the tree-by-tree reference's contributions and `node_sums` to 1e-12 (bit for bit against the kernel before them: test_df21)."
+    from deepforest_interp.estimation import (
+        Algorithm1Layer,
+        cascade_contributions_reference,
+        _K,
+    )
+
+    X, y, Xn = _data(5, 150, 4, C)
+    Est = CascadeForestClassifier if C else CascadeForestRegressor
+    m = Est(n_forests=4, n_estimators=6, max_layers=3, n_tolerant_rounds=3)
+    m.set_params(random_state=2).fit(X, y)
+    assert m.n_layers_ >= 2
+    fast = cascade_pass(m, Xn, calibration='partial')
+    ref = cascade_contributions_reference(m, Xn, node_map=partial_additive_calibration)
+    for a, b in zip(fast, ref):
+        for k in ('train', 'new'):
+            np.testing.assert_allclose(a[k], b[k], rtol=0, atol=1e-12)
+    lay = Algorithm1Layer.from_cascade(m, 1)
+    Cm, K = max(C, 1), m.n_features_in_
+    P = np.random.default_rng(0).normal(size=(m.n_forests, len(X), K * Cm))
+    checked = 0
+    for (tr, _), fm in zip(lay.folds, lay.forests[0]):
+        for m_, tree in enumerate(fm.estimators_):
+            ta = tree_arrays(tree)
+            rows, w = inbag_rows(fm, m_, tr)
+            leaf = tree.tree_.apply(np.asarray(lay.train_input, np.float32)[rows])
+            S = np.empty((ta.n_nodes, m.n_forests, K * Cm))
+            _K._split_sums(ta.parent, ta.feature, leaf, rows, w, P, K, Cm, S)
+            for p in np.flatnonzero(ta.feature >= K):
+                g = (ta.feature[p] - K) // Cm
+                want = node_sums(ta, leaf, w, P[g][rows])
+                for t in (p, ta.left[p], ta.right[p]):
+                    np.testing.assert_allclose(S[t, g], want[t], rtol=0, atol=1e-12)
+                    checked += 1
+    assert checked > 0

@@ -398,3 +398,23 @@ def test_cascade_routes_nan_as_its_forests():
     e = deep_forest_contributions(m, X[:20])
     np.testing.assert_allclose(e.output, m.predict_proba(X[:20]), atol=1e-12)
     assert m.is_training_data(X)
+
+
+def test_from_fitted_layers_equals_the_fit():
+    "A cascade rebuilt from a fitted one's layers (`from_fitted_layers`) predicts and is explained as the fitted one."
+    from deepforest_interp.calibration import deep_forest_contributions
+    from deepforest_interp.datasets import make_three_class
+
+    X, y = make_three_class(150, n_noise=2, random_state=0)
+    params = dict(n_forests=2, n_estimators=5, max_depth=4, max_layers=2)
+    m = CascadeForestClassifier(**params, random_state=0).fit(X, y)
+    r = CascadeForestClassifier.from_fitted_layers(
+        m.layers_, m.folds_, m.oof_outputs_, X, y, classes=m.classes_, **params
+    )
+    assert r.best_layer_ == m.best_layer_
+    assert r.fold_inbag_ is None and r.is_training_data(X)
+    np.testing.assert_array_equal(r.predict_proba(X[:20]), m.predict_proba(X[:20]))
+    a, b = deep_forest_contributions(m, X[:20]), deep_forest_contributions(r, X[:20])
+    np.testing.assert_array_equal(a.values, b.values)
+    with pytest.raises(ValueError, match='one entry per layer'):
+        CascadeForestClassifier.from_fitted_layers(m.layers_, [], [], X, y)

@@ -270,12 +270,11 @@ def test_library_cascade_unchanged_by_explain_weights(monkeypatch):
         )
 
     now = run()
-    ns = {}
+    ns = dict(estimation.__dict__)  # the old engine, with its own node-sum kernel
     exec(
         compile(
             (DATA / 'forest_pass_before.py').read_text(), 'forest_pass_before', 'exec'
         ),
-        estimation.__dict__,
         ns,
     )
     monkeypatch.setattr(estimation, '_forest_pass', ns['_forest_pass'])
@@ -344,7 +343,7 @@ def test_real_bags_are_bootstrap_counts(real):
     fm = m.layers_[1][0][0]
     counts = inbag_counts(fm, len(data['X_train']))
     assert counts.max() > 1  # scikit-learn's bags repeat rows
-    np.testing.assert_array_equal(counts, fm.df21_inbag_)
+    np.testing.assert_array_equal(counts, fm.inbag_)
     assert (
         np.array([t.tree_.n_node_samples[0] for t in fm.estimators_])
         == (counts > 0).sum(1)
@@ -457,3 +456,16 @@ def test_forest_floor(entry):
     plt.close(fig)
     assert len(forest_floor_data(e, output=out, features=[0, 1])['panels']) == 2
     assert type(explore_forest_floor(e, output=out)).__name__ == 'Explorer'
+
+
+def test_declared_inbag_and_weights(real):
+    "from_df21 writes no private attribute: the forests declare `inbag_`, the cascade `fold_inbag_` / `fold_explain_weights_`, which Algorithm 1 reads."
+    from deepforest_interp.estimation import Algorithm1Layer
+
+    m, data, _ = real
+    for l, lay in enumerate(m.layers_):
+        a = Algorithm1Layer.from_cascade(m, l)
+        for f, (fm,) in enumerate(lay):
+            assert not {'_n_samples', '_n_samples_bootstrap'} & set(vars(fm))
+            assert a.inbag[f][0] is fm.inbag_
+            assert a.explain_weights[f][0].shape == fm.inbag_.shape

@@ -1,7 +1,7 @@
-"""DF21 reader and exporter for the DF21 environment: a thin script over `deepforest_interp/df21.py`.
+"""DF21 reader and exporter for the DF21 environment: a thin script over `deepforest_interp/df21_format.py`.
 
-The reading, exporting and prediction code lives once, in the library module `deepforest_interp.df21` (notebook
-nbs/06b_df21.ipynb), which imports nothing but numpy at module level. This script loads that file by its path, so it
+The reading, exporting and prediction code lives once, in the library module `deepforest_interp.df21_format` (notebook
+nbs/06a_df21_format.ipynb), which imports nothing but numpy. This script loads that file by its path, so it
 runs where the package is not installed, e.g. the DF21 environment (numpy 1.x; see tools/df21_env.sh):
 
     import sys; sys.path.insert(0, 'tools')
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-_PATH = Path(__file__).resolve().parents[1] / 'deepforest_interp' / 'df21.py'
+_PATH = Path(__file__).resolve().parents[1] / 'deepforest_interp' / 'df21_format.py'
 _spec = importlib.util.spec_from_file_location('df21_reference_impl', _PATH)
 _impl = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_impl)
@@ -27,7 +27,7 @@ globals().update(
     {
         k: v
         for k, v in vars(_impl).items()
-        if not k.startswith('__') and k not in ('np', 'json', 'os', 'threading')
+        if not k.startswith('__') and k not in ('np', 'json', 'os', 'zipfile')
     }
 )
 # the names this script uses itself

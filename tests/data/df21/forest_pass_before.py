@@ -1,8 +1,27 @@
 """`estimation._forest_pass` as it was before fold forests could carry `explain_weights_` (commit 4a4203a), kept to
-check that the library's own K-fold cascades are explained bit for bit as before. Executed in the namespace of
-`deepforest_interp.estimation` by tests/test_df21.py; not imported on its own."""
+check that the library's own K-fold cascades are explained bit for bit as before; it carries the node-sum kernel of
+that engine (one forest at a time, every node). Executed in a copy of the namespace of `deepforest_interp.estimation`
+by tests/test_df21.py; not imported on its own."""
 
 # ruff: noqa: F821
+
+import numba
+
+
+@numba.njit(cache=False, nogil=True)
+def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
+    "The engine's node-sum kernel before `_split_sums`: S[t] over every node, one forest's block P2 at a time."
+    D = P2.shape[1]
+    S = np.zeros((n_nodes, D))
+    for r in range(leaf.shape[0]):  # rows into their leaves ...
+        lf, i, wr = leaf[r], rows[r], w[r]
+        for d in range(D):
+            S[lf, d] += wr * P2[i, d]
+    for node in range(n_nodes - 1, 0, -1):  # ... then children into parents
+        p = parent[node]
+        for d in range(D):
+            S[p, d] += S[node, d]
+    return S
 
 
 def _forest_pass(
@@ -118,7 +137,7 @@ def _forest_pass(
                     # forest's sums, so the rest is left unset
                     S = np.empty((nodes.n_nodes, len(Pb), K * C))
                     for gg in g:
-                        S[:, gg] = _K._node_sums_nb(
+                        S[:, gg] = _node_sums_nb(
                             nodes.n_nodes, nodes.parent, leaf, rows, w, Pb[gg]
                         )
                     S = S.reshape(nodes.n_nodes, -1, K, C)
