@@ -443,10 +443,15 @@ def paired_verdict(
         if wins + losses
         else 1.0
     )
+    tested = (
+        f'every run {A} − {B} = {m:+{fmt}}: decided without a t-test'
+        if degenerate
+        else f'one-sided paired t-test ({A} > {B}) p = {p_for:.2g}'
+        + (f', ({B} > {A}) p = {p_against:.2g}' if p_against < alpha else '')
+    )
     stat = (
         head
-        + f'; one-sided paired t-test ({A} > {B}) p = {p_for:.2g}'
-        + (f', ({B} > {A}) p = {p_against:.2g}' if p_against < alpha else '')
+        + f'; {tested}'
         + f'; {A} ahead in {wins}/{n}, one-sided sign test p = {p_sign:.2g}; d_z = {dz}'
         + ('' if degenerate else _few_runs(s, n, fmt, alpha))
     )
