@@ -366,7 +366,10 @@ def test_a_row_is_decided_after_holm():
         paired_verdict(b_, a_)
         for a_, b_ in (
             (v[0], v[1])
-            for v in [_paired_with_p(0.025, 0.035, one_sided=True), _paired_with_p(0.035, 0.045, one_sided=True)]
+            for v in [
+                _paired_with_p(0.025, 0.035, one_sided=True),
+                _paired_with_p(0.035, 0.045, one_sided=True),
+            ]
         )
     ]
     assert all(v.verdict == 'not reproduced' for v in losses)
