@@ -1714,6 +1714,10 @@ d = {
                 'experiments.html#verdict.__str__',
                 'deepforest_interp/experiments.py',
             ),
+            'deepforest_interp.experiments.Verdict.p_text': (
+                'experiments.html#verdict.p_text',
+                'deepforest_interp/experiments.py',
+            ),
             'deepforest_interp.experiments.Verdict.row': (
                 'experiments.html#verdict.row',
                 'deepforest_interp/experiments.py',
@@ -1734,6 +1738,10 @@ d = {
                 'experiments.html#_finite',
                 'deepforest_interp/experiments.py',
             ),
+            'deepforest_interp.experiments._holm_redecide': (
+                'experiments.html#_holm_redecide',
+                'deepforest_interp/experiments.py',
+            ),
             'deepforest_interp.experiments._jsonable': (
                 'experiments.html#_jsonable',
                 'deepforest_interp/experiments.py',
@@ -1746,12 +1754,24 @@ d = {
                 'experiments.html#_markdown_for_page',
                 'deepforest_interp/experiments.py',
             ),
+            'deepforest_interp.experiments._p_name': (
+                'experiments.html#_p_name',
+                'deepforest_interp/experiments.py',
+            ),
             'deepforest_interp.experiments._save': (
                 'experiments.html#_save',
                 'deepforest_interp/experiments.py',
             ),
+            'deepforest_interp.experiments._sign_note': (
+                'experiments.html#_sign_note',
+                'deepforest_interp/experiments.py',
+            ),
             'deepforest_interp.experiments.assemble_results': (
                 'experiments.html#assemble_results',
+                'deepforest_interp/experiments.py',
+            ),
+            'deepforest_interp.experiments.by_construction': (
+                'experiments.html#by_construction',
                 'deepforest_interp/experiments.py',
             ),
             'deepforest_interp.experiments.cache_dir': (
@@ -1776,6 +1796,10 @@ d = {
             ),
             'deepforest_interp.experiments.execution_backend': (
                 'experiments.html#execution_backend',
+                'deepforest_interp/experiments.py',
+            ),
+            'deepforest_interp.experiments.family_holm': (
+                'experiments.html#family_holm',
                 'deepforest_interp/experiments.py',
             ),
             'deepforest_interp.experiments.figures_dir': (
@@ -1826,12 +1850,20 @@ d = {
                 'experiments.html#save_figure',
                 'deepforest_interp/experiments.py',
             ),
+            'deepforest_interp.experiments.sd_upper_bound': (
+                'experiments.html#sd_upper_bound',
+                'deepforest_interp/experiments.py',
+            ),
             'deepforest_interp.experiments.show_claims': (
                 'experiments.html#show_claims',
                 'deepforest_interp/experiments.py',
             ),
             'deepforest_interp.experiments.show_markdown': (
                 'experiments.html#show_markdown',
+                'deepforest_interp/experiments.py',
+            ),
+            'deepforest_interp.experiments.sign_test_min_p': (
+                'experiments.html#sign_test_min_p',
                 'deepforest_interp/experiments.py',
             ),
             'deepforest_interp.experiments.single_run_verdict': (
@@ -1844,6 +1876,14 @@ d = {
             ),
             'deepforest_interp.experiments.threshold_verdict': (
                 'experiments.html#threshold_verdict',
+                'deepforest_interp/experiments.py',
+            ),
+            'deepforest_interp.experiments.tost_power': (
+                'experiments.html#tost_power',
+                'deepforest_interp/experiments.py',
+            ),
+            'deepforest_interp.experiments.write_checks': (
+                'experiments.html#write_checks',
                 'deepforest_interp/experiments.py',
             ),
             'deepforest_interp.experiments.write_claims': (

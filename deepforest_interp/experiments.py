@@ -21,6 +21,8 @@ __all__ = [
     'REL_TOL',
     'POWER',
     'FEW_RUNS',
+    'SD_BOUND',
+    'CHECK_COLUMNS',
     'is_full',
     'is_smoke',
     'figures_dir',
@@ -30,11 +32,17 @@ __all__ = [
     'Verdict',
     'holm',
     'detectable_difference',
+    'sign_test_min_p',
+    'sd_upper_bound',
+    'tost_power',
     'paired_verdict',
     'threshold_verdict',
     'reported_unit',
     'single_run_verdict',
     'combine_verdicts',
+    'family_holm',
+    'by_construction',
+    'write_checks',
     'code_version',
     'md_table',
     'show_markdown',
@@ -116,7 +124,7 @@ def write_results(slug: str, markdown: str) -> Path:
 
 # %% ../nbs/09b_experiments.ipynb #c011
 CLAIM_COLUMNS = ('seed', 'claim', 'where', 'paper', 'ours', 'statistic', 'verdict')
-VERDICTS = ('reproduced', 'partly', 'not reproduced', 'not run')
+VERDICTS = ('reproduced', 'partly', 'not reproduced', 'not run', 'by construction')
 
 
 def write_claims(slug: str, rows: list[dict]) -> Path:
@@ -144,21 +152,20 @@ def write_claims(slug: str, rows: list[dict]) -> Path:
 
 
 # %% ../nbs/09b_experiments.ipynb #v001
-ALPHA = 0.05  # level of every test behind a verdict
+ALPHA = 0.05  # level of every test behind a verdict (each directional test one-sided)
 # single numbers: tolerance max(one unit of the paper's last digit, 10 % of the paper's
 # value)
 REL_TOL = 0.1
 POWER = 0.8  # power at which the smallest detectable difference is stated
-FEW_RUNS = (
-    5  # at most this many runs: the statistic states the smallest detectable difference
-)
+FEW_RUNS = 5  # at most this many runs: the statistic states what the test could detect
+SD_BOUND = 0.9  # one-sided confidence level of the sd's upper bound in the power note
 
 
 @dataclass
 class Verdict:
     "A claim's verdict (one of `VERDICTS`), its one-sentence reason and the statistic it rests on."
 
-    verdict: str  # 'reproduced' | 'partly' | 'not reproduced' | 'not run'
+    verdict: str  # 'reproduced' | 'partly' | 'not reproduced' | 'not run' | 'by construction'
     reason: str  # one sentence ('' when simply reproduced)
     statistic: str  # the numbers the verdict rests on, as text
     p: float = float('nan')  # the test's p-value, where a test decided
@@ -166,6 +173,10 @@ class Verdict:
     p_for: float = float('nan')
     p_against: float = float('nan')
     label: str = ''  # which comparison of a row this is (a data set, a setting): names it in the row's reason
+    p_name: str = 'p'  # how `p` is printed: 'p', or 'p_TOST' for a tie
+    family: int = (
+        0  # > 0: already decided after Holm over a page's family of this many tests
+    )
 
     def __str__(self):
         return self.verdict + (f': {self.reason}' if self.reason else '')
@@ -173,6 +184,14 @@ class Verdict:
     def row(self, **fields) -> dict:
         "A claims row: `fields` (seed, claim, where, paper, ours) plus this statistic and verdict."
         return {**fields, 'statistic': self.statistic, 'verdict': str(self)}
+
+    def p_text(self) -> str:
+        "The deciding p-value with its name ('p = 0.03', 'p_TOST = 1, p_beyond = 0.0015'), or 'no test'."
+        if not np.isfinite(self.p):
+            return 'no test'
+        if self.p_name == 'p_TOST':
+            return f'p_TOST = {self.p:.2g}, p_beyond = {self.p_against:.2g}'
+        return f'{self.p_name} = {self.p:.2g}'
 
 
 # %% ../nbs/09b_experiments.ipynb #v001a
@@ -238,15 +257,84 @@ def detectable_difference(
 
 
 # %% ../nbs/09b_experiments.ipynb #v001f
-def _few_runs(s: float, n: int, fmt: str, sides: int, alpha: float) -> str:
-    "The power note of a test on n <= FEW_RUNS runs (empty for more runs)."
+def sign_test_min_p(n: int) -> float:
+    "Smallest p-value the one-sided sign test can attain with n runs: all n on the claimed side, 2**-n."
+    if not (isinstance(n, (int, np.integer)) and n >= 1):
+        raise ValueError(f'n must be an integer of at least 1 run, got {n!r}')
+    return float(2.0**-n)
+
+
+# %% ../nbs/09b_experiments.ipynb #v001f2
+def sd_upper_bound(sd: float, n: int, level: float = SD_BOUND) -> float:
+    "One-sided upper confidence bound of a normal sd estimated from n runs: sd * sqrt((n-1) / chi2_{1-level, n-1})."
+    from scipy.stats import chi2
+
+    if not (isinstance(n, (int, np.integer)) and n >= 2):
+        raise ValueError(f'n must be an integer of at least 2 runs, got {n!r}')
+    if not (np.isfinite(sd) and sd >= 0):
+        raise ValueError(f'sd must be a finite number >= 0, got {sd!r}')
+    if not 0 < level < 1:
+        raise ValueError(f'level must lie in (0, 1), got {level!r}')
+    return float(sd * np.sqrt((n - 1) / chi2.ppf(1 - level, n - 1)))
+
+
+# %% ../nbs/09b_experiments.ipynb #v001f3
+def _sign_note(n: int, alpha: float) -> str:
+    pmin = sign_test_min_p(n)
+    return f'the one-sided sign test can attain p = 1/{2**n} = {pmin:.2g} at best' + (
+        f', below {alpha:g}' if pmin < alpha else f', so it cannot reach p < {alpha:g}'
+    )
+
+
+def _few_runs(s: float, n: int, fmt: str, alpha: float) -> str:
+    "The power note of a directional t-test on n <= FEW_RUNS runs (empty for more runs)."
     if n > FEW_RUNS:
         return ''
-    dd = detectable_difference(s, n, alpha=alpha, sides=sides)
+    s_hi = sd_upper_bound(s, n)
+    dd = detectable_difference(s, n, alpha=alpha, sides=1)
+    dd_hi = detectable_difference(s_hi, n, alpha=alpha, sides=1)
     return (
-        f'; with {n} runs the t-test detects a difference of {dd:{fmt}} with {POWER:.0%} power'
-        f' and the sign test cannot reach p < {alpha:g}'
+        f'; with {n} runs the one-sided t-test detects a difference of {dd:{fmt}} with {POWER:.0%} power'
+        f' at the observed sd {s:{fmt}} ({dd_hi:{fmt}} at its {SD_BOUND:.0%} upper bound {s_hi:{fmt}})'
+        f'; {_sign_note(n, alpha)}'
     )
+
+
+# %% ../nbs/09b_experiments.ipynb #v001g
+def tost_power(
+    sd: float,  # the sd of the per-run differences
+    n: int,  # number of runs
+    margin: float,  # the equivalence margin m (tie within ±m)
+    *,
+    delta: float = 0.0,  # the true mean difference
+    alpha: float = ALPHA,
+) -> float:
+    "Probability that TOST at level alpha shows a tie within ±margin from n runs, at true difference delta and sd."
+    from scipy.integrate import quad
+    from scipy.stats import chi2, norm, t
+
+    if not (isinstance(n, (int, np.integer)) and n >= 2):
+        raise ValueError(f'n must be an integer of at least 2 runs, got {n!r}')
+    if not (np.isfinite(sd) and sd >= 0):
+        raise ValueError(f'sd must be a finite number >= 0, got {sd!r}')
+    if not (np.isfinite(margin) and margin > 0):
+        raise ValueError(f'margin must be a number > 0, got {margin!r}')
+    if not np.isfinite(delta):
+        raise ValueError(f'delta must be finite, got {delta!r}')
+    if sd == 0:
+        return float(abs(delta) < margin)
+    df, crit, se = n - 1, t.ppf(1 - alpha, n - 1), sd / np.sqrt(n)
+    v_max = (
+        df * (margin / (crit * se)) ** 2
+    )  # beyond it the TOST interval is wider than the margin
+
+    def inside(v):  # P(|mean| < margin - crit * s / sqrt(n)) given s^2 = sd^2 v / df
+        half = margin - crit * sd * np.sqrt(v / df) / np.sqrt(n)
+        return (
+            norm.cdf((half - delta) / se) - norm.cdf((-half - delta) / se)
+        ) * chi2.pdf(v, df)
+
+    return float(np.clip(quad(inside, 0.0, v_max, limit=200)[0], 0.0, 1.0))
 
 
 # %% ../nbs/09b_experiments.ipynb #v002
@@ -261,7 +349,7 @@ def paired_verdict(
     fmt: str = '.3f',  # number format of the differences
     alpha: float = ALPHA,
 ) -> Verdict:
-    "Verdict on 'a beats b' (two-sided paired t-test) or 'a ties b' (TOST within ±margin) from paired runs, at level alpha."
+    "Verdict on 'a beats b' (one-sided paired t-tests for and against) or 'a ties b' (TOST within ±margin) at level alpha."
     from scipy.stats import ttest_rel, ttest_1samp, binomtest
 
     a, b = _finite(a, 'a'), _finite(b, 'b')
@@ -288,13 +376,8 @@ def paired_verdict(
     m, s, n = d.mean(), d.std(ddof=1), len(d)
     degenerate = s <= 1e-12 * max(1.0, np.abs(a).max(), np.abs(b).max())
     wins, losses = int((d > 0).sum()), int((d < 0).sum())
-    p_sign = float(binomtest(wins, wins + losses).pvalue) if wins + losses else 1.0
     dz = f'{m / s:.2f}' if not degenerate else '—'
     head = f'{A} − {B} = {m:+{fmt}} ± {s:{fmt}} ({n} runs)'
-    tail = (
-        f'; {A} ahead in {wins}/{n}, sign test p = {p_sign:.2g}; d_z = {dz}'
-        + _few_runs(s, n, fmt, 2, alpha)
-    )
     if expect == 'equal':
         if (
             degenerate
@@ -315,53 +398,79 @@ def paired_verdict(
                     ).pvalue
                 ),
             )
+        power = ''
+        if n <= FEW_RUNS and not degenerate:
+            s_hi = sd_upper_bound(s, n)
+            power = (
+                f'; with {n} runs TOST shows a true tie (difference 0) with power'
+                f' {tost_power(s, n, margin, alpha=alpha):.0%} at the observed sd {s:{fmt}}'
+                f' ({tost_power(s_hi, n, margin, alpha=alpha):.0%} at its {SD_BOUND:.0%} upper bound {s_hi:{fmt}})'
+            )
         stat = (
             head
-            + f'; equivalence within ±{margin:g} (TOST) p = {p_eq:.2g}; beyond it p = {p_out:.2g}'
-            + tail
+            + f'; equivalence within ±{margin:g} (TOST): p_TOST = {p_eq:.2g}; beyond the margin: p_beyond = {p_out:.2g}'
+            + f'; d_z = {dz}'
+            + power
         )
+        kw = dict(p=p_eq, p_for=p_eq, p_against=p_out, p_name='p_TOST')
         if p_eq < alpha:
-            return Verdict('reproduced', '', stat, p_eq, p_eq, p_out)
+            return Verdict('reproduced', '', stat, **kw)
         if p_out < alpha:
             lead = A if m > 0 else B
             return Verdict(
                 'not reproduced',
-                f'{lead} is ahead by more than the margin {margin:g} (p = {p_out:.2g}) where the paper reports a tie',
+                f'{lead} is ahead by more than the margin {margin:g} (p_beyond = {p_out:.2g}) where the paper'
+                ' reports a tie',
                 stat,
-                p_eq,
-                p_eq,
-                p_out,
+                **kw,
             )
         return Verdict(
             'partly',
-            f'not shown to be a tie within ±{margin:g} (TOST p = {p_eq:.2g}), nor to differ by more',
+            f'not shown to be a tie within ±{margin:g} (p_TOST = {p_eq:.2g}), nor to differ by more'
+            f' (p_beyond = {p_out:.2g})',
             stat,
-            p_eq,
-            p_eq,
-            p_out,
+            **kw,
         )
-    if degenerate:
-        p = 1.0 if abs(m) <= 1e-12 * max(1.0, np.abs(a).max()) else 0.0
+    if degenerate:  # every difference the same: its sign decides, for certain
+        p_for, p_against = (
+            (0.0, 1.0) if m > 0 else ((1.0, 0.0) if m < 0 else (1.0, 1.0))
+        )
     else:
-        p = float(ttest_rel(a, b).pvalue)
-    stat = head + f'; paired t-test p = {p:.2g}' + tail
-    p_for, p_against = (p, 1.0) if m > 0 else ((1.0, p) if m < 0 else (1.0, 1.0))
-    if p >= alpha:
+        p_for = float(ttest_rel(a, b, alternative='greater').pvalue)
+        p_against = float(ttest_rel(a, b, alternative='less').pvalue)
+    p_sign = (
+        float(binomtest(wins, wins + losses, alternative='greater').pvalue)
+        if wins + losses
+        else 1.0
+    )
+    tested = (
+        f'every run {A} − {B} = {m:+{fmt}}: decided without a t-test'
+        if degenerate
+        else f'one-sided paired t-test ({A} > {B}) p = {p_for:.2g}'
+        + (f', ({B} > {A}) p = {p_against:.2g}' if p_against < alpha else '')
+    )
+    stat = (
+        head
+        + f'; {tested}'
+        + f'; {A} ahead in {wins}/{n}, one-sided sign test p = {p_sign:.2g}; d_z = {dz}'
+        + ('' if degenerate else _few_runs(s, n, fmt, alpha))
+    )
+    if p_for < alpha:
+        return Verdict('reproduced', '', stat, p_for, p_for, p_against)
+    if p_against < alpha:
         return Verdict(
-            'partly',
-            f'no significant difference between {A} and {B} (p = {p:.2g})',
+            'not reproduced',
+            f'{B} is significantly ahead of {A} (one-sided p = {p_against:.2g})',
             stat,
-            p,
+            p_against,
             p_for,
             p_against,
         )
-    if m > 0:
-        return Verdict('reproduced', '', stat, p, p_for, p_against)
     return Verdict(
-        'not reproduced',
-        f'{B} is significantly ahead of {A} (p = {p:.2g})',
+        'partly',
+        f'{A} is not significantly ahead of {B} (one-sided p = {p_for:.2g})',
         stat,
-        p,
+        p_for,
         p_for,
         p_against,
     )
@@ -377,7 +486,7 @@ def threshold_verdict(
     alpha: float = ALPHA,
 ) -> Verdict:
     "Verdict on 'the value is above/below a threshold' (± a declared band): one-sided t-test of the runs' mean (one run: pass or fail)."
-    from scipy.stats import ttest_1samp
+    from scipy.stats import binomtest, ttest_1samp
 
     x = _finite(values, 'values')
     parts = str(paper).split()
@@ -400,10 +509,11 @@ def threshold_verdict(
         if band == 0
         else f'{thr:g} (band {min(win, lose):g} to {max(win, lose):g})'
     )
+    k = int(cmp(x, win).sum())
     head = (
         f'{m:{fmt}}'
         + (f' ± {x.std(ddof=1):{fmt}}' if n > 1 else '')
-        + f' ({n} run{"s" * (n > 1)}), {int(cmp(x, win).sum())}/{n} {parts[0]} {win:g}'
+        + f' ({n} run{"s" * (n > 1)}), {k}/{n} {parts[0]} {win:g}'
     )
     if n == 1 or x.std(ddof=1) == 0:  # the run's own comparison
         good, bad = bool(cmp(x, win).all()), not bool(cmp(x, lose).all())
@@ -417,11 +527,16 @@ def threshold_verdict(
         return Verdict(kind, why, head + (f'; threshold {where}' if band else ''))
     p_ok = float(ttest_1samp(x, win, alternative='greater' if up else 'less').pvalue)
     p_bad = float(ttest_1samp(x, lose, alternative='less' if up else 'greater').pvalue)
+    ties = int((x == win).sum())
+    p_sign = (
+        float(binomtest(k, n - ties, alternative='greater').pvalue) if n > ties else 1.0
+    )
     stat = (
         head
         + f'; one-sided t-test of the mean {parts[0]} {where}: p = {p_ok:.2g}'
         + (f', short of {lose:g}: p = {p_bad:.2g}' if band else '')
-        + _few_runs(x.std(ddof=1), n, fmt, 1, alpha)
+        + f'; one-sided sign test p = {p_sign:.2g}'
+        + _few_runs(x.std(ddof=1), n, fmt, alpha)
     )
     if p_ok < alpha:
         return Verdict('reproduced', '', stat, p_ok, p_ok, p_bad)
@@ -503,6 +618,43 @@ def single_run_verdict(
 
 
 # %% ../nbs/09b_experiments.ipynb #v009
+def _holm_redecide(parts, tested, alpha, scope):
+    "(verdict, adjusted p for, adjusted p against) per part: the tested ones re-decided after Holm over them all."
+    from dataclasses import replace
+
+    m = len(tested)
+    adj_for = holm([parts[i].p_for for i in tested])
+    adj_against = holm([parts[i].p_against for i in tested])
+    out = [(v, np.nan, np.nan) for v in parts]
+    for i, pf, pa in zip(tested, adj_for, adj_against):
+        v = parts[i]
+        kind = (
+            'reproduced'
+            if pf < alpha
+            else ('not reproduced' if pa < alpha else 'partly')
+        )
+        if kind != v.verdict:  # Holm only raises p-values: a decision can only weaken
+            raw, adj = (v.p_for, pf) if v.verdict == 'reproduced' else (v.p_against, pa)
+            name = _p_name(v)
+            what = (f'{v.label}: ' if v.label else '') + v.statistic.split(';')[0]
+            v = replace(
+                v,
+                verdict=kind,
+                reason=f'{what}: significant alone ({name} = {raw:.2g}) but not after Holm'
+                f"'s correction over {scope} {m} tests (adjusted {name} = {adj:.2g})",
+            )
+        out[i] = (v, pf, pa)
+    return out
+
+
+def _p_name(v: Verdict) -> str:
+    "The name of the p-value a part's verdict rests on (against the claim: p_beyond for a tie, 'p against' otherwise)."
+    if v.verdict != 'not reproduced':
+        return v.p_name
+    return 'p_beyond' if v.p_name == 'p_TOST' else 'p against'
+
+
+# %% ../nbs/09b_experiments.ipynb #v009b
 def combine_verdicts(
     parts: list,  # Verdicts of the comparisons one claim makes
     # the row's statistic (default: the parts' statistics joined)
@@ -512,40 +664,17 @@ def combine_verdicts(
     correct: bool = True,  # Holm's correction over the row's tests (False only to show its effect)
 ) -> Verdict:
     "One verdict for a claim of several comparisons, after Holm's correction: all reproduced, none (not reproduced), else partly."
-    from dataclasses import replace
-
     parts = list(parts)
     if not parts or not all(isinstance(v, Verdict) for v in parts):
         raise TypeError('parts must be a non-empty list of Verdicts')
     tested = [
         i
         for i, v in enumerate(parts)
-        if np.isfinite(v.p_for) and np.isfinite(v.p_against)
+        if np.isfinite(v.p_for) and np.isfinite(v.p_against) and not v.family
     ]
     m = len(tested)
     if correct and m > 1:
-        adj_for = holm([parts[i].p_for for i in tested])
-        adj_against = holm([parts[i].p_against for i in tested])
-        for i, pf, pa in zip(tested, adj_for, adj_against):
-            v = parts[i]
-            kind = (
-                'reproduced'
-                if pf < alpha
-                else ('not reproduced' if pa < alpha else 'partly')
-            )
-            if (
-                kind != v.verdict
-            ):  # Holm only raises p-values: a decision can only weaken
-                raw, adj = (
-                    (v.p_for, pf) if v.verdict == 'reproduced' else (v.p_against, pa)
-                )
-                what = (f'{v.label}: ' if v.label else '') + v.statistic.split(';')[0]
-                parts[i] = replace(
-                    v,
-                    verdict=kind,
-                    reason=f'{what}: significant alone (p = {raw:.2g}) but not after Holm'
-                    f"'s correction over the row's {m} tests (adjusted p = {adj:.2g})",
-                )
+        parts = [v for v, _, _ in _holm_redecide(parts, tested, alpha, "the row's")]
     kinds = [v.verdict for v in parts]
     stat = '; '.join(v.statistic for v in parts) if statistic is None else statistic
     if correct and m > 1:
@@ -555,9 +684,102 @@ def combine_verdicts(
         return Verdict('reproduced', '', stat)
     if all(k == 'not run' for k in kinds):
         return Verdict('not run', why, stat)
+    if all(k == 'by construction' for k in kinds):
+        return Verdict('by construction', why, stat)
     if 'reproduced' not in kinds and 'not reproduced' in kinds:
         return Verdict('not reproduced', why, stat)
     return Verdict('partly', why, stat)
+
+
+# %% ../nbs/09b_experiments.ipynb #v009f
+def family_holm(
+    groups: list,  # one list of Verdicts per claims row (or one Verdict per row)
+    *,
+    alpha: float = ALPHA,
+) -> list:
+    "Holm over a page's family of tests (all rows of one conclusion): each test re-decided, its adjusted p shown."
+    from dataclasses import replace
+
+    if not isinstance(groups, (list, tuple)) or not groups:
+        raise TypeError('groups must be a non-empty list of lists of Verdicts')
+    flat, shape = [], []
+    for g in groups:
+        g = [g] if isinstance(g, Verdict) else list(g)
+        if not all(isinstance(v, Verdict) for v in g):
+            raise TypeError('groups must be a non-empty list of lists of Verdicts')
+        shape.append(len(g))
+        flat += g
+    tested = [
+        i
+        for i, v in enumerate(flat)
+        if np.isfinite(v.p_for) and np.isfinite(v.p_against)
+    ]
+    m = len(tested)
+    if m:
+        decided = _holm_redecide(flat, tested, alpha, "the page's")
+        for i in tested:
+            v, pf, pa = decided[i]
+            against = flat[i].verdict == 'not reproduced'
+            flat[i] = replace(
+                v,
+                family=m,
+                statistic=v.statistic
+                + f"; Holm over the page's {m} tests: adjusted {_p_name(flat[i])} = {pa if against else pf:.2g}",
+            )
+    out, k = [], 0
+    for g, s in zip(groups, shape):
+        out.append(flat[k] if isinstance(g, Verdict) else flat[k : k + s])
+        k += s
+    return out
+
+
+# %% ../nbs/09b_experiments.ipynb #v009g
+def by_construction(
+    v: Verdict,  # the row's verdict as computed (kept in the statistic)
+    why: str,  # one sentence: why the row cannot fail
+) -> Verdict:
+    "Mark a row that is true by construction of the experiment: verdict 'by construction', never counted as reproduced."
+    from dataclasses import replace
+
+    if not isinstance(v, Verdict):
+        raise TypeError(f'v must be a Verdict, got {type(v).__name__}')
+    if not isinstance(why, str) or not why.strip():
+        raise ValueError(
+            'why must be a non-empty sentence saying why the row cannot fail'
+        )
+    return replace(
+        v,
+        verdict='by construction',
+        reason=why
+        + (f' (the test alone: {v})' if v.verdict != 'by construction' else ''),
+    )
+
+
+# %% ../nbs/09b_experiments.ipynb #v009h
+CHECK_COLUMNS = ('seed', 'check', 'where', 'statistic')
+
+
+def write_checks(slug: str, checks: list[dict]) -> Path:
+    "Write one experiment's checks (identities of the implementation, asserted) as `<figures_dir>/checks_<slug>.json`."
+    slug = _check_file_part(slug, 'slug')
+    if not isinstance(checks, (list, tuple)):
+        raise TypeError(f'checks must be a list of dicts, got {type(checks).__name__}')
+    for i, r in enumerate(checks):
+        if not isinstance(r, dict) or set(r) != set(CHECK_COLUMNS):
+            raise ValueError(
+                f'checks[{i}] must be a dict with exactly the keys {CHECK_COLUMNS}, got {r!r}'
+            )
+    p = figures_dir() / f'checks_{slug}.json'
+    p.write_text(
+        json.dumps(
+            [{k: str(r[k]) for k in CHECK_COLUMNS} for r in checks],
+            indent=1,
+            ensure_ascii=False,
+        )
+        + '\n',
+        encoding='utf-8',
+    )
+    return p
 
 
 # %% ../nbs/09b_experiments.ipynb #v012
@@ -644,11 +866,16 @@ def show_claims(rows: list[dict]):
 
 # %% ../nbs/09b_experiments.ipynb #c016
 def assemble_results(d: Path | None = None) -> Path:
-    "Write `results.md`: the claims table of every `claims_*.json`, then the `results_*.md` sections."
+    "Write `results.md`: the claims table of every `claims_*.json` (with its count of verdicts), the checks, then the `results_*.md` sections."
     d = Path(d) if d is not None else figures_dir()
     claims = [
         r
         for p in sorted(d.glob('claims_*.json'))
+        for r in json.loads(p.read_text(encoding='utf-8'))
+    ]
+    checks = [
+        r
+        for p in sorted(d.glob('checks_*.json'))
         for r in json.loads(p.read_text(encoding='utf-8'))
     ]
     head = (
@@ -656,10 +883,32 @@ def assemble_results(d: Path | None = None) -> Path:
         ' reproduce`).\n\n'
     )
     if claims:
+        kinds = [
+            next(
+                k
+                for k in sorted(VERDICTS, key=len, reverse=True)
+                if r['verdict'].startswith(k)
+            )
+            for r in claims
+        ]
+        count = ', '.join(f'{kinds.count(k)} {k}' for k in VERDICTS if kinds.count(k))
         head += (
             '## Claims and verdicts\n\nOne row per headline claim; `ours` is mean ± sd'
-            ' over the stated number of runs.\n\n'
+            f' over the stated number of runs. {len(claims)} rows: {count}'
+            + (
+                ' (rows true by construction of the experiment are not counted as reproduced)'
+                if 'by construction' in kinds
+                else ''
+            )
+            + '.\n\n'
             + md_table(pd.DataFrame(claims, columns=list(CLAIM_COLUMNS)).fillna('—'))
+            + '\n\n'
+        )
+    if checks:
+        head += (
+            '## Checks\n\nIdentities of the implementation, asserted when the notebooks run: they cannot fail'
+            ' without an error, so they are not claims.\n\n'
+            + md_table(pd.DataFrame(checks, columns=list(CHECK_COLUMNS)))
             + '\n\n'
         )
     parts = [p.read_text(encoding='utf-8') for p in sorted(d.glob('results_*.md'))]

@@ -1,4 +1,4 @@
-"The stored claims rows of notebooks 11, 12 and 17 (figures/claims_*.json) follow the verdict rule of notebook 09b."
+"The stored claims rows of notebooks 10, 11, 12 and 17 (figures/claims_*.json) follow the verdict rule of notebook 09b."
 
 import json
 import re
@@ -9,18 +9,19 @@ import pytest
 from deepforest_interp.experiments import CLAIM_COLUMNS, FEW_RUNS, VERDICTS
 
 FIGURES = Path(__file__).resolve().parents[1] / 'figures'
-SLUGS = ['11_mdi_sim', '12_forest_floor', '17_attributions']
+SLUGS = ['10_deep_forest', '11_mdi_sim', '12_forest_floor', '17_attributions']
 
 
 def rows(slug):
     return json.loads((FIGURES / f'claims_{slug}.json').read_text(encoding='utf-8'))
 
 
-def _count_tests(statistic: str) -> int:
-    "How many t-tests a statistic reports (paired, one-sided against a threshold, TOST)."
-    return sum(
-        statistic.count(k) for k in ('paired t-test p', 'one-sided t-test', '(TOST)')
+def _count_tests(statistic: str) -> tuple[int, int]:
+    "How many directional t-tests (paired or against a threshold) and how many TOSTs a statistic reports."
+    directional = statistic.count('one-sided paired t-test') + statistic.count(
+        'one-sided t-test of the mean'
     )
+    return directional, statistic.count('(TOST)')
 
 
 @pytest.mark.parametrize('slug', SLUGS)
@@ -42,11 +43,42 @@ def test_ties_state_their_margin(slug):
 
 @pytest.mark.parametrize('slug', SLUGS)
 def test_few_runs_state_the_detectable_difference(slug):
+    "Every test on at most FEW_RUNS runs states its power: the detectable difference, or TOST's power for a tie."
     for r in rows(slug):
-        s, n = r['statistic'], _count_tests(r['statistic'])
+        s = r['statistic']
+        directional, tost = _count_tests(s)
         runs = [int(k) for k in re.findall(r'\((\d+) runs\)', s)]
-        if n and runs and max(runs) <= FEW_RUNS:
-            assert s.count('detects a difference of') == n, s
+        if runs and max(runs) <= FEW_RUNS:
+            assert s.count('detects a difference of') == directional, s
+            assert s.count('TOST shows a true tie') <= tost, s
+            # the sign test's floor is computed per row, never the old blanket sentence
+            assert 'the sign test cannot reach' not in s, s
+
+
+@pytest.mark.parametrize('slug', SLUGS)
+def test_tost_p_is_named(slug):
+    for r in rows(slug):
+        for text in (r['statistic'], r['verdict']):
+            assert not re.search(r'\(TOST\) p = ', text), text
+
+
+@pytest.mark.parametrize('slug', SLUGS)
+def test_identities_are_checks_not_claims(slug):
+    "Rows that cannot fail are checks (figures/checks_<slug>.json), not claims."
+    for r in rows(slug):
+        assert 'decompose' not in r['claim'] or 'exactly' not in r['claim'], r['claim']
+        assert 'equals feature_importances_' not in r['claim'], r['claim']
+    checks = json.loads((FIGURES / f'checks_{slug}.json').read_text(encoding='utf-8'))
+    assert checks and all(c['statistic'] for c in checks)
+
+
+def test_by_construction_rows_are_marked():
+    prior = [r for r in rows('12_forest_floor') if 'moves the prior' in r['claim']]
+    assert len(prior) == 1 and prior[0]['verdict'].startswith('by construction')
+    ceiling = [r for r in rows('10_deep_forest') if r['claim'].endswith('on pendigits')]
+    assert ceiling and ceiling[0]['verdict'].startswith('by construction')
+    txt = (FIGURES / 'results.md').read_text(encoding='utf-8')
+    assert 'not counted as reproduced' in txt and '## Checks' in txt
 
 
 def test_seed_002_has_its_rows():

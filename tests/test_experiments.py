@@ -111,28 +111,30 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def test_paired_verdict_is_the_paired_t_test():
-    "The decision is scipy's two-sided paired t-test at 0.05; the statistic quotes it and the sign test."
+    "The decision is scipy's one-sided paired t-test at 0.05, for and against; the statistic quotes it and the sign test."
     rng = np.random.default_rng(1)
     for shift in (-0.4, -0.05, 0.0, 0.05, 0.4):
         a = rng.normal(size=15)
         b = a - shift + 0.2 * rng.normal(size=15)
         v = paired_verdict(a, b)
-        p = ttest_rel(a, b).pvalue
+        p_for = ttest_rel(a, b, alternative='greater').pvalue
+        p_against = ttest_rel(a, b, alternative='less').pvalue
         want = (
-            'partly'
-            if p >= 0.05
-            else ('reproduced' if (a - b).mean() > 0 else 'not reproduced')
+            'reproduced'
+            if p_for < 0.05
+            else ('not reproduced' if p_against < 0.05 else 'partly')
         )
-        assert v.verdict == want and f'p = {p:.2g}' in v.statistic
+        assert v.verdict == want and f'p = {p_for:.2g}' in v.statistic
+        assert abs(v.p_for - p_for) < 1e-12 and abs(v.p_against - p_against) < 1e-12
         d = a - b
         assert (
-            f'sign test p = {binomtest(int((d > 0).sum()), int((d != 0).sum())).pvalue:.2g}'
+            f'sign test p = {binomtest(int((d > 0).sum()), int((d != 0).sum()), alternative="greater").pvalue:.2g}'
             in v.statistic
         )
 
 
 def test_stored_vehicle_runs_lead_is_significant():
-    "Issue 20: vehicle's MDI(DF) lead over MDI-oob(RF) (20 FULL runs) was called a tie by 'mean > sd'; the t-test says p = 0.038."
+    "Issue 20: vehicle's MDI(DF) lead over MDI-oob(RF) (20 FULL runs) was called a tie by 'mean > sd'; the one-sided t-test says p = 0.019."
     rows = [
         json.loads(p.read_text())['result']
         for p in (ROOT / 'figures/reps/table34').glob('vehicle_*.json')
@@ -143,7 +145,8 @@ def test_stored_vehicle_runs_lead_is_significant():
     a = [r['MDI(DF)'] for r in rows]
     b = [r['MDI-oob(RF)'] for r in rows]
     v = paired_verdict(a, b, names=('MDI(DF)', 'MDI-oob(RF)'))
-    assert abs(ttest_rel(a, b).pvalue - 0.038) < 0.001 and v.verdict == 'reproduced'
+    assert abs(ttest_rel(a, b, alternative='greater').pvalue - 0.019) < 0.001
+    assert v.verdict == 'reproduced'
     assert np.mean(np.subtract(a, b)) < np.std(
         np.subtract(a, b), ddof=1
     )  # what the old rule read as a tie
@@ -245,21 +248,25 @@ def _paired_with_p(lo, hi, one_sided=False):
 
 
 def test_the_level_is_five_percent():
-    "ALPHA = 0.05: a lead with 0.05 <= p < 0.10 is 'partly' (killed by ALPHA = 0.10), with p < 0.05 'reproduced'."
+    "ALPHA = 0.05: a lead with one-sided 0.05 <= p < 0.10 is 'partly' (killed by ALPHA = 0.10), with p < 0.05 'reproduced'."
     from deepforest_interp import experiments
 
     assert experiments.ALPHA == 0.05
-    a, b, p = _paired_with_p(0.05, 0.10)
+    a, b, p = _paired_with_p(0.05, 0.10, one_sided=True)
     assert paired_verdict(a, b).verdict == 'partly', p
-    a, b, p = _paired_with_p(0.01, 0.05)
+    a, b, p = _paired_with_p(0.01, 0.05, one_sided=True)
     assert paired_verdict(a, b).verdict == 'reproduced', p
 
 
-def test_paired_rule_is_two_sided():
-    "paired_verdict tests two-sided: a one-sided p below 0.05 whose two-sided p is above it stays 'partly'."
+def test_paired_rule_is_one_sided_like_the_threshold_rule():
+    "Defect 1: 'A beats B' and 'above a threshold' are both one-sided at 0.05: a one-sided p in [0.025, 0.05) reproduces both."
     a, b, p1 = _paired_with_p(0.026, 0.05, one_sided=True)
-    assert ttest_rel(a, b).pvalue >= 0.05
-    assert paired_verdict(a, b).verdict == 'partly'
+    assert ttest_rel(a, b).pvalue >= 0.05  # two-sided it would not
+    assert paired_verdict(a, b).verdict == 'reproduced'
+    # the same differences judged as a threshold on the differences: the same decision, the same p
+    v = threshold_verdict(a - b, '> 0')
+    assert v.verdict == 'reproduced' and abs(v.p - p1) < 1e-12
+    assert abs(paired_verdict(a, b).p - p1) < 1e-12
 
 
 def test_threshold_rule_is_one_sided_and_strict():
@@ -345,7 +352,7 @@ def test_a_row_is_decided_after_holm():
 
     parts = []
     for lo, hi, seed in ((0.025, 0.035, 0), (0.035, 0.045, 1)):
-        a, b, p = _paired_with_p(lo, hi)
+        a, b, p = _paired_with_p(lo, hi, one_sided=True)
         parts.append(paired_verdict(a, b))
     assert all(v.verdict == 'reproduced' for v in parts)
     v = combine_verdicts(parts)
@@ -359,7 +366,10 @@ def test_a_row_is_decided_after_holm():
         paired_verdict(b_, a_)
         for a_, b_ in (
             (v[0], v[1])
-            for v in [_paired_with_p(0.025, 0.035), _paired_with_p(0.035, 0.045)]
+            for v in [
+                _paired_with_p(0.025, 0.035, one_sided=True),
+                _paired_with_p(0.035, 0.045, one_sided=True),
+            ]
         )
     ]
     assert all(v.verdict == 'not reproduced' for v in losses)
@@ -367,25 +377,154 @@ def test_a_row_is_decided_after_holm():
 
 
 def test_few_runs_state_their_power():
-    "n <= 5: the statistic gives the smallest detectable difference (80 % power); n = 6 does not need it."
-    from deepforest_interp.experiments import detectable_difference
+    "n <= 5: the statistic gives the smallest detectable difference (80 % power) of the one-sided test; n = 6 does not."
+    from deepforest_interp.experiments import detectable_difference, sd_upper_bound
 
     a, b = _diffs_with(0.2, 0.3, 5)
     v = paired_verdict(a, b)
-    dd = detectable_difference(0.3, 5)
-    assert (
-        f'detects a difference of {dd:.3f}' in v.statistic
-        and 'sign test cannot reach' in v.statistic
-    )
+    dd = detectable_difference(0.3, 5, sides=1)
+    assert f'detects a difference of {dd:.3f}' in v.statistic
+    assert 'at the observed sd 0.300' in v.statistic
     a, b = _diffs_with(0.2, 0.3, 6)
     assert 'detects a difference' not in paired_verdict(a, b).statistic
     # the threshold test is one-sided: its detectable difference is the one-sided one
     x = 0.95 + _diffs_with(0.0, 0.02, 4)[0] - _diffs_with(0.0, 0.02, 4)[1]
     v = threshold_verdict(x, '> 0.9')
     assert f'{detectable_difference(np.std(x, ddof=1), 4, sides=1):.3f}' in v.statistic
-    # power by simulation: at the detectable difference the two-sided test rejects about 80 % of the time
+    # power by simulation: at the detectable difference the one-sided test rejects about 80 % of the time
     sims = np.random.default_rng(3).normal(dd, 0.3, size=(20_000, 5))
-    assert abs((ttest_1samp(sims, 0, axis=1).pvalue < 0.05).mean() - 0.8) < 0.01
+    assert (
+        abs(
+            (ttest_1samp(sims, 0, axis=1, alternative='greater').pvalue < 0.05).mean()
+            - 0.8
+        )
+        < 0.01
+    )
+    # defect 3: the sd of 3 runs is uncertain; the note also states it at the sd's 90 % upper confidence bound
+    a, b = _diffs_with(0.2, 0.3, 3)
+    hi = sd_upper_bound(0.3, 3)
+    assert (
+        f'{detectable_difference(hi, 3, sides=1):.3f} at its 90% upper bound {hi:.3f}'
+        in paired_verdict(a, b).statistic
+    )
+
+
+def test_sign_test_floor_is_computed_per_row():
+    "Defect 2: the power note states the sign test's attainable minimum p for the row's n (5 runs reach 1/32 < 0.05)."
+    from deepforest_interp.experiments import sign_test_min_p
+
+    for n in range(1, 9):
+        assert sign_test_min_p(n) == binomtest(n, n, alternative='greater').pvalue
+    five = threshold_verdict([2.5, 2.6, 2.7, 2.55, 2.65], '> 2')
+    assert '1/32 = 0.031 at best, below 0.05' in five.statistic
+    assert 'cannot reach' not in five.statistic
+    four = threshold_verdict([2.5, 2.6, 2.7, 2.55], '> 2')
+    assert '1/16 = 0.062 at best, so it cannot reach p < 0.05' in four.statistic
+    # and the sign test of the five runs does reach it
+    assert 'one-sided sign test p = 0.031' in five.statistic
+
+
+def test_tost_rows_state_the_power_of_tost():
+    "Defect 3: a tie's power note is TOST's power (exact integral = simulation; statsmodels' TOST p = ours)."
+    from statsmodels.stats.weightstats import ttost_paired
+    from deepforest_interp.experiments import tost_power
+
+    rng = np.random.default_rng(7)
+    for n, sd, m in ((5, 0.01, 0.01), (4, 1.0, 2.0), (12, 1.0, 0.6)):
+        d = rng.normal(0, sd, size=(40_000, n))
+        lo = ttest_1samp(d, -m, axis=1, alternative='greater').pvalue
+        hi = ttest_1samp(d, m, axis=1, alternative='less').pvalue
+        assert abs(np.mean(np.maximum(lo, hi) < 0.05) - tost_power(sd, n, m)) < 0.01
+    a, b = _diffs_with(0.001, 0.004, 5)
+    v = paired_verdict(a, b, expect='equal', margin=0.01)
+    assert abs(v.p - ttost_paired(a, b, -0.01, 0.01)[0]) < 1e-12
+    assert f'power {tost_power(0.004, 5, 0.01):.0%} at the observed sd' in v.statistic
+    assert 'detects a difference' not in v.statistic
+
+
+def test_family_holm_equals_statsmodels():
+    "Defect 4: Holm over a page's family of tests equals statsmodels' multipletests(method='holm'), shown beside each p."
+    from statsmodels.stats.multitest import multipletests
+    from deepforest_interp.experiments import family_holm
+
+    ps = [0.036, 0.035, 0.002, 0.2, 0.011]
+    rows = [
+        [
+            Verdict(
+                'reproduced' if p < 0.05 else 'partly',
+                '',
+                f'M{k} − MDI = +1',
+                p,
+                p,
+                1.0,
+            )
+        ]
+        for k, p in enumerate(ps)
+    ]
+    out = family_holm(rows)
+    ref = multipletests(ps, method='holm')[1]
+    for g, r in zip(out, ref):
+        assert f"Holm over the page's 5 tests: adjusted p = {r:.2g}" in g[0].statistic
+        assert g[0].verdict == ('reproduced' if r < 0.05 else 'partly')
+    # the row's own combination does not correct a second time
+    assert combine_verdicts(out[2]).verdict == 'reproduced'
+    assert [combine_verdicts(g).verdict for g in out] == [
+        'partly',
+        'partly',
+        'reproduced',
+        'partly',
+        'reproduced',
+    ]
+
+
+def test_tost_p_is_labelled():
+    "Defect 5: a TOST p is printed as p_TOST, with the beyond-margin test beside it, never as a plain 'p'."
+    a, b = _diffs_with(-0.148, 0.02, 20)
+    v = paired_verdict(a, b, expect='equal', margin=0.01)
+    assert v.verdict == 'not reproduced' and v.p_text().startswith(
+        'p_TOST = 1, p_beyond = '
+    )
+    assert (
+        'p_beyond = ' in v.reason
+        and 'equivalence within ±0.01 (TOST): p_TOST = ' in v.statistic
+    )
+    w = paired_verdict(a, b)
+    assert w.p_text().startswith('p = ')
+
+
+def test_rows_that_cannot_fail_are_not_claims(tmp_path, monkeypatch):
+    "Defect 6: identities go to the checks (not the claims table); by-construction rows are never counted as reproduced."
+    from deepforest_interp.experiments import by_construction, write_checks
+
+    monkeypatch.setenv('DFI_FIGURES', str(tmp_path))
+    kw = dict(seed='000', claim='c', where='w', paper='p', ours='o')
+    write_claims(
+        't',
+        [
+            Verdict('reproduced', '', 's').row(**kw),
+            by_construction(
+                Verdict('reproduced', '', 's'), 'the prior is 1/3 by the class weights'
+            ).row(**kw),
+        ],
+    )
+    write_checks(
+        't',
+        [
+            dict(
+                seed='000',
+                check='bias + Σ contributions = prediction',
+                where='Eq. 27',
+                statistic='max |error| < 1e-12',
+            )
+        ],
+    )
+    txt = assemble_results(tmp_path).read_text()
+    assert '2 rows: 1 reproduced, 1 by construction' in txt
+    assert '## Checks' in txt and txt.index('## Checks') > txt.index(
+        '| by construction: the prior'
+    )
+    with pytest.raises(ValueError, match='exactly the keys'):
+        write_checks('t', [dict(seed='0')])
 
 
 def test_threshold_band_is_two_sided_and_declared():
