@@ -18,9 +18,9 @@ from sklearn.utils.validation import (
     validate_data,
     _check_sample_weight,
 )
-from .core import Explanation, check_X, check_y, check_n_jobs, MAX_SEED
-from .core import Rows, is_checked
-from .core import Importance, stack_layers
+from .core import check_y, check_n_jobs, MAX_SEED
+from .rows import check_X, Rows, is_checked
+from .explanation import Explanation, Importance, stack_layers
 from .intersection_trees import Interaction, stability_scores
 from .intersection_trees import MAX_INTERSECTION_DEPTH, MAX_N_CHILD
 from .cascade import CascadeForestClassifier

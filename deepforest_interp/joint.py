@@ -7,10 +7,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
-from .core import NodeTable, node_table, walk, check_int
-from .core import model_adapter, path_contributions
-from .core import check_n_jobs, LazyKernels, _child, _walk_args
-from .core import _abbrev
+from .core import check_int, check_n_jobs
+from .explanation import _abbrev
+from .nodes import NodeTable
+from .adapters import node_table, model_adapter
+from deepforest_interp.walkers import (
+    walk,
+    path_contributions,
+    LazyKernels,
+    _child,
+    _walk_args,
+)
 from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
 
 import scipy.sparse

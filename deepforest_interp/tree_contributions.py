@@ -8,14 +8,22 @@ import functools
 import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
-from .core import Explanation, Ensemble, ensemble_trees, check_X
-from .core import check_model, model_adapter, check_bool
-from .core import ADDITIVITY_RTOL  # noqa: F401 (read here by lesson 02b)
-from .core import explanation_of, path_contributions, check_averaging
-from .core import join_explanations
-from .core import model_output, check_int, check_n_jobs, check_verbose
+from .core import check_model, check_bool
+from .rows import check_X
+from .explanation import Explanation
+from .adapters import Ensemble, ensemble_trees, model_adapter
+from .adapters import ADDITIVITY_RTOL  # noqa: F401 (read here by lesson 02b)
+from .core import check_int, check_n_jobs, check_verbose
+from .explanation import join_explanations
+from .adapters import model_output
+from deepforest_interp.walkers import (
+    explanation_of,
+    path_contributions,
+    check_averaging,
+)
 from sklearn.tree import DecisionTreeClassifier
-from .core import node_table, walk, SklearnAdapter
+from .adapters import node_table, SklearnAdapter
+from .walkers import walk
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .pipelines import unwrap_pipeline, pipeline_rows
 import deepforest_interp.boosting  # noqa: F401 (registers the HGB, XGBoost, LightGBM adapters)

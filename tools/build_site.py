@@ -37,12 +37,12 @@ def pages():
     concept = [
         s
         for s in stems
-        if re.match(r'0\d', s) and 'experiments' not in s and s != '00_core'
+        if re.match(r'0\d', s) and 'experiments' not in s and not s.startswith('00')
     ]
     exper = [s for s in stems if 'experiments' in s]
-    first = [
-        s for s in ('derivations', '00_core') if s in stems
-    ]  # the index first; core is an appendix
+    first = [s for s in ['derivations'] if s in stems] + [
+        s for s in stems if s.startswith('00')
+    ]  # the index first; the core notebooks (00, 00a-00e) are the appendix
     rest = first + [s for s in stems if s not in concept + exper + first + ['index']]
     return [
         ('Concepts: one derivation per notebook', concept),
