@@ -59,7 +59,9 @@ for name, m in models.items():
     if hasattr(m, 'n_jobs'):
         m.set_params(n_jobs=1)
     contributions(m, X[:10], n_jobs=1)  # warm: compiled, cached, verified
-    d = best(digest_of(m)) if hasattr(adapters, 'model_adapter') else 0.0  # 0: no digest
+    d = (
+        best(digest_of(m)) if hasattr(adapters, 'model_adapter') else 0.0
+    )  # 0: no digest
     r = best(lambda: node_table(m, cache=False, refresh=True))
     w = best(lambda: contributions(m, X, check_additivity=False, n_jobs=1))
     one = best(lambda: contributions(m, X[:1], check_additivity=False, n_jobs=1))
