@@ -1364,6 +1364,10 @@ d = {
                 'explanation.html#explanation._below',
                 'deepforest_interp/explanation.py',
             ),
+            'deepforest_interp.explanation.Explanation._check_fields': (
+                'explanation.html#explanation._check_fields',
+                'deepforest_interp/explanation.py',
+            ),
             'deepforest_interp.explanation.Explanation._feature_index': (
                 'explanation.html#explanation._feature_index',
                 'deepforest_interp/explanation.py',

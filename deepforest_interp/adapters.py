@@ -17,6 +17,7 @@ from deepforest_interp.core import (
     TREE_TYPES,
     check_model,
     inbag_counts,
+    patch_to,
 )
 from .rows import check_X
 from .nodes import NodeTable, read_trees
@@ -73,6 +74,7 @@ def ensemble_trees(model) -> Ensemble:
     )
 
 
+# %% ../nbs/00d_adapters.ipynb #c018s-1
 def _boosting_offset(model, n_out):
     "Raw-score offset of a gradient-boosting model: the init estimator's raw prediction (constant)."
     probe = np.zeros((1, model.n_features_in_))
@@ -107,6 +109,7 @@ class PreparedRows(NamedTuple):
     data: np.ndarray  # (n, K) the rows an Explanation keeps (category labels too)
 
 
+# %% ../nbs/00d_adapters.ipynb #c020o-1
 class ModelAdapter:
     "Everything the package asks of one model family. Nothing downstream asks which library a model comes from: explainers call `node_table`, `rows`, `output`, `offset` and `tolerance` of `model_adapter(model)`."
 
@@ -147,8 +150,11 @@ class ModelAdapter:
         return None  # (M, n) bootstrap counts, where the family records them
 
 
+# %% ../nbs/00d_adapters.ipynb #c020o-2
 # source -> adapter; model -> _Entry (its table, the state of its additivity check)
 _ADAPTERS = {}
+
+
 _TABLES = weakref.WeakKeyDictionary()
 
 
@@ -158,6 +164,7 @@ def register_adapter(adapter: ModelAdapter) -> ModelAdapter:
     return adapter
 
 
+# %% ../nbs/00d_adapters.ipynb #c020o-3
 def model_adapter(model) -> ModelAdapter:
     "The adapter of a fitted model's family; the standard TypeError for a Pipeline or an unsupported model."
     for ad in _ADAPTERS.values():
@@ -182,6 +189,7 @@ def _digest_weights(n: int) -> np.ndarray:
     return w[:n]
 
 
+# %% ../nbs/00d_adapters.ipynb #c020o1-1
 # parts smaller than this are joined and digested together (one call instead of many)
 _DIGEST_JOIN_BYTES = 1 << 16
 
@@ -194,6 +202,7 @@ def _word_sum(b: np.ndarray) -> int:
     return s ^ int.from_bytes(b[n8:].tobytes() + b'\x01', 'little')
 
 
+# %% ../nbs/00d_adapters.ipynb #c020o1-2
 def content_digest(
     parts,  # arrays (any dtype, structured too), bytes or str: what a reader reads
 ) -> bytes:  # 16 bytes: equal for equal contents
@@ -234,6 +243,7 @@ def _same(a: tuple, b: tuple) -> bool:
     return True
 
 
+# %% ../nbs/00d_adapters.ipynb #c020o2-1
 @dataclass(eq=False)
 class _Entry:
     "A cached table and what is known of it; replaced (never edited) when the model's content changes."
@@ -245,6 +255,7 @@ class _Entry:
     verified_missing: bool = False  # ... and on rows with a missing value
 
 
+# %% ../nbs/00d_adapters.ipynb #c020o2-2
 def node_table(
     model,
     cache: bool = True,  # False: a table read now is not kept (a large model read once)
@@ -277,6 +288,7 @@ def _entry(model, nt: NodeTable) -> _Entry | None:
     return hit if hit is not None and hit.table is nt else None
 
 
+# %% ../nbs/00d_adapters.ipynb #c020o3a-1
 def additivity_rows(
     nt: NodeTable,  # the model's table (`node_table(model)`)
     X: np.ndarray,  # the checked rows
@@ -295,6 +307,7 @@ def additivity_rows(
     return np.flatnonzero(np.isnan(X).any(1) & (not entry.verified_missing))
 
 
+# %% ../nbs/00d_adapters.ipynb #c020o3a-2
 def verify_additivity(
     model,  # the model `nt` was read from
     nt: NodeTable,  # its table (`node_table(model)`)
@@ -345,68 +358,6 @@ class SklearnAdapter(ModelAdapter):
 
     source = 'sklearn'
 
-    def accepts(self, model) -> bool:
-        return isinstance(model, TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES)
-
-    @staticmethod
-    def trees(model) -> list:
-        "The fitted trees, stage by stage (gradient boosting: each stage's class trees in turn)."
-        est = getattr(model, 'estimators_', None)  # a list, or boosting's 2-D array
-        return [model] if est is None else list(np.ravel(np.asarray(est, dtype=object)))
-
-    def read(self, model) -> NodeTable:
-        clf, trees = is_classifier(model), self.trees(model)
-        kw = dict(n_features=int(model.n_features_in_))
-        if isinstance(model, BOOSTING_TYPES):
-            n_out = model.estimators_.shape[1]
-            names = list(model.classes_) if clf else None
-            return read_trees(
-                trees,
-                tree_weight=np.full(len(trees), float(model.learning_rate)),
-                column=np.tile(np.arange(n_out), len(model.estimators_)),
-                offset=_boosting_offset(model, n_out),
-                # binary: the log-odds of classes_[1]
-                output_names=names[-n_out:] if clf else None,
-                kind='raw',
-                **kw,
-            )
-        if clf and getattr(model, 'n_outputs_', 1) > 1:
-            raise ValueError('multi-output classifiers are not supported')
-        C = len(model.classes_) if clf else int(getattr(model, 'n_outputs_', 1))
-        return read_trees(
-            trees,
-            tree_weight=np.full(len(trees), 1 / len(trees)),
-            offset=np.zeros(C),
-            output_names=list(model.classes_) if clf else None,
-            kind='proba' if clf else 'regression',
-            **kw,
-        )
-
-    def fingerprint(self, model) -> tuple:  # the tree objects (and boosting's rate)
-        check_is_fitted(model)
-        lr = getattr(model, 'learning_rate', None)
-        return (lr,) + tuple(t.tree_ for t in self.trees(model))
-
-    def digest(self, model) -> bytes:  # node records and values: views, no copy
-        states = [t.tree_.__getstate__() for t in self.trees(model)]
-        labels = repr(
-            list(getattr(model, 'classes_', []))
-        )  # relabelled classes: re-read
-        arrays = [a for s in states for a in (s['nodes'], s['values'])]
-        return content_digest(arrays) + labels.encode()
-
-    def output(self, model, own, nt: NodeTable) -> np.ndarray:
-        names = getattr(model, 'feature_names_in_', None)
-        if names is not None and not isinstance(own, pd.DataFrame):
-            own = pd.DataFrame(np.asarray(own), columns=names)  # checked rows: no names
-        if nt.kind == 'raw' and is_classifier(model):
-            out = model.decision_function(own)
-        else:
-            out = (
-                model.predict_proba(own) if is_classifier(model) else model.predict(own)
-            )
-        return np.asarray(out, float).reshape(len(own), -1)
-
     def offset(self, model, walk: np.ndarray, nt: NodeTable) -> np.ndarray:
         if nt.kind != 'raw':
             return super().offset(model, walk, nt)
@@ -414,10 +365,87 @@ class SklearnAdapter(ModelAdapter):
         raw = np.asarray(model._raw_predict_init(walk.astype(np.float32)), float)
         return raw.reshape(len(walk), -1)[:, : nt.n_outputs]
 
-    def inbag(self, model, n_samples: int) -> np.ndarray | None:
-        return (
-            inbag_counts(model, n_samples) if isinstance(model, FOREST_TYPES) else None
-        )
-
 
 register_adapter(SklearnAdapter())
+
+
+# %% ../nbs/00d_adapters.ipynb #c020o4-1
+@patch_to(SklearnAdapter)
+def accepts(self, model) -> bool:
+    return isinstance(model, TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES)
+
+
+# %% ../nbs/00d_adapters.ipynb #c020o4-2
+@patch_to(SklearnAdapter)
+@staticmethod
+def trees(model) -> list:
+    "The fitted trees, stage by stage (gradient boosting: each stage's class trees in turn)."
+    est = getattr(model, 'estimators_', None)  # a list, or boosting's 2-D array
+    return [model] if est is None else list(np.ravel(np.asarray(est, dtype=object)))
+
+
+# %% ../nbs/00d_adapters.ipynb #c020o4-3
+@patch_to(SklearnAdapter)
+def read(self, model) -> NodeTable:
+    clf, trees = is_classifier(model), self.trees(model)
+    kw = dict(n_features=int(model.n_features_in_))
+    if isinstance(model, BOOSTING_TYPES):
+        n_out = model.estimators_.shape[1]
+        names = list(model.classes_) if clf else None
+        return read_trees(
+            trees,
+            tree_weight=np.full(len(trees), float(model.learning_rate)),
+            column=np.tile(np.arange(n_out), len(model.estimators_)),
+            offset=_boosting_offset(model, n_out),
+            # binary: the log-odds of classes_[1]
+            output_names=names[-n_out:] if clf else None,
+            kind='raw',
+            **kw,
+        )
+    if clf and getattr(model, 'n_outputs_', 1) > 1:
+        raise ValueError('multi-output classifiers are not supported')
+    C = len(model.classes_) if clf else int(getattr(model, 'n_outputs_', 1))
+    return read_trees(
+        trees,
+        tree_weight=np.full(len(trees), 1 / len(trees)),
+        offset=np.zeros(C),
+        output_names=list(model.classes_) if clf else None,
+        kind='proba' if clf else 'regression',
+        **kw,
+    )
+
+
+# %% ../nbs/00d_adapters.ipynb #c020o4-4
+@patch_to(SklearnAdapter)
+def fingerprint(self, model) -> tuple:  # the tree objects (and boosting's rate)
+    check_is_fitted(model)
+    lr = getattr(model, 'learning_rate', None)
+    return (lr,) + tuple(t.tree_ for t in self.trees(model))
+
+
+# %% ../nbs/00d_adapters.ipynb #c020o4-5
+@patch_to(SklearnAdapter)
+def digest(self, model) -> bytes:  # node records and values: views, no copy
+    states = [t.tree_.__getstate__() for t in self.trees(model)]
+    labels = repr(list(getattr(model, 'classes_', [])))  # relabelled classes: re-read
+    arrays = [a for s in states for a in (s['nodes'], s['values'])]
+    return content_digest(arrays) + labels.encode()
+
+
+# %% ../nbs/00d_adapters.ipynb #c020o4-6
+@patch_to(SklearnAdapter)
+def output(self, model, own, nt: NodeTable) -> np.ndarray:
+    names = getattr(model, 'feature_names_in_', None)
+    if names is not None and not isinstance(own, pd.DataFrame):
+        own = pd.DataFrame(np.asarray(own), columns=names)  # checked rows: no names
+    if nt.kind == 'raw' and is_classifier(model):
+        out = model.decision_function(own)
+    else:
+        out = model.predict_proba(own) if is_classifier(model) else model.predict(own)
+    return np.asarray(out, float).reshape(len(own), -1)
+
+
+# %% ../nbs/00d_adapters.ipynb #c020o4-7
+@patch_to(SklearnAdapter)
+def inbag(self, model, n_samples: int) -> np.ndarray | None:
+    return inbag_counts(model, n_samples) if isinstance(model, FOREST_TYPES) else None

@@ -53,12 +53,15 @@ __all__ = [
 
 # %% ../nbs/00_core.ipynb #core-patch
 def patch_to(cls):
-    "Decorator: add the method (or property, classmethod) below it to `cls`, fastcore-style, leaving the module name as it was."
+    "Decorator: add the method (or property, classmethod, cached property) below it to `cls`, fastcore-style, leaving the module name as it was."
 
     def add(f):
         fn = f.fget if isinstance(f, property) else getattr(f, '__func__', f)
+        fn = getattr(fn, 'func', fn)  # a functools.cached_property
         fn.__qualname__ = f'{cls.__name__}.{fn.__name__}'
         setattr(cls, fn.__name__, f)
+        if hasattr(f, '__set_name__'):
+            f.__set_name__(cls, fn.__name__)
         return fn.__globals__.get(fn.__name__, getattr(builtins, fn.__name__, None))
 
     return add
@@ -90,12 +93,16 @@ def _has_labels(X) -> bool:
 
 # %% ../nbs/00_core.ipynb #c010
 TREE_TYPES = (DecisionTreeClassifier, DecisionTreeRegressor)
+
+
 FOREST_TYPES = (
     RandomForestClassifier,
     RandomForestRegressor,
     ExtraTreesClassifier,
     ExtraTreesRegressor,
 )
+
+
 BOOSTING_TYPES = (GradientBoostingClassifier, GradientBoostingRegressor)
 
 

@@ -9,7 +9,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
-from .core import _frozen
+from .core import _frozen, patch_to
 
 # %% auto #0
 __all__ = [
@@ -77,11 +77,13 @@ def _float_values(a):
     return a if a.dtype in (np.float32, np.float64) else a.astype(float)
 
 
+# %% ../nbs/00b_explanation.ipynb #c005-1
 def _same_shape(a: tuple, b: tuple) -> bool:
     "Shapes equal, an unknown (NaN) length of a lazy dask array matching an unknown one."
     return len(a) == len(b) and all(x == y or (x != x and y != y) for x, y in zip(a, b))
 
 
+# %% ../nbs/00b_explanation.ipynb #c005-2
 @dataclass(eq=False, repr=False)
 class Explanation:
     "Additive explanation: `bias (+ bootstrap) + values.sum(1)` reproduces the model output (seed 000 Eq. 11-12)."
@@ -103,497 +105,550 @@ class Explanation:
     layers_below: dict | None = None
 
     def __post_init__(self):
-        # float32 stays, dask stays lazy
-        self.values, self.bias = _float_values(self.values), _float_values(self.bias)
-        if self.values.ndim not in (2, 3):
+        self._check_fields()
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-3
+@patch_to(Explanation)
+def _check_fields(self):
+    "The fields are checked when an explanation is made: shapes agree, numbers are finite, names are complete; `data` becomes a private read-only copy."
+    # float32 stays, dask stays lazy
+    self.values, self.bias = _float_values(self.values), _float_values(self.bias)
+    if self.values.ndim not in (2, 3):
+        raise ValueError(f'values must be 2-D or 3-D, got shape {self.values.shape}')
+    for part in (
+        'values',
+        'bias',
+    ):  # outputs never hold NaN or inf (dask stays lazy)
+        a = getattr(self, part)
+        if isinstance(a, np.ndarray) and not np.isfinite(a).all():
+            raise ValueError(f'{part} must be finite: it holds NaN or inf')
+    n, K = self.values.shape[:2]
+    if not _same_shape(self.bias.shape, (n,) + self.values.shape[2:]):
+        raise ValueError(
+            f'bias has shape {self.bias.shape}, expected {(n,) + self.values.shape[2:]}'
+        )
+    if self.bootstrap is not None:
+        self.bootstrap = np.asarray(self.bootstrap, dtype=float)
+        if self.bootstrap.shape != self.bias.shape:
             raise ValueError(
-                f'values must be 2-D or 3-D, got shape {self.values.shape}'
+                f'bootstrap has shape {self.bootstrap.shape}, expected {self.bias.shape}'
             )
-        for part in (
-            'values',
-            'bias',
-        ):  # outputs never hold NaN or inf (dask stays lazy)
-            a = getattr(self, part)
-            if isinstance(a, np.ndarray) and not np.isfinite(a).all():
-                raise ValueError(f'{part} must be finite: it holds NaN or inf')
-        n, K = self.values.shape[:2]
-        if not _same_shape(self.bias.shape, (n,) + self.values.shape[2:]):
+    if self.std is not None:
+        self.std = np.asarray(self.std, dtype=float)
+        if self.std.shape != self.values.shape:
             raise ValueError(
-                f'bias has shape {self.bias.shape}, expected {(n,) + self.values.shape[2:]}'
+                f'std has shape {self.std.shape}, expected the shape of values'
+                f' {self.values.shape}'
             )
-        if self.bootstrap is not None:
-            self.bootstrap = np.asarray(self.bootstrap, dtype=float)
-            if self.bootstrap.shape != self.bias.shape:
-                raise ValueError(
-                    f'bootstrap has shape {self.bootstrap.shape}, expected {self.bias.shape}'
-                )
-        if self.std is not None:
-            self.std = np.asarray(self.std, dtype=float)
-            if self.std.shape != self.values.shape:
-                raise ValueError(
-                    f'std has shape {self.std.shape}, expected the shape of values'
-                    f' {self.values.shape}'
-                )
-        self.data = _frozen(self.data)
-        if self.data is not None and not _same_shape(self.data.shape, (n, K)):
+    self.data = _frozen(self.data)
+    if self.data is not None and not _same_shape(self.data.shape, (n, K)):
+        raise ValueError(
+            f'data has shape {self.data.shape}, expected (n_rows, n_features) = {(n, K)}'
+        )
+    if isinstance(self.feature_names, str):
+        raise TypeError('feature_names must be a list of names, got a str')
+    self.feature_names = [str(f) for f in self.feature_names]
+    if len(self.feature_names) != K:
+        raise ValueError(f'{len(self.feature_names)} feature names for {K} features')
+    if self.output_names is not None:
+        self.output_names = list(self.output_names)
+        if self.values.ndim != 3 or len(self.output_names) != self.values.shape[2]:
             raise ValueError(
-                f'data has shape {self.data.shape}, expected (n_rows, n_features) = {(n, K)}'
+                'output_names must name every output (last axis of values)'
             )
-        if isinstance(self.feature_names, str):
-            raise TypeError('feature_names must be a list of names, got a str')
-        self.feature_names = [str(f) for f in self.feature_names]
-        if len(self.feature_names) != K:
+    if not isinstance(self.info, dict):
+        raise TypeError(f'info must be a dict, got {type(self.info).__name__}')
+    if self.layers_below is not None and not (
+        isinstance(self.layers_below, dict)
+        and all(isinstance(e, Explanation) for e in self.layers_below.values())
+    ):
+        raise TypeError('layers_below must be a dict {layer: Explanation}')
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-4
+@patch_to(Explanation)
+@property
+def output(self) -> np.ndarray:
+    "The reconstructed model output, `bias + values.sum(axis=1)` (+ `bootstrap` when set)."
+    out = self.bias + self.values.sum(axis=1)
+    return out if self.bootstrap is None else out + self.bootstrap
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-5
+@patch_to(Explanation)
+@property
+def shape(self):
+    return self.values.shape
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-6
+@patch_to(Explanation)
+@property
+def output_space(self) -> str:
+    "What the explained output is: 'probability', 'raw score (log-odds)', 'raw score' or 'prediction' (from `info`, kept by `for_output`)."
+    info = self.info
+    spaces = ('probability', 'raw score', 'raw score (log-odds)', 'prediction')
+    space = info.get('output_space')
+    if (
+        space is None
+        and isinstance(info.get('output'), str)
+        and info['output'] in spaces
+    ):
+        space = info['output']
+    if space is None:
+        space = (
+            'probability'
+            if self.output_names is not None and 'library' not in info
+            else 'prediction'
+        )
+    if (
+        space == 'raw score'
+        and self.output_names is not None
+        and len(self.output_names) == 1
+    ):
+        space = 'raw score (log-odds)'
+    return space
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-7
+@patch_to(Explanation)
+@property
+def layers(self) -> dict | None:
+    "Every layer's explanation `{layer: Explanation}`, this one last (a deep forest's `all_layers=True`), else None."
+    if self.layers_below is None:
+        return None
+    return {**self.layers_below, len(self.layers_below): self}
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-8
+@patch_to(Explanation)
+def _below(self, fn) -> dict | None:
+    "`fn` applied to every layer below (indexing, grouping and the like carry the layers along)."
+    if self.layers_below is None:
+        return None
+    return {l: fn(e) for l, e in self.layers_below.items()}
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-9
+@patch_to(Explanation)
+def __len__(self):
+    return self.values.shape[0]
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-10
+@patch_to(Explanation)
+def __repr__(self) -> str:
+    n, K = self.values.shape[:2]
+    outs = (
+        ''
+        if self.values.ndim == 2
+        else (f', outputs={_abbrev(self.output_names or range(self.values.shape[2]))}')
+    )
+    extra = [
+        f for f in ('data', 'bootstrap', 'std') if getattr(self, f) is not None
+    ] + ([] if self.layers_below is None else ['layers'])
+    kind = self.info.get('kind')
+    if kind is None and self.values.ndim == 2:
+        kind = 'single-output'
+    elif kind is None:  # a boosted classifier: its raw score(s), one per column
+        raw = self.info.get('output') == 'raw score'
+        kind = 'raw score' if raw else 'multi-output'
+
+    return (
+        f'Explanation(n_rows={n}, n_features={K}{outs},'
+        f' features={_abbrev(self.feature_names)}, kind={kind!r},'
+        f' fields={["values", "bias"] + extra})'
+    )
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-11
+@patch_to(Explanation)
+def _feature_index(self, key) -> np.ndarray:
+    "Feature positions from names (str or list of str) or from positions / masks / slices."
+    K = len(self.feature_names)
+    if isinstance(key, str) or (
+        isinstance(key, (list, tuple, np.ndarray))
+        and len(key)
+        and all(isinstance(k, (str, np.str_)) for k in key)
+    ):
+        keys = [key] if isinstance(key, str) else list(key)
+        missing = [k for k in keys if k not in self.feature_names]
+        if missing:
             raise ValueError(
-                f'{len(self.feature_names)} feature names for {K} features'
+                f'unknown feature names {missing[:5]}; this explanation has'
+                f' {_abbrev(self.feature_names)}'
             )
-        if self.output_names is not None:
-            self.output_names = list(self.output_names)
-            if self.values.ndim != 3 or len(self.output_names) != self.values.shape[2]:
-                raise ValueError(
-                    'output_names must name every output (last axis of values)'
-                )
-        if not isinstance(self.info, dict):
-            raise TypeError(f'info must be a dict, got {type(self.info).__name__}')
-        if self.layers_below is not None and not (
-            isinstance(self.layers_below, dict)
-            and all(isinstance(e, Explanation) for e in self.layers_below.values())
-        ):
-            raise TypeError('layers_below must be a dict {layer: Explanation}')
+        return np.array([self.feature_names.index(k) for k in keys])
+    return _position(key, K, 'feature')
 
-    @property
-    def output(self) -> np.ndarray:
-        "The reconstructed model output, `bias + values.sum(axis=1)` (+ `bootstrap` when set)."
-        out = self.bias + self.values.sum(axis=1)
-        return out if self.bootstrap is None else out + self.bootstrap
 
-    @property
-    def shape(self):
-        return self.values.shape
-
-    @property
-    def output_space(self) -> str:
-        "What the explained output is: 'probability', 'raw score (log-odds)', 'raw score' or 'prediction' (from `info`, kept by `for_output`)."
-        info = self.info
-        spaces = ('probability', 'raw score', 'raw score (log-odds)', 'prediction')
-        space = info.get('output_space')
-        if (
-            space is None
-            and isinstance(info.get('output'), str)
-            and info['output'] in spaces
-        ):
-            space = info['output']
-        if space is None:
-            space = (
-                'probability'
-                if self.output_names is not None and 'library' not in info
-                else 'prediction'
-            )
-        if (
-            space == 'raw score'
-            and self.output_names is not None
-            and len(self.output_names) == 1
-        ):
-            space = 'raw score (log-odds)'
-        return space
-
-    @property
-    def layers(self) -> dict | None:
-        "Every layer's explanation `{layer: Explanation}`, this one last (a deep forest's `all_layers=True`), else None."
-        if self.layers_below is None:
-            return None
-        return {**self.layers_below, len(self.layers_below): self}
-
-    def _below(self, fn) -> dict | None:
-        "`fn` applied to every layer below (indexing, grouping and the like carry the layers along)."
-        if self.layers_below is None:
-            return None
-        return {l: fn(e) for l, e in self.layers_below.items()}
-
-    def __len__(self):
-        return self.values.shape[0]
-
-    def __repr__(self) -> str:
-        n, K = self.values.shape[:2]
-        outs = (
-            ''
-            if self.values.ndim == 2
-            else (
-                f', outputs={_abbrev(self.output_names or range(self.values.shape[2]))}'
-            )
+# %% ../nbs/00b_explanation.ipynb #c005-12
+@patch_to(Explanation)
+def output_index(self, output) -> int:
+    "Position of `output`, given as a class label / target name (tried first) or as an int position."
+    if self.values.ndim != 3:
+        raise ValueError(
+            'this explanation has a single output: there is no output to select'
         )
-        extra = [
-            f for f in ('data', 'bootstrap', 'std') if getattr(self, f) is not None
-        ] + ([] if self.layers_below is None else ['layers'])
-        kind = self.info.get('kind')
-        if kind is None and self.values.ndim == 2:
-            kind = 'single-output'
-        elif kind is None:  # a boosted classifier: its raw score(s), one per column
-            raw = self.info.get('output') == 'raw score'
-            kind = 'raw score' if raw else 'multi-output'
-
-        return (
-            f'Explanation(n_rows={n}, n_features={K}{outs},'
-            f' features={_abbrev(self.feature_names)}, kind={kind!r},'
-            f' fields={["values", "bias"] + extra})'
+    C = self.values.shape[2]
+    names = self.output_names if self.output_names is not None else list(range(C))
+    if not isinstance(output, (bool, np.bool_)):
+        # a label first: classes [1, 2, 3] -> output=1 is class 1
+        for c, o in enumerate(names):
+            if o == output or (isinstance(output, str) and str(o) == output):
+                return c
+    if isinstance(output, str):
+        raise ValueError(
+            f'output {output!r} is not one of the outputs {_abbrev(names)}'
         )
+    if isinstance(output, (bool, np.bool_)) or not isinstance(output, numbers.Integral):
+        raise TypeError(
+            f'output must be a class label / output name or an int position, got {output!r}'
+        )
+    if output >= C:
+        raise ValueError(f'output must be <= {C - 1} ({C} outputs), got {output}')
+    if output < -C:
+        raise ValueError(f'output must be >= {-C} ({C} outputs), got {output}')
+    return int(output) % C
 
-    def _feature_index(self, key) -> np.ndarray:
-        "Feature positions from names (str or list of str) or from positions / masks / slices."
-        K = len(self.feature_names)
-        if isinstance(key, str) or (
-            isinstance(key, (list, tuple, np.ndarray))
-            and len(key)
-            and all(isinstance(k, (str, np.str_)) for k in key)
-        ):
-            keys = [key] if isinstance(key, str) else list(key)
-            missing = [k for k in keys if k not in self.feature_names]
-            if missing:
-                raise ValueError(
-                    f'unknown feature names {missing[:5]}; this explanation has'
-                    f' {_abbrev(self.feature_names)}'
-                )
-            return np.array([self.feature_names.index(k) for k in keys])
-        return _position(key, K, 'feature')
 
-    def output_index(self, output) -> int:
-        "Position of `output`, given as a class label / target name (tried first) or as an int position."
-        if self.values.ndim != 3:
+# %% ../nbs/00b_explanation.ipynb #c005-13
+@patch_to(Explanation)
+def for_output(self, output) -> Explanation:
+    "The explanation of one output (a class label such as `'>50K'`, or a position): 2-D values, 1-D bias."
+    c = self.output_index(output)
+    pick = lambda a: None if a is None else a[..., c]
+    info = dict(self.info)
+    info['output_space'] = (
+        self.output_space
+    )  # what `output` was, before it names the class
+    info['output'] = self.output_names[c] if self.output_names is not None else c
+    return Explanation(
+        self.values[..., c],
+        self.bias[..., c],
+        self.feature_names,
+        self.data,
+        None,
+        pick(self.bootstrap),
+        info,
+        pick(self.std),
+        self._below(lambda e: e.for_output(output)),
+    )
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-14
+@patch_to(Explanation)
+def __getitem__(self, key) -> Explanation:
+    "Select rows, then optionally features (by name or position) and one output: `e[rows]`, `e[:, 'age']`, `e[:, :, '>50K']`."
+    if isinstance(key, tuple):
+        if not 1 <= len(key) <= 3:
             raise ValueError(
-                'this explanation has a single output: there is no output to select'
+                f'index with at most (rows, features, output), got {len(key)} parts'
             )
-        C = self.values.shape[2]
-        names = self.output_names if self.output_names is not None else list(range(C))
-        if not isinstance(output, (bool, np.bool_)):
-            # a label first: classes [1, 2, 3] -> output=1 is class 1
-            for c, o in enumerate(names):
-                if o == output or (isinstance(output, str) and str(o) == output):
-                    return c
-        if isinstance(output, str):
+        rows, feats, out = (tuple(key) + (slice(None), None))[:3]
+    else:
+        rows, feats, out = key, slice(None), None
+    if isinstance(rows, str):
+        raise TypeError(
+            f'rows must be positions or a mask; select a feature by name with e[:, {rows!r}]'
+        )
+    r, f = _position(rows, len(self), 'row'), self._feature_index(feats)
+    sel = lambda a: None if a is None else a[r][:, f]
+    e = Explanation(
+        self.values[r][:, f],
+        self.bias[r],
+        [self.feature_names[k] for k in f],
+        sel(self.data),
+        self.output_names,
+        None if self.bootstrap is None else self.bootstrap[r],
+        dict(self.info),
+        sel(self.std),
+        self._below(lambda e: e[rows, feats]),
+    )
+    return (
+        e
+        if out is None or (isinstance(out, slice) and out == slice(None))
+        else e.for_output(out)
+    )
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-15
+@patch_to(Explanation)
+def abs(self) -> Explanation:
+    "Absolute contributions (bias, bootstrap, data and std kept): the usual first step of a global importance."
+    return Explanation(
+        np.abs(self.values),
+        self.bias,
+        self.feature_names,
+        self.data,
+        self.output_names,
+        self.bootstrap,
+        dict(self.info),
+        self.std,
+        self._below(lambda e: e.abs()),
+    )
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-16
+@patch_to(Explanation)
+def mean(self, axis: int = 0) -> Explanation:
+    "Average over rows (`axis=0` only): a one-row explanation (data dropped; std becomes the mean per-row spread)."
+    if axis != 0:
+        raise ValueError(f'mean is taken over rows only (axis=0), got axis={axis!r}')
+    m = lambda a: None if a is None else a.mean(0, keepdims=True)
+    return Explanation(
+        m(self.values),
+        m(self.bias),
+        self.feature_names,
+        None,
+        self.output_names,
+        m(self.bootstrap),
+        dict(self.info),
+        m(self.std),
+        self._below(lambda e: e.mean(axis)),
+    )
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-17
+@patch_to(Explanation)
+def _group_positions(self, members) -> np.ndarray:
+    "The feature positions of one group of `group`'s dict: names or positions; an integer array of valid positions (a Pipeline's column groups) taken as it is."
+    K = len(self.feature_names)
+    m = members
+    if isinstance(m, np.ndarray) and m.ndim == 1 and m.dtype.kind in 'iu':
+        if not len(m) or (m.min() >= 0 and m.max() < K):
+            return m.astype(np.intp, copy=False)
+    return self._feature_index(list(m)) if len(m) else np.zeros(0, np.intp)
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-18
+@patch_to(Explanation)
+def group(self, mapping, data=None) -> Explanation:
+    "Sum contributions over groups of features (exact: the output is unchanged); `mapping` = {group: [features]} or one group label per feature."
+    K = len(self.feature_names)
+    if isinstance(mapping, dict):
+        _group_names(mapping)
+        groups = {str(g): self._group_positions(m) for g, m in mapping.items()}
+    else:
+        labels = list(mapping)
+        if len(labels) != K:
             raise ValueError(
-                f'output {output!r} is not one of the outputs {_abbrev(names)}'
+                f'mapping gives {len(labels)} group labels for {K} features'
             )
-        if isinstance(output, (bool, np.bool_)) or not isinstance(
-            output, numbers.Integral
-        ):
-            raise TypeError(
-                f'output must be a class label / output name or an int position, got {output!r}'
-            )
-        if output >= C:
-            raise ValueError(f'output must be <= {C - 1} ({C} outputs), got {output}')
-        if output < -C:
-            raise ValueError(f'output must be >= {-C} ({C} outputs), got {output}')
-        return int(output) % C
-
-    def for_output(self, output) -> Explanation:
-        "The explanation of one output (a class label such as `'>50K'`, or a position): 2-D values, 1-D bias."
-        c = self.output_index(output)
-        pick = lambda a: None if a is None else a[..., c]
-        info = dict(self.info)
-        info['output_space'] = (
-            self.output_space
-        )  # what `output` was, before it names the class
-        info['output'] = self.output_names[c] if self.output_names is not None else c
-        return Explanation(
-            self.values[..., c],
-            self.bias[..., c],
-            self.feature_names,
-            self.data,
-            None,
-            pick(self.bootstrap),
-            info,
-            pick(self.std),
-            self._below(lambda e: e.for_output(output)),
+        groups = {}
+        for k, name in enumerate(_group_names(labels)):
+            groups.setdefault(name, []).append(k)
+        groups = {g: np.array(ks) for g, ks in groups.items()}
+    used = np.concatenate([np.zeros(0, np.intp)] + list(groups.values()))
+    count = np.bincount(used, minlength=K)
+    if (count != 1).any():
+        bad = [self.feature_names[k] for k in np.flatnonzero(count != 1)]
+        raise ValueError(
+            f'every feature must belong to exactly one group; not so for {bad[:5]}'
         )
-
-    def __getitem__(self, key) -> Explanation:
-        "Select rows, then optionally features (by name or position) and one output: `e[rows]`, `e[:, 'age']`, `e[:, :, '>50K']`."
-        if isinstance(key, tuple):
-            if not 1 <= len(key) <= 3:
-                raise ValueError(
-                    f'index with at most (rows, features, output), got {len(key)} parts'
-                )
-            rows, feats, out = (tuple(key) + (slice(None), None))[:3]
-        else:
-            rows, feats, out = key, slice(None), None
-        if isinstance(rows, str):
-            raise TypeError(
-                f'rows must be positions or a mask; select a feature by name with e[:, {rows!r}]'
-            )
-        r, f = _position(rows, len(self), 'row'), self._feature_index(feats)
-        sel = lambda a: None if a is None else a[r][:, f]
-        e = Explanation(
-            self.values[r][:, f],
-            self.bias[r],
-            [self.feature_names[k] for k in f],
-            sel(self.data),
-            self.output_names,
-            None if self.bootstrap is None else self.bootstrap[r],
-            dict(self.info),
-            sel(self.std),
-            self._below(lambda e: e[rows, feats]),
+    vals = np.stack([self.values[:, ks].sum(1) for ks in groups.values()], axis=1)
+    single = all(len(ks) == 1 for ks in groups.values())  # a relabelling
+    if data is None and self.data is not None and single:
+        data = self.data[:, [ks[0] for ks in groups.values()]]
+    info, std = dict(self.info), None
+    if self.std is not None and single:
+        std = self.std[:, [ks[0] for ks in groups.values()]]
+    elif self.std is not None:  # the spread of a sum needs the covariances
+        info['std'] = (
+            'dropped by group(): the sd over the trees of a sum of features needs'
+            ' their covariances over the trees, which are not kept'
         )
-        return (
-            e
-            if out is None or (isinstance(out, slice) and out == slice(None))
-            else e.for_output(out)
-        )
+    return Explanation(
+        vals,
+        self.bias,
+        list(groups),
+        data,
+        self.output_names,
+        self.bootstrap,
+        info,
+        std,
+        layers_below=self._below(lambda e: e.group(mapping, data)),
+    )
 
-    def abs(self) -> Explanation:
-        "Absolute contributions (bias, bootstrap, data and std kept): the usual first step of a global importance."
-        return Explanation(
-            np.abs(self.values),
-            self.bias,
-            self.feature_names,
-            self.data,
-            self.output_names,
-            self.bootstrap,
-            dict(self.info),
-            self.std,
-            self._below(lambda e: e.abs()),
-        )
 
-    def mean(self, axis: int = 0) -> Explanation:
-        "Average over rows (`axis=0` only): a one-row explanation (data dropped; std becomes the mean per-row spread)."
-        if axis != 0:
+# %% ../nbs/00b_explanation.ipynb #c005-19
+@patch_to(Explanation)
+def to_frame(self) -> pd.DataFrame:
+    "Tidy long table, one row per (sample, feature[, output]): value (numbers; a category's label in `label`), contribution, bias (and bootstrap, std); one type per column, so it writes to parquet; `from_frame` inverts it."
+    n, K = self.values.shape[:2]
+    C = self.values.shape[2] if self.values.ndim == 3 else 1
+    rep = lambda a: np.asarray(a).reshape(n, K, C).reshape(-1)  # (n, K, C) order
+    per_row = lambda a: np.repeat(np.asarray(a).reshape(n, 1, C), K, axis=1).reshape(-1)
+    df = pd.DataFrame(
+        {
+            'sample': np.repeat(np.arange(n), K * C),
+            'feature': np.tile(np.repeat(self.feature_names, C), n),
+        }
+    )
+    if self.data is not None:  # numbers in 'value'; category labels in 'label'
+        num, labels = _split_labels(self.data)
+        df['value'] = np.repeat(num.reshape(-1), C)
+        if labels is not None:
+            df['label'] = pd.array(np.repeat(labels.reshape(-1), C), dtype='string')
+    if self.values.ndim == 3:
+        outs = self.output_names if self.output_names is not None else list(range(C))
+        df['output'] = np.tile(np.asarray(outs, dtype=object), n * K)
+    df['contribution'] = rep(self.values)
+    df['bias'] = per_row(self.bias)
+    if self.bootstrap is not None:
+        df['bootstrap'] = per_row(self.bootstrap)
+    if self.std is not None:
+        df['std'] = rep(self.std)
+    return df
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-20
+@patch_to(Explanation)
+@classmethod
+def from_frame(cls, df: pd.DataFrame) -> Explanation:
+    "Rebuild an Explanation from `to_frame()`'s table (exact round trip of values, bias, data, bootstrap, std; `info`, e.g. the attribution, is not in the table: `save` / `load` keep it)."
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(
+            f'df must be a DataFrame (from to_frame()), got {type(df).__name__}'
+        )
+    need = {'sample', 'feature', 'contribution', 'bias'}
+    if need - set(df.columns):
+        raise ValueError(
+            f'df lacks the columns {sorted(need - set(df.columns))} that to_frame() writes'
+        )
+    if len(df) == 0:
+        raise ValueError('df has no rows: nothing to rebuild an explanation from')
+    feats = list(pd.unique(df['feature'].astype(str)))
+    samples = np.sort(pd.unique(df['sample']))
+    has_out = 'output' in df.columns
+    outs = list(pd.unique(df['output'])) if has_out else [None]
+    n, K, C = len(samples), len(feats), len(outs)
+    if len(df) != n * K * C:
+        raise ValueError(
+            f'df has {len(df)} rows, expected samples x features x outputs = {n * K * C}'
+        )
+    i = np.searchsorted(samples, df['sample'].to_numpy())
+    k = pd.Categorical(df['feature'].astype(str), categories=feats).codes
+    c = (
+        pd.Categorical(df['output'], categories=outs).codes
+        if has_out
+        else np.zeros(len(df), int)
+    )
+    flat = (i * K + k) * C + c
+    if len(np.unique(flat)) != len(df):
+        raise ValueError('df has duplicate (sample, feature, output) rows')
+    order = np.argsort(flat)
+    col = lambda name: _frame_numbers(df, name)[order]
+    shape = (n, K, C) if has_out else (n, K)
+
+    def first(name):  # a per-row column: one value for all the features of a row
+        a = col(name).reshape(n, K, C)
+        same = (a == a[:, :1]) | (np.isnan(a) & np.isnan(a[:, :1]))
+        if not same.all():
+            i = int(np.flatnonzero(~same.all((1, 2)))[0])
             raise ValueError(
-                f'mean is taken over rows only (axis=0), got axis={axis!r}'
+                f'df column {name!r} differs between the features of sample'
+                f' {samples[i]}: to_frame() writes one {name} per sample (and'
+                ' output); fix or drop that sample'
             )
-        m = lambda a: None if a is None else a.mean(0, keepdims=True)
-        return Explanation(
-            m(self.values),
-            m(self.bias),
-            self.feature_names,
-            None,
-            self.output_names,
-            m(self.bootstrap),
-            dict(self.info),
-            m(self.std),
-            self._below(lambda e: e.mean(axis)),
-        )
+        return a[:, 0, :].reshape((n, C) if has_out else (n,))
 
-    def _group_positions(self, members) -> np.ndarray:
-        "The feature positions of one group of `group`'s dict: names or positions; an integer array of valid positions (a Pipeline's column groups) taken as it is."
-        K = len(self.feature_names)
-        m = members
-        if isinstance(m, np.ndarray) and m.ndim == 1 and m.dtype.kind in 'iu':
-            if not len(m) or (m.min() >= 0 and m.max() < K):
-                return m.astype(np.intp, copy=False)
-        return self._feature_index(list(m)) if len(m) else np.zeros(0, np.intp)
-
-    def group(self, mapping, data=None) -> Explanation:
-        "Sum contributions over groups of features (exact: the output is unchanged); `mapping` = {group: [features]} or one group label per feature."
-        K = len(self.feature_names)
-        if isinstance(mapping, dict):
-            _group_names(mapping)
-            groups = {str(g): self._group_positions(m) for g, m in mapping.items()}
-        else:
-            labels = list(mapping)
-            if len(labels) != K:
-                raise ValueError(
-                    f'mapping gives {len(labels)} group labels for {K} features'
-                )
-            groups = {}
-            for k, name in enumerate(_group_names(labels)):
-                groups.setdefault(name, []).append(k)
-            groups = {g: np.array(ks) for g, ks in groups.items()}
-        used = np.concatenate([np.zeros(0, np.intp)] + list(groups.values()))
-        count = np.bincount(used, minlength=K)
-        if (count != 1).any():
-            bad = [self.feature_names[k] for k in np.flatnonzero(count != 1)]
+    for name in ('contribution', 'bias'):
+        blank = np.isnan(col(name))
+        if blank.any():
+            i = int(np.flatnonzero(blank)[0]) // (K * C)
             raise ValueError(
-                f'every feature must belong to exactly one group; not so for {bad[:5]}'
+                f'df column {name!r} has {int(blank.sum())} blank (NaN) cell(s), the'
+                f' first in sample {samples[i]}: an explanation needs every'
+                ' contribution and bias; fill them or drop those samples'
             )
-        vals = np.stack([self.values[:, ks].sum(1) for ks in groups.values()], axis=1)
-        single = all(len(ks) == 1 for ks in groups.values())  # a relabelling
-        if data is None and self.data is not None and single:
-            data = self.data[:, [ks[0] for ks in groups.values()]]
-        info, std = dict(self.info), None
-        if self.std is not None and single:
-            std = self.std[:, [ks[0] for ks in groups.values()]]
-        elif self.std is not None:  # the spread of a sum needs the covariances
-            info['std'] = (
-                'dropped by group(): the sd over the trees of a sum of features needs'
-                ' their covariances over the trees, which are not kept'
-            )
-        return Explanation(
-            vals,
-            self.bias,
-            list(groups),
-            data,
-            self.output_names,
-            self.bootstrap,
-            info,
-            std,
-            layers_below=self._below(lambda e: e.group(mapping, data)),
-        )
+    data = col('value').reshape(n, K, C)[:, :, 0] if 'value' in df.columns else None
+    if data is not None and 'label' in df.columns:  # labels back in their cells
+        lab = df['label'].astype(object).to_numpy()[order].reshape(n, K, C)
+        lab = lab[:, :, 0]
+        data = np.where(pd.isna(lab), data.astype(object), lab)
+    return cls(
+        col('contribution').reshape(shape),
+        first('bias'),
+        feats,
+        data,
+        outs if has_out else None,
+        first('bootstrap') if 'bootstrap' in df.columns else None,
+        {},
+        col('std').reshape(shape) if 'std' in df.columns else None,
+    )
 
-    def to_frame(self) -> pd.DataFrame:
-        "Tidy long table, one row per (sample, feature[, output]): value (numbers; a category's label in `label`), contribution, bias (and bootstrap, std); one type per column, so it writes to parquet; `from_frame` inverts it."
-        n, K = self.values.shape[:2]
-        C = self.values.shape[2] if self.values.ndim == 3 else 1
-        rep = lambda a: np.asarray(a).reshape(n, K, C).reshape(-1)  # (n, K, C) order
-        per_row = lambda a: np.repeat(
-            np.asarray(a).reshape(n, 1, C), K, axis=1
-        ).reshape(-1)
-        df = pd.DataFrame(
-            {
-                'sample': np.repeat(np.arange(n), K * C),
-                'feature': np.tile(np.repeat(self.feature_names, C), n),
-            }
-        )
-        if self.data is not None:  # numbers in 'value'; category labels in 'label'
-            num, labels = _split_labels(self.data)
-            df['value'] = np.repeat(num.reshape(-1), C)
-            if labels is not None:
-                df['label'] = pd.array(np.repeat(labels.reshape(-1), C), dtype='string')
-        if self.values.ndim == 3:
-            outs = (
-                self.output_names if self.output_names is not None else list(range(C))
-            )
-            df['output'] = np.tile(np.asarray(outs, dtype=object), n * K)
-        df['contribution'] = rep(self.values)
-        df['bias'] = per_row(self.bias)
-        if self.bootstrap is not None:
-            df['bootstrap'] = per_row(self.bootstrap)
-        if self.std is not None:
-            df['std'] = rep(self.std)
-        return df
 
-    @classmethod
-    def from_frame(cls, df: pd.DataFrame) -> Explanation:
-        "Rebuild an Explanation from `to_frame()`'s table (exact round trip of values, bias, data, bootstrap, std; `info`, e.g. the attribution, is not in the table: `save` / `load` keep it)."
-        if not isinstance(df, pd.DataFrame):
-            raise TypeError(
-                f'df must be a DataFrame (from to_frame()), got {type(df).__name__}'
-            )
-        need = {'sample', 'feature', 'contribution', 'bias'}
-        if need - set(df.columns):
+# %% ../nbs/00b_explanation.ipynb #c005-21
+@patch_to(Explanation)
+def to_shap(self, output=None):
+    "A `shap.Explanation` (needs `shap`); a multi-output explanation needs `output=` (label or position) for shap's plots. Path contributions warn: shap's plots call every value a 'SHAP value'."
+    if self.info.get('attribution', 'path') != 'shapley':
+        import warnings
+
+        warnings.warn(
+            "to_shap(): these are path contributions (Saabas), not Shapley values, but shap's"
+            " plots will label them 'SHAP value'. For Shapley values use"
+            " shapley_values(model, X) or contributions(model, X, method='shapley');"
+            ' e.plot.summary() / .waterfall() / .dependence() label either kind.',
+            UserWarning,
+            stacklevel=2,
+        )
+    try:
+        import shap
+    except ImportError as err:
+        raise ImportError(
+            'to_shap() needs the optional dependency shap: pip install shap'
+        ) from err
+    e = self
+    if self.values.ndim == 3:
+        if output is None and self.values.shape[2] > 1:
             raise ValueError(
-                f'df lacks the columns {sorted(need - set(df.columns))} that to_frame() writes'
+                f'this explanation has {self.values.shape[2]} outputs'
+                f' {_abbrev(self.output_names or [])}: pass output=<label or'
+                " position> (shap's plots take one output at a time)"
             )
-        if len(df) == 0:
-            raise ValueError('df has no rows: nothing to rebuild an explanation from')
-        feats = list(pd.unique(df['feature'].astype(str)))
-        samples = np.sort(pd.unique(df['sample']))
-        has_out = 'output' in df.columns
-        outs = list(pd.unique(df['output'])) if has_out else [None]
-        n, K, C = len(samples), len(feats), len(outs)
-        if len(df) != n * K * C:
-            raise ValueError(
-                f'df has {len(df)} rows, expected samples x features x outputs = {n * K * C}'
-            )
-        i = np.searchsorted(samples, df['sample'].to_numpy())
-        k = pd.Categorical(df['feature'].astype(str), categories=feats).codes
-        c = (
-            pd.Categorical(df['output'], categories=outs).codes
-            if has_out
-            else np.zeros(len(df), int)
+        e = self.for_output(0 if output is None else output)
+    elif output is not None:
+        raise ValueError('this explanation has a single output: leave output=None')
+    base = e.bias if e.bootstrap is None else e.bias + e.bootstrap
+    data, shown = e.data, None
+    if data is not None and np.asarray(data).dtype.kind == 'O':
+        # numbers for shap's colour scales; the labels are what its plots print
+        data, shown = label_codes(data)[0], np.asarray(e.data)
+    return shap.Explanation(
+        e.values,
+        base_values=base,
+        data=data,
+        display_data=shown,
+        feature_names=e.feature_names,
+    )
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-22
+@patch_to(Explanation)
+def save(self, path) -> None:
+    "Write the explanation, its layers included, to the file `path` exactly as named (numpy's `.npz` format: arrays and JSON text, no pickle), whole or not at all; `Explanation.load` reads it back exactly."
+    arrays = _explanation_arrays(self)
+    _write_whole(path, lambda f: np.savez_compressed(f, **arrays))
+
+
+# %% ../nbs/00b_explanation.ipynb #c005-23
+@patch_to(Explanation)
+@classmethod
+def load(cls, path) -> Explanation:
+    "Read an explanation written by `save`; any other file is refused with one message (read with `allow_pickle=False`: never unpickled)."
+    arrays = _read_npz(path)
+    try:
+        return _explanation_from(arrays)
+    except ValueError as err:
+        where = (
+            os.fspath(path)
+            if isinstance(path, (str, os.PathLike))
+            else getattr(path, 'name', type(path).__name__)
         )
-        flat = (i * K + k) * C + c
-        if len(np.unique(flat)) != len(df):
-            raise ValueError('df has duplicate (sample, feature, output) rows')
-        order = np.argsort(flat)
-        col = lambda name: _frame_numbers(df, name)[order]
-        shape = (n, K, C) if has_out else (n, K)
-
-        def first(name):  # a per-row column: one value for all the features of a row
-            a = col(name).reshape(n, K, C)
-            same = (a == a[:, :1]) | (np.isnan(a) & np.isnan(a[:, :1]))
-            if not same.all():
-                i = int(np.flatnonzero(~same.all((1, 2)))[0])
-                raise ValueError(
-                    f'df column {name!r} differs between the features of sample'
-                    f' {samples[i]}: to_frame() writes one {name} per sample (and'
-                    ' output); fix or drop that sample'
-                )
-            return a[:, 0, :].reshape((n, C) if has_out else (n,))
-
-        for name in ('contribution', 'bias'):
-            blank = np.isnan(col(name))
-            if blank.any():
-                i = int(np.flatnonzero(blank)[0]) // (K * C)
-                raise ValueError(
-                    f'df column {name!r} has {int(blank.sum())} blank (NaN) cell(s), the'
-                    f' first in sample {samples[i]}: an explanation needs every'
-                    ' contribution and bias; fill them or drop those samples'
-                )
-        data = col('value').reshape(n, K, C)[:, :, 0] if 'value' in df.columns else None
-        if data is not None and 'label' in df.columns:  # labels back in their cells
-            lab = df['label'].astype(object).to_numpy()[order].reshape(n, K, C)
-            lab = lab[:, :, 0]
-            data = np.where(pd.isna(lab), data.astype(object), lab)
-        return cls(
-            col('contribution').reshape(shape),
-            first('bias'),
-            feats,
-            data,
-            outs if has_out else None,
-            first('bootstrap') if 'bootstrap' in df.columns else None,
-            {},
-            col('std').reshape(shape) if 'std' in df.columns else None,
-        )
-
-    def to_shap(self, output=None):
-        "A `shap.Explanation` (needs `shap`); a multi-output explanation needs `output=` (label or position) for shap's plots. Path contributions warn: shap's plots call every value a 'SHAP value'."
-        if self.info.get('attribution', 'path') != 'shapley':
-            import warnings
-
-            warnings.warn(
-                "to_shap(): these are path contributions (Saabas), not Shapley values, but shap's"
-                " plots will label them 'SHAP value'. For Shapley values use"
-                " shapley_values(model, X) or contributions(model, X, method='shapley');"
-                ' e.plot.summary() / .waterfall() / .dependence() label either kind.',
-                UserWarning,
-                stacklevel=2,
-            )
-        try:
-            import shap
-        except ImportError as err:
-            raise ImportError(
-                'to_shap() needs the optional dependency shap: pip install shap'
-            ) from err
-        e = self
-        if self.values.ndim == 3:
-            if output is None and self.values.shape[2] > 1:
-                raise ValueError(
-                    f'this explanation has {self.values.shape[2]} outputs'
-                    f' {_abbrev(self.output_names or [])}: pass output=<label or'
-                    " position> (shap's plots take one output at a time)"
-                )
-            e = self.for_output(0 if output is None else output)
-        elif output is not None:
-            raise ValueError('this explanation has a single output: leave output=None')
-        base = e.bias if e.bootstrap is None else e.bias + e.bootstrap
-        data, shown = e.data, None
-        if data is not None and np.asarray(data).dtype.kind == 'O':
-            # numbers for shap's colour scales; the labels are what its plots print
-            data, shown = label_codes(data)[0], np.asarray(e.data)
-        return shap.Explanation(
-            e.values,
-            base_values=base,
-            data=data,
-            display_data=shown,
-            feature_names=e.feature_names,
-        )
-
-    def save(self, path) -> None:
-        "Write the explanation, its layers included, to the file `path` exactly as named (numpy's `.npz` format: arrays and JSON text, no pickle), whole or not at all; `Explanation.load` reads it back exactly."
-        arrays = _explanation_arrays(self)
-        _write_whole(path, lambda f: np.savez_compressed(f, **arrays))
-
-    @classmethod
-    def load(cls, path) -> Explanation:
-        "Read an explanation written by `save`; any other file is refused with one message (read with `allow_pickle=False`: never unpickled)."
-        arrays = _read_npz(path)
-        try:
-            return _explanation_from(arrays)
-        except ValueError as err:
-            where = (
-                os.fspath(path)
-                if isinstance(path, (str, os.PathLike))
-                else getattr(path, 'name', type(path).__name__)
-            )
-            raise ValueError(f'path {where!r}: {err}') from None
+        raise ValueError(f'path {where!r}: {err}') from None
 
 
 # %% ../nbs/00b_explanation.ipynb #c005s
@@ -622,11 +677,13 @@ def _split_labels(data) -> tuple[np.ndarray, np.ndarray | None]:
     return num, (lab if any(v is not None for v in lab.ravel()) else None)
 
 
+# %% ../nbs/00b_explanation.ipynb #c005s-1
 def _json_value(v):
     "numpy scalars as Python ones, for JSON."
     return v.item() if isinstance(v, np.generic) else v
 
 
+# %% ../nbs/00b_explanation.ipynb #c005s-2
 def _names_dtype(names) -> str | None:
     "The numpy dtype shared by output names that are all numpy scalars (bool, int, float; e.g. `classes_`), kept so that they load back as such."
     if names and all(isinstance(v, np.generic) for v in names):
@@ -636,6 +693,7 @@ def _names_dtype(names) -> str | None:
     return None
 
 
+# %% ../nbs/00b_explanation.ipynb #c005s-3
 def _explanation_arrays(e, prefix: str = '') -> dict:
     "The arrays `Explanation.save` writes: numbers as they are, names and labels as unicode, the rest as JSON."
     out = {prefix + 'values': e.values, prefix + 'bias': e.bias}
@@ -673,6 +731,7 @@ def _explanation_arrays(e, prefix: str = '') -> dict:
     return out
 
 
+# %% ../nbs/00b_explanation.ipynb #c005s-4
 def _member(a: dict, key: str, kinds: str = 'fiu', optional: bool = False):
     "Member `key` of a saved explanation, checked to hold an array of one of the dtype `kinds`; a ValueError 'damaged: member ...' otherwise."
     if key not in a:
@@ -688,6 +747,7 @@ def _member(a: dict, key: str, kinds: str = 'fiu', optional: bool = False):
     return v
 
 
+# %% ../nbs/00b_explanation.ipynb #c005s-5
 def _meta(a: dict, prefix: str) -> dict:
     "The JSON member `meta` of a saved explanation (output names, info, layers), checked."
     m = _member(a, prefix + 'meta', 'U')
@@ -708,6 +768,7 @@ def _meta(a: dict, prefix: str) -> dict:
     return meta
 
 
+# %% ../nbs/00b_explanation.ipynb #c005s-6
 def _explanation_from(a: dict, prefix: str = ''):
     "The explanation `_explanation_arrays` wrote (read back exactly); a ValueError naming the damaged member otherwise."
     meta = _meta(a, prefix)
@@ -752,6 +813,7 @@ def _explanation_from(a: dict, prefix: str = ''):
         ) from None
 
 
+# %% ../nbs/00b_explanation.ipynb #c005s-7
 def _save_path(path, what: str = 'path') -> str:
     "`path` as the name of a file to write: a str or os.PathLike naming a file (not a directory) in a directory that exists."
     if not isinstance(path, (str, os.PathLike)):
@@ -772,6 +834,7 @@ def _save_path(path, what: str = 'path') -> str:
     return path
 
 
+# %% ../nbs/00b_explanation.ipynb #c005s-8
 def _write_whole(path, write, what: str = 'path') -> None:
     "Call `write(file)` on a new file beside `path`, then rename it to `path`: a write that fails leaves no partial file (and an older file of that name as it was); an open binary file is written as it is."
     if hasattr(path, 'write') and not isinstance(path, (str, os.PathLike)):
@@ -789,6 +852,7 @@ def _write_whole(path, write, what: str = 'path') -> None:
         raise
 
 
+# %% ../nbs/00b_explanation.ipynb #c005s-9
 def _read_npz(path) -> dict:
     "Every member of the Explanation file at `path` (numpy's `.npz`, read with `allow_pickle=False`: never unpickled; or an open binary file); one ValueError for a file of another kind."
     if hasattr(path, 'read') and not isinstance(path, (str, os.PathLike)):
@@ -833,6 +897,7 @@ def _read_npz(path) -> dict:
     return arrays
 
 
+# %% ../nbs/00b_explanation.ipynb #c005s-10
 def _frame_numbers(df: pd.DataFrame, name: str) -> np.ndarray:
     "Column `name` of a `to_frame()` table as float64 (NaN where blank); a ValueError naming the column when a cell is not a number."
     try:
@@ -843,6 +908,7 @@ def _frame_numbers(df: pd.DataFrame, name: str) -> np.ndarray:
         ) from None
 
 
+# %% ../nbs/00b_explanation.ipynb #c005s-11
 def _group_names(labels) -> list:
     "The group names (str) of `Explanation.group`'s labels; a ValueError naming two different labels that would print as one name (1 and '1')."
     seen = {}
@@ -857,6 +923,7 @@ def _group_names(labels) -> list:
     return [str(g) for g in labels]
 
 
+# %% ../nbs/00b_explanation.ipynb #c005s-12
 def _same_label(a, b) -> bool:
     "True when two group labels are the same (1 and np.int64(1)), False for 1 and '1'."
     if isinstance(a, str) != isinstance(b, str):
@@ -867,6 +934,7 @@ def _same_label(a, b) -> bool:
         return a is b
 
 
+# %% ../nbs/00b_explanation.ipynb #c005s-13
 def _json_info(info: dict) -> dict:
     "An explanation's `info` as JSON data (numpy arrays as lists); a TypeError naming `info` for anything JSON cannot hold."
 

@@ -19,6 +19,7 @@ from deepforest_interp.core import (
     encode_target,
     inbag_counts,
     model_trees,
+    patch_to,
 )
 from .rows import check_X
 
@@ -113,129 +114,162 @@ class NodeTable:
         if self.n_features is None:
             self.n_features = max(int(self.feature.max(initial=-1)) + 1, 1)
 
-    def __repr__(self):
-        return (
-            f'NodeTable({self.source}: {self.n_trees} trees, {self.n_nodes} nodes,'
-            f' {self.n_features} features, {self.n_outputs} outputs)'
-        )
-
     n_nodes = property(lambda self: len(self.left))
     n_trees = property(lambda self: len(self.roots))
     n_outputs = property(lambda self: len(self.offset))  # C
     is_leaf = property(lambda self: self.left < 0)
 
-    @functools.cached_property
-    def parent(self) -> np.ndarray:
-        "(N,) parent of every node, -1 at the roots."
-        parent, inner = (
-            np.full(self.n_nodes, -1, np.int64),
-            np.flatnonzero(self.left >= 0),
+
+# %% ../nbs/00c_nodes.ipynb #c015-1
+@patch_to(NodeTable)
+def __repr__(self):
+    return (
+        f'NodeTable({self.source}: {self.n_trees} trees, {self.n_nodes} nodes,'
+        f' {self.n_features} features, {self.n_outputs} outputs)'
+    )
+
+
+# %% ../nbs/00c_nodes.ipynb #c015-2
+@patch_to(NodeTable)
+@functools.cached_property
+def parent(self) -> np.ndarray:
+    "(N,) parent of every node, -1 at the roots."
+    parent, inner = (
+        np.full(self.n_nodes, -1, np.int64),
+        np.flatnonzero(self.left >= 0),
+    )
+    parent[self.left[inner]] = inner
+    parent[self.right[inner]] = inner
+    return self._derived(parent)
+
+
+# %% ../nbs/00c_nodes.ipynb #c015-3
+@patch_to(NodeTable)
+@functools.cached_property
+def depth(self) -> np.ndarray:
+    "(N,) depth of every node (roots 0), level by level over all trees at once."
+    depth, frontier, d = np.zeros(self.n_nodes, np.int64), self.roots, 0
+    while frontier.size:
+        depth[frontier] = d
+        frontier = frontier[self.left[frontier] >= 0]
+        frontier = np.concatenate([self.left[frontier], self.right[frontier]])
+        d += 1
+    return self._derived(depth)
+
+
+# %% ../nbs/00c_nodes.ipynb #c015-4
+@patch_to(NodeTable)
+@functools.cached_property
+def delta(self) -> np.ndarray:
+    "(N, D) increments mu(t) - mu(parent(t)), 0 at the roots: what a step into t adds."
+    up = np.where(self.parent >= 0, self.parent, np.arange(self.n_nodes))
+    return self._derived(self.value - self.value[up])
+
+
+# %% ../nbs/00c_nodes.ipynb #c015-5
+@patch_to(NodeTable)
+@functools.cached_property
+def threshold32(self) -> np.ndarray:
+    "Thresholds as float32 rounded down: for a float32 x, `x <= threshold32` exactly when `x <= threshold`."
+    t = self.threshold.astype(np.float32)
+    t = np.where(t > self.threshold, np.nextafter(t, np.float32(-np.inf)), t)
+    return self._derived(t.astype(np.float32))
+
+
+# %% ../nbs/00c_nodes.ipynb #c015-6
+@patch_to(NodeTable)
+@property
+def root_value(self) -> np.ndarray:
+    "(M, D) value of every tree's root."
+    return self.value[self.roots]
+
+
+# %% ../nbs/00c_nodes.ipynb #c015-7
+@patch_to(NodeTable)
+@property
+def bias(self) -> np.ndarray:
+    "(C,) the output before any split: offset + sum_m w_m mu(root_m), in each tree's columns."
+    b = self.offset.copy()
+    for c in range(self.value.shape[1]):
+        np.add.at(b, self.column + c, self.tree_weight * self.value[self.roots, c])
+    return b
+
+
+# %% ../nbs/00c_nodes.ipynb #c015-8
+@patch_to(NodeTable)
+@functools.cached_property
+def _local_ids(self) -> tuple:
+    "left, right and parent as ids within each node's own tree (-1 kept), derived once for `tree`."
+    first = np.repeat(self.roots, np.diff(np.append(self.roots, self.n_nodes)))
+    local = lambda a, dt: np.where(a >= 0, a - first, -1).astype(dt)
+    return tuple(
+        self._derived(local(a, dt))
+        for a, dt in (
+            (self.left, np.int32),
+            (self.right, np.int32),
+            (self.parent, np.int64),
         )
-        parent[self.left[inner]] = inner
-        parent[self.right[inner]] = inner
-        return self._derived(parent)
+    )
 
-    @functools.cached_property
-    def depth(self) -> np.ndarray:
-        "(N,) depth of every node (roots 0), level by level over all trees at once."
-        depth, frontier, d = np.zeros(self.n_nodes, np.int64), self.roots, 0
-        while frontier.size:
-            depth[frontier] = d
-            frontier = frontier[self.left[frontier] >= 0]
-            frontier = np.concatenate([self.left[frontier], self.right[frontier]])
-            d += 1
-        return self._derived(depth)
 
-    @functools.cached_property
-    def delta(self) -> np.ndarray:
-        "(N, D) increments mu(t) - mu(parent(t)), 0 at the roots: what a step into t adds."
-        up = np.where(self.parent >= 0, self.parent, np.arange(self.n_nodes))
-        return self._derived(self.value - self.value[up])
+# %% ../nbs/00c_nodes.ipynb #c015-9
+@patch_to(NodeTable)
+def tree(self, m: int, spread: bool = False) -> NodeTable:
+    "Tree m alone, with local node ids; `spread=True` puts its values in all C output columns (zeros elsewhere)."
+    m = check_index(m, self.n_trees, 'm')
+    lo = self.roots[m]
+    hi = self.roots[m + 1] if m + 1 < self.n_trees else self.n_nodes
+    cut = lambda a: None if a is None or len(a) != self.n_nodes else a[lo:hi]
+    left, right, parent = (a[lo:hi] for a in self._local_ids)
+    value, D = self.value[lo:hi], self.value.shape[1]
+    if spread and D != self.n_outputs:
+        value = np.zeros((hi - lo, self.n_outputs))
+        value[:, self.column[m] : self.column[m] + D] = self.value[lo:hi]
+    # the arrays are already checked: build the view without __post_init__'s
+    # conversions (the deep-forest engine takes one view per tree it tables)
+    view = object.__new__(NodeTable)
+    view.__dict__.update(
+        vars(self),  # the fields that are not per node stay as they are
+        left=left,
+        right=right,
+        feature=self.feature[lo:hi],
+        threshold=self.threshold[lo:hi],
+        value=value,
+        weight=self.weight[lo:hi],
+        cover=self.cover[lo:hi],
+        roots=np.zeros(1, np.int64),
+        missing_left=self.missing_left[lo:hi],
+        zero_missing=cut(self.zero_missing),
+        cat_row=cut(self.cat_row),
+        tree_weight=self.tree_weight[m : m + 1],
+        column=np.zeros(1, np.int64),
+        offset=np.zeros(self.n_outputs if spread else D),
+        n_samples=cut(self.n_samples),
+        impurity=cut(self.impurity),
+        parent=parent,
+    )
+    for k in ('delta', 'depth', 'threshold32', '_frozen'):  # derived anew
+        view.__dict__.pop(k, None)
+    return view
 
-    @functools.cached_property
-    def threshold32(self) -> np.ndarray:
-        "Thresholds as float32 rounded down: for a float32 x, `x <= threshold32` exactly when `x <= threshold`."
-        t = self.threshold.astype(np.float32)
-        t = np.where(t > self.threshold, np.nextafter(t, np.float32(-np.inf)), t)
-        return self._derived(t.astype(np.float32))
 
-    @property
-    def root_value(self) -> np.ndarray:
-        "(M, D) value of every tree's root."
-        return self.value[self.roots]
-
-    @property
-    def bias(self) -> np.ndarray:
-        "(C,) the output before any split: offset + sum_m w_m mu(root_m), in each tree's columns."
-        b = self.offset.copy()
-        for c in range(self.value.shape[1]):
-            np.add.at(b, self.column + c, self.tree_weight * self.value[self.roots, c])
-        return b
-
-    @functools.cached_property
-    def _local_ids(self) -> tuple:
-        "left, right and parent as ids within each node's own tree (-1 kept), derived once for `tree`."
-        first = np.repeat(self.roots, np.diff(np.append(self.roots, self.n_nodes)))
-        local = lambda a, dt: np.where(a >= 0, a - first, -1).astype(dt)
-        return tuple(
-            self._derived(local(a, dt))
-            for a, dt in (
-                (self.left, np.int32),
-                (self.right, np.int32),
-                (self.parent, np.int64),
-            )
-        )
-
-    def tree(self, m: int, spread: bool = False) -> NodeTable:
-        "Tree m alone, with local node ids; `spread=True` puts its values in all C output columns (zeros elsewhere)."
-        m = check_index(m, self.n_trees, 'm')
-        lo = self.roots[m]
-        hi = self.roots[m + 1] if m + 1 < self.n_trees else self.n_nodes
-        cut = lambda a: None if a is None or len(a) != self.n_nodes else a[lo:hi]
-        left, right, parent = (a[lo:hi] for a in self._local_ids)
-        value, D = self.value[lo:hi], self.value.shape[1]
-        if spread and D != self.n_outputs:
-            value = np.zeros((hi - lo, self.n_outputs))
-            value[:, self.column[m] : self.column[m] + D] = self.value[lo:hi]
-        # the arrays are already checked: build the view without __post_init__'s
-        # conversions (the deep-forest engine takes one view per tree it tables)
-        view = object.__new__(NodeTable)
-        view.__dict__.update(
-            vars(self),  # the fields that are not per node stay as they are
-            left=left,
-            right=right,
-            feature=self.feature[lo:hi],
-            threshold=self.threshold[lo:hi],
-            value=value,
-            weight=self.weight[lo:hi],
-            cover=self.cover[lo:hi],
-            roots=np.zeros(1, np.int64),
-            missing_left=self.missing_left[lo:hi],
-            zero_missing=cut(self.zero_missing),
-            cat_row=cut(self.cat_row),
-            tree_weight=self.tree_weight[m : m + 1],
-            column=np.zeros(1, np.int64),
-            offset=np.zeros(self.n_outputs if spread else D),
-            n_samples=cut(self.n_samples),
-            impurity=cut(self.impurity),
-            parent=parent,
-        )
-        for k in ('delta', 'depth', 'threshold32', '_frozen'):  # derived anew
-            view.__dict__.pop(k, None)
-        return view
-
-    def freeze(self) -> NodeTable:
-        "Make every array read-only, now and when derived (a cached table is shared by every caller); returns self."
-        self._frozen = True
-        for a in vars(self).values():
-            if isinstance(a, np.ndarray):
-                a.flags.writeable = False
-        return self
-
-    def _derived(self, a: np.ndarray) -> np.ndarray:
-        if getattr(self, '_frozen', False):
+# %% ../nbs/00c_nodes.ipynb #c015-10
+@patch_to(NodeTable)
+def freeze(self) -> NodeTable:
+    "Make every array read-only, now and when derived (a cached table is shared by every caller); returns self."
+    self._frozen = True
+    for a in vars(self).values():
+        if isinstance(a, np.ndarray):
             a.flags.writeable = False
-        return a
+    return self
+
+
+# %% ../nbs/00c_nodes.ipynb #c015-11
+@patch_to(NodeTable)
+def _derived(self, a: np.ndarray) -> np.ndarray:
+    if getattr(self, '_frozen', False):
+        a.flags.writeable = False
+    return a
 
 
 # %% ../nbs/00c_nodes.ipynb #c015c
@@ -317,6 +351,8 @@ def tree_arrays(tree) -> NodeTable:
 # relative tolerance of check_training_rows (to the tree's total weight / the target's
 # spread)
 TRAINING_RTOL = 1e-7
+
+
 _MEAN_CRITERIA = {
     'squared_error',
     'friedman_mse',
@@ -325,6 +361,8 @@ _MEAN_CRITERIA = {
     'entropy',
     'log_loss',
 }  # leaf value = weighted mean
+
+
 # impurity = variance of Y
 _VARIANCE_CRITERIA = {'squared_error', 'friedman_mse', 'gini'}
 
@@ -374,6 +412,7 @@ def _weight_candidates(model, y, sw):
             yield np.broadcast_to(one * factor(with_sw), (M, n))
 
 
+# %% ../nbs/00c_nodes.ipynb #c024a-1
 def _up(ta, a: np.ndarray) -> np.ndarray:
     "Per-node totals from per-leaf totals: add every node's total into its parent, deepest level first."
     a = a.copy()
@@ -383,6 +422,7 @@ def _up(ta, a: np.ndarray) -> np.ndarray:
     return a
 
 
+# %% ../nbs/00c_nodes.ipynb #c024a-2
 def _leaves_match(model, X32, Y, W, weights: bool) -> bool:
     "Do the rows (weights W, targets Y or None) reproduce every node's counts, weights and values (or impurities)?"
     crit, mono = (

@@ -8,7 +8,7 @@ import os, sys, threading
 from contextlib import contextmanager
 import numpy as np
 from joblib import effective_n_jobs
-from .core import check_n_jobs
+from .core import check_n_jobs, patch_to
 from .explanation import Explanation
 from .nodes import NodeTable
 from deepforest_interp.adapters import (
@@ -47,52 +47,6 @@ class LazyKernels:
             threading.Lock(),
         )
 
-    def register(self, fn=None, *, parallel: bool = False, inline: bool = False):
-        "Decorator: mark a module-level function as a kernel (`parallel=True` if it loops with `prange`, `inline=True` for a helper other kernels inline)."
-        if fn is None:
-            return lambda f: self.register(f, parallel=parallel, inline=inline)
-        opts = dict(parallel=parallel) if not inline else dict(inline='always')
-        self._options[fn.__name__] = opts
-        self._ready = False
-        return fn
-
-    def _compile(self):
-        import numba
-
-        with self._lock:
-            if self._ready:
-                return
-            _install_compile_notice()
-            self._ns['prange'] = numba.prange
-            for (
-                name,
-                opts,
-            ) in (
-                self._options.items()
-            ):  # rebind all first: kernels calling kernels find compiled ones
-                if not isinstance(self._ns[name], numba.core.dispatcher.Dispatcher):
-                    self._ns[name] = numba.njit(cache=True, nogil=True, **opts)(
-                        self._ns[name]
-                    )
-            self._ready = True
-
-    def serial(self, name: str):
-        "The kernel `name` compiled without threads (same code, `prange` as `range`, same sums bit for bit): a one-thread call never waits for the parallel kernel's longer first compilation."
-        if not self._options.get(name, {}).get('parallel'):
-            return getattr(self, name)
-        twin = self._ns.get(name + '_serial')
-        if twin is None:
-            import numba, types
-
-            fn = getattr(self, name).py_func  # compiles the module's kernels first
-            fn = types.FunctionType(
-                fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__
-            )
-            # its own name: numba's disk cache keys a function by name and line, not by flags
-            fn.__qualname__ += '_serial'
-            twin = self._ns[name + '_serial'] = numba.njit(cache=True, nogil=True)(fn)
-        return twin
-
     def __getattr__(self, name):
         "The compiled kernel `name` (compiling every kernel of the module on the first access)."
         if name.startswith('_') and name not in self.__dict__.get('_options', {}):
@@ -105,28 +59,90 @@ class LazyKernels:
             self._compile()
         return self._ns[name]
 
-    @contextmanager
-    def threads(self, n_jobs: int | None):
-        "Run the kernels inside the block on `n_jobs` threads (joblib convention: None = 1, -1 = all cores)."
-        import numba
 
-        nt = max(
-            1,
-            min(effective_n_jobs(check_n_jobs(n_jobs)), numba.config.NUMBA_NUM_THREADS),
+# %% ../nbs/00e_walkers.ipynb #c012l-1
+@patch_to(LazyKernels)
+def register(self, fn=None, *, parallel: bool = False, inline: bool = False):
+    "Decorator: mark a module-level function as a kernel (`parallel=True` if it loops with `prange`, `inline=True` for a helper other kernels inline)."
+    if fn is None:
+        return lambda f: self.register(f, parallel=parallel, inline=inline)
+    opts = dict(parallel=parallel) if not inline else dict(inline='always')
+    self._options[fn.__name__] = opts
+    self._ready = False
+    return fn
+
+
+# %% ../nbs/00e_walkers.ipynb #c012l-2
+@patch_to(LazyKernels)
+def _compile(self):
+    import numba
+
+    with self._lock:
+        if self._ready:
+            return
+        _install_compile_notice()
+        self._ns['prange'] = numba.prange
+        for (
+            name,
+            opts,
+        ) in (
+            self._options.items()
+        ):  # rebind all first: kernels calling kernels find compiled ones
+            if not isinstance(self._ns[name], numba.core.dispatcher.Dispatcher):
+                self._ns[name] = numba.njit(cache=True, nogil=True, **opts)(
+                    self._ns[name]
+                )
+        self._ready = True
+
+
+# %% ../nbs/00e_walkers.ipynb #c012l-3
+@patch_to(LazyKernels)
+def serial(self, name: str):
+    "The kernel `name` compiled without threads (same code, `prange` as `range`, same sums bit for bit): a one-thread call never waits for the parallel kernel's longer first compilation."
+    if not self._options.get(name, {}).get('parallel'):
+        return getattr(self, name)
+    twin = self._ns.get(name + '_serial')
+    if twin is None:
+        import numba, types
+
+        fn = getattr(self, name).py_func  # compiles the module's kernels first
+        fn = types.FunctionType(
+            fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__
         )
-        old = numba.get_num_threads()
-        numba.set_num_threads(nt)
-        try:
-            yield nt
-        finally:
-            numba.set_num_threads(old)
+        # its own name: numba's disk cache keys a function by name and line, not by flags
+        fn.__qualname__ += '_serial'
+        twin = self._ns[name + '_serial'] = numba.njit(cache=True, nogil=True)(fn)
+    return twin
+
+
+# %% ../nbs/00e_walkers.ipynb #c012l-4
+@patch_to(LazyKernels)
+@contextmanager
+def threads(self, n_jobs: int | None):
+    "Run the kernels inside the block on `n_jobs` threads (joblib convention: None = 1, -1 = all cores)."
+    import numba
+
+    nt = max(
+        1,
+        min(effective_n_jobs(check_n_jobs(n_jobs)), numba.config.NUMBA_NUM_THREADS),
+    )
+    old = numba.get_num_threads()
+    numba.set_num_threads(nt)
+    try:
+        yield nt
+    finally:
+        numba.set_num_threads(old)
 
 
 # %% ../nbs/00e_walkers.ipynb #c012lq
 # seconds a compilation of the library's kernels runs before one line on stderr says so
 # (None: never; the environment variable DFI_COMPILE_NOTICE=off does the same)
 COMPILE_NOTICE_AFTER = 0.5
+
+
 _NOTICE = dict(installed=False, shown=False, depth=0, timer=None)
+
+
 _NOTICE_LOCK = threading.Lock()
 
 
@@ -142,6 +158,7 @@ def _say_compiling():
         )
 
 
+# %% ../nbs/00e_walkers.ipynb #c012lq-1
 def _install_compile_notice():
     "Listen to numba's compilations of this library's kernels: when one runs longer than COMPILE_NOTICE_AFTER seconds, say so on stderr (a first call after install otherwise waits with no word)."
     from numba.core import event
@@ -437,6 +454,7 @@ def _walk_args(nt: NodeTable, X) -> tuple:
     return X, (nt.roots, column) + route + (nt.cat_row, nt.cat_bits)
 
 
+# %% ../nbs/00e_walkers.ipynb #c020v-1
 def _node_values(nt: NodeTable, table) -> tuple[np.ndarray, int]:
     "The per-node table (default: the increments `delta`) as (N, D) floats, and the width C of the result."
     if table is None:
@@ -458,6 +476,7 @@ def _node_values(nt: NodeTable, table) -> tuple[np.ndarray, int]:
     return t, t.shape[1]
 
 
+# %% ../nbs/00e_walkers.ipynb #c020v-2
 def _weights(w, shape: tuple, name: str) -> np.ndarray:
     w = np.ascontiguousarray(w, dtype=float)
     if w.shape != shape:
