@@ -2514,6 +2514,34 @@ d = {
                 'rows.html#rows.__new__',
                 'deepforest_interp/rows.py',
             ),
+            'deepforest_interp.rows._category_codes': (
+                'rows.html#_category_codes',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows._check_values': (
+                'rows.html#_check_values',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows._checked_rows': (
+                'rows.html#_checked_rows',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows._dense': (
+                'rows.html#_dense',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows._fitted_names': (
+                'rows.html#_fitted_names',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows._frame_array': (
+                'rows.html#_frame_array',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows._plain_array': (
+                'rows.html#_plain_array',
+                'deepforest_interp/rows.py',
+            ),
             'deepforest_interp.rows.accepts_categories': (
                 'rows.html#accepts_categories',
                 'deepforest_interp/rows.py',

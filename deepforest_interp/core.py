@@ -82,6 +82,7 @@ def _frozen(a) -> np.ndarray | None:
     return a
 
 
+# %% ../nbs/00_core.ipynb #c004i-1
 def _has_labels(X) -> bool:
     "True if a DataFrame/Series holds non-numeric (category / string / object) columns."
     cols = [X] if isinstance(X, pd.Series) else [X[c] for c in X.columns]

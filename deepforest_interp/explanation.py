@@ -58,6 +58,7 @@ def _position(key, n: int, what: str) -> np.ndarray:
     return arr % n
 
 
+# %% ../nbs/00b_explanation.ipynb #c004j-1
 def _abbrev(items, k: int = 3) -> str:
     "`[a, b, c, ..., z] ` for long lists."
     items = [str(i) for i in items]
@@ -469,6 +470,27 @@ def group(self, mapping, data=None) -> Explanation:
         info,
         std,
         layers_below=self._below(lambda e: e.group(mapping, data)),
+    )
+
+
+# %% ../nbs/00b_explanation.ipynb #c005j
+def join_explanations(parts: list):
+    "Explanations of consecutive blocks of rows (same features and outputs) as one, in row order."
+    first = parts[0]
+    cat = lambda f: (
+        None
+        if getattr(first, f) is None
+        else np.concatenate([getattr(p, f) for p in parts])
+    )
+    return Explanation(
+        cat('values'),
+        cat('bias'),
+        first.feature_names,
+        cat('data'),
+        first.output_names,
+        cat('bootstrap'),
+        dict(first.info),
+        cat('std'),
     )
 
 
@@ -953,27 +975,6 @@ def _json_info(info: dict) -> dict:
         ) from None
 
 
-# %% ../nbs/00b_explanation.ipynb #c005j
-def join_explanations(parts: list):
-    "Explanations of consecutive blocks of rows (same features and outputs) as one, in row order."
-    first = parts[0]
-    cat = lambda f: (
-        None
-        if getattr(first, f) is None
-        else np.concatenate([getattr(p, f) for p in parts])
-    )
-    return Explanation(
-        cat('values'),
-        cat('bias'),
-        first.feature_names,
-        cat('data'),
-        first.output_names,
-        cat('bootstrap'),
-        dict(first.info),
-        cat('std'),
-    )
-
-
 # %% ../nbs/00b_explanation.ipynb #c008q
 def label_codes(data) -> tuple[np.ndarray, dict]:
     "`data` as floats: label columns become the position of their sorted labels; also `{column: labels}` for the axes."
@@ -1030,6 +1031,7 @@ class _ImportanceFields:
         )
 
 
+# %% ../nbs/00b_explanation.ipynb #c008t-1
 class Importance(_ImportanceFields, pd.Series):
     "A global importance by feature: this Series is the mean; `importances_std`, `importances` (features x trees or repeats), `z_scores` and `layers` when computed."
 

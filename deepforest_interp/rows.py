@@ -174,111 +174,98 @@ MAX_DENSE_BYTES = 2**31  # largest scipy sparse X densified (float64 bytes)
 F32_MAX = float(np.finfo(np.float32).max)  # largest |x| a tree compares (as float32)
 
 
-def check_X(
-    X,
-    model=None,
-    *,
-    name='X',
-    allow_nan: bool | None = None,
-    keep_float32: bool = False,
-) -> Rows:
-    "Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN only if `allow_nan`, default: if `model` routes it); return `Rows` = `(array, feature_names)`: a fresh float64 copy (`keep_float32`: a float32 input is returned as it is, never copied to float64). `Rows` checked for this model (or made by the library) come back unchecked."
-    if allow_nan is None:
-        allow_nan = model is not None and routes_missing(model)
-    if isinstance(X, Rows):
-        if not is_checked(X, model):  # for another model: checked again, by name
-            X = pd.DataFrame(X.X, columns=X.names) if X.named else X.X
-        elif X.has_nan and not allow_nan:
-            raise ValueError(
-                f'{name} contains NaN and this model cannot route missing values'
-            )
-        elif X.X.dtype == np.float32 and not keep_float32:
-            return Rows(X.X.astype(float), X.names, X.model, False, X.named)
-        else:
-            return X
-    if X is None:
-        raise TypeError(f'{name} is None: pass the rows (an array or a DataFrame)')
-    X = row_frame(X)
-    # scipy sparse: trees see the same values densified
-    if hasattr(X, 'toarray') and hasattr(X, 'nnz'):
-        n_bytes = 8 * int(np.prod(X.shape))
-        if n_bytes > MAX_DENSE_BYTES:
-            raise ValueError(
-                f'{name} is a scipy sparse matrix of shape {X.shape}; explanations need'
-                f' it dense ({n_bytes / 2**30:.1f} GiB > {MAX_DENSE_BYTES / 2**30:.0f}'
-                ' GiB): pass fewer rows at a time'
-            )
-        X = X.toarray()
-    if isinstance(X, pd.DataFrame):
-        if not X.columns.is_unique:
-            dup = X.columns[X.columns.duplicated()].unique().tolist()
-            raise ValueError(
-                f'{name} has duplicate column names {dup[:5]}: every feature needs its own name'
-            )
-        if model is not None:  # the fitted columns in another order; others by name
-            X = align_columns(X, getattr(model, 'feature_names_in_', None), name=name)
-        # numbers in object columns, as scikit-learn reads them
-        X = numbers_from_objects(X)
-        bad = [
-            c
-            for c, t in zip(X.columns, X.dtypes)
-            if not (pd.api.types.is_numeric_dtype(t) or pd.api.types.is_bool_dtype(t))
-        ]
-        # the model encodes pandas categories itself
-        if bad and model is not None and accepts_categories(model):
-            strings = [
-                c for c in bad if not isinstance(X[c].dtype, pd.CategoricalDtype)
-            ]
-            if strings:
-                raise TypeError(
-                    f'{name} has string/object columns {strings[:5]}: this model takes'
-                    " pandas 'category' columns only; convert them with"
-                    " X[col].astype('category')"
-                )
-            X = X.assign(
-                **{
-                    str(c): X[c].cat.codes.astype(float).where(X[c].notna())
-                    for c in bad
-                }
-            )
-        elif bad:
-            raise TypeError(categorical_message(bad, name))
-        cplx = [
-            c for c, t in zip(X.columns, X.dtypes) if pd.api.types.is_complex_dtype(t)
-        ]
-        if cplx:
-            raise TypeError(
-                f'{name} has complex-valued columns {cplx[:5]}: trees split real numbers only'
-            )
-        keep32 = keep_float32 and all(t == np.float32 for t in X.dtypes)
-        names, arr = (
-            [str(c) for c in X.columns],
-            X.to_numpy(dtype=np.float32 if keep32 else float),
+def _dense(X, name: str):
+    "A scipy sparse `X` densified (trees see the same values), refused beyond `MAX_DENSE_BYTES`; anything else as it is."
+    if not (hasattr(X, 'toarray') and hasattr(X, 'nnz')):
+        return X
+    n_bytes = 8 * int(np.prod(X.shape))
+    if n_bytes > MAX_DENSE_BYTES:
+        raise ValueError(
+            f'{name} is a scipy sparse matrix of shape {X.shape}; explanations need'
+            f' it dense ({n_bytes / 2**30:.1f} GiB > {MAX_DENSE_BYTES / 2**30:.0f}'
+            ' GiB): pass fewer rows at a time'
         )
-    else:
+    return X.toarray()
+
+
+# %% ../nbs/00a_rows.ipynb #c011-2
+def _category_codes(X: pd.DataFrame, model, name: str) -> pd.DataFrame:
+    "`X` with its category columns as their codes (NaN kept) when `model` encodes categories itself; otherwise non-numeric columns are refused."
+    bad = [
+        c
+        for c, t in zip(X.columns, X.dtypes)
+        if not (pd.api.types.is_numeric_dtype(t) or pd.api.types.is_bool_dtype(t))
+    ]
+    if not bad:
+        return X
+    if model is None or not accepts_categories(model):
+        raise TypeError(categorical_message(bad, name))
+    strings = [c for c in bad if not isinstance(X[c].dtype, pd.CategoricalDtype)]
+    if strings:
+        raise TypeError(
+            f'{name} has string/object columns {strings[:5]}: this model takes'
+            " pandas 'category' columns only; convert them with"
+            " X[col].astype('category')"
+        )
+    return X.assign(
+        **{str(c): X[c].cat.codes.astype(float).where(X[c].notna()) for c in bad}
+    )
+
+
+# %% ../nbs/00a_rows.ipynb #c011-3
+def _frame_array(X: pd.DataFrame, model, name: str, keep_float32: bool):
+    "(array, column names) of a frame: unique names, aligned to the model's by name, numbers only."
+    if not X.columns.is_unique:
+        dup = X.columns[X.columns.duplicated()].unique().tolist()
+        raise ValueError(
+            f'{name} has duplicate column names {dup[:5]}: every feature needs its own name'
+        )
+    if model is not None:  # the fitted columns in another order; others by name
+        X = align_columns(X, getattr(model, 'feature_names_in_', None), name=name)
+    # numbers in object columns, as scikit-learn reads them
+    X = _category_codes(numbers_from_objects(X), model, name)
+    cplx = [c for c, t in zip(X.columns, X.dtypes) if pd.api.types.is_complex_dtype(t)]
+    if cplx:
+        raise TypeError(
+            f'{name} has complex-valued columns {cplx[:5]}: trees split real numbers only'
+        )
+    keep32 = keep_float32 and all(t == np.float32 for t in X.dtypes)
+    return X.to_numpy(dtype=np.float32 if keep32 else float), [
+        str(c) for c in X.columns
+    ]
+
+
+# %% ../nbs/00a_rows.ipynb #c011-4
+def _plain_array(X, name: str, keep_float32: bool) -> np.ndarray:
+    "An array-like as a real numeric array: rectangular, numbers in object arrays read, no complex values."
+    try:
+        arr = np.asarray(X)
+    except ValueError as err:
+        raise ValueError(
+            f'{name} must be a rectangular 2-D array (n_samples, n_features); got'
+            f' ragged rows: {err}'
+        ) from None
+    if arr.dtype.kind in 'OUSV':
         try:
-            arr = np.asarray(X)
-        except ValueError as err:
-            raise ValueError(
-                f'{name} must be a rectangular 2-D array (n_samples, n_features); got'
-                f' ragged rows: {err}'
-            ) from None
-        if arr.dtype.kind in 'OUSV':
-            try:
-                arr = arr.astype(float)
-            except (TypeError, ValueError) as err:
-                raise TypeError(
-                    f'{name} contains strings or objects that are not numbers: {err}'
-                ) from None
-        if arr.dtype.kind == 'c':
+            arr = arr.astype(float)
+        except (TypeError, ValueError) as err:
             raise TypeError(
-                f'{name} is complex-valued (dtype {arr.dtype}): trees split real numbers only'
-            )
-        if arr.dtype.kind not in 'biuf':
-            raise TypeError(f'{name} must be numeric, got dtype {arr.dtype}')
-        keep = keep_float32 and arr.dtype == np.float32
-        # no copy of a float64 (or kept float32) input
-        arr, names = arr if keep else arr.astype(float, copy=False), None
+                f'{name} contains strings or objects that are not numbers: {err}'
+            ) from None
+    if arr.dtype.kind == 'c':
+        raise TypeError(
+            f'{name} is complex-valued (dtype {arr.dtype}): trees split real numbers only'
+        )
+    if arr.dtype.kind not in 'biuf':
+        raise TypeError(f'{name} must be numeric, got dtype {arr.dtype}')
+    keep = keep_float32 and arr.dtype == np.float32
+    # no copy of a float64 (or kept float32) input
+    return arr if keep else arr.astype(float, copy=False)
+
+
+# %% ../nbs/00a_rows.ipynb #c011-6
+def _check_values(arr: np.ndarray, model, name: str, allow_nan: bool) -> np.ndarray:
+    "`arr` as 2-D rows, refused if empty, infinite, beyond float32's range for a tree model, or with NaN the model cannot route."
     if arr.ndim == 1:
         arr = arr[None, :]
     if arr.ndim != 2:
@@ -297,32 +284,77 @@ def check_X(
                 ' tree models compare as float32 (scikit-learn refuses them too): rescale'
                 ' those columns'
             )
-    has_nan = bool(np.isnan(arr).any())
-    if not allow_nan and has_nan:
+    if not allow_nan and np.isnan(arr).any():
         raise ValueError(
             f'{name} contains NaN and this model cannot route missing values; impute or'
             ' drop them before explaining'
         )
+    return arr
+
+
+# %% ../nbs/00a_rows.ipynb #c011-7
+def _fitted_names(arr: np.ndarray, names: list | None, model, name: str) -> list | None:
+    "The model's fitted feature names for `arr` (None if it has none), refusing a wrong column count or other names."
+    n_in = getattr(model, 'n_features_in_', None)
+    if n_in is not None and arr.shape[1] != n_in:
+        raise ValueError(
+            f'{name} has {arr.shape[1]} features, but the model was fitted with {n_in}'
+        )
+    fitted = getattr(model, 'feature_names_in_', None)
+    if fitted is None:
+        return names
+    if names is not None and list(names) != [str(f) for f in fitted]:
+        raise ValueError(
+            f"{name}'s columns {names[:5]}... differ from the fitted feature"
+            f' names {list(fitted)[:5]}...'
+        )
+    return [str(f) for f in fitted]
+
+
+# %% ../nbs/00a_rows.ipynb #c011-9
+def _checked_rows(X: Rows, model, name: str, allow_nan: bool, keep_float32: bool):
+    "A `Rows` checked for `model` (or made by the library) as it may be returned; for another model, its rows to check again."
+    if not is_checked(X, model):  # for another model: checked again, by name
+        return pd.DataFrame(X.X, columns=X.names) if X.named else X.X
+    if X.has_nan and not allow_nan:
+        raise ValueError(
+            f'{name} contains NaN and this model cannot route missing values'
+        )
+    if X.X.dtype == np.float32 and not keep_float32:
+        return Rows(X.X.astype(float), X.names, X.model, False, X.named)
+    return X
+
+
+# %% ../nbs/00a_rows.ipynb #c011-10
+def check_X(
+    X,
+    model=None,
+    *,
+    name='X',
+    allow_nan: bool | None = None,
+    keep_float32: bool = False,
+) -> Rows:
+    "Validate `X` as a 2-D real numeric array matching `model`, without inf (NaN only if `allow_nan`, default: if `model` routes it); return `Rows` = `(array, feature_names)`: a fresh float64 copy (`keep_float32`: a float32 input is returned as it is, never copied to float64). `Rows` checked for this model (or made by the library) come back unchecked."
+    if allow_nan is None:
+        allow_nan = model is not None and routes_missing(model)
+    if isinstance(X, Rows):
+        X = _checked_rows(X, model, name, allow_nan, keep_float32)
+        if isinstance(X, Rows):
+            return X
+    if X is None:
+        raise TypeError(f'{name} is None: pass the rows (an array or a DataFrame)')
+    X = _dense(row_frame(X), name)
+    if isinstance(X, pd.DataFrame):
+        arr, names = _frame_array(X, model, name, keep_float32)
+    else:
+        arr, names = _plain_array(X, name, keep_float32), None
+    arr = _check_values(arr, model, name, allow_nan)
+    has_nan = bool(np.isnan(arr).any())
     if model is not None:
-        n_in = getattr(model, 'n_features_in_', None)
-        if n_in is not None and arr.shape[1] != n_in:
-            raise ValueError(
-                f'{name} has {arr.shape[1]} features, but the model was fitted with {n_in}'
-            )
-        fitted = getattr(model, 'feature_names_in_', None)
-        if fitted is not None:
-            if names is not None and list(names) != [str(f) for f in fitted]:
-                raise ValueError(
-                    f"{name}'s columns {names[:5]}... differ from the fitted feature"
-                    f' names {list(fitted)[:5]}...'
-                )
-            names = [str(f) for f in fitted]
+        names = _fitted_names(arr, names, model, name)
     named = names is not None
-    if names is None:
-        names = [f'x{j}' for j in range(arr.shape[1])]
-    # float32 kept, not widened
-    if keep_float32 and arr.dtype == np.float32:
-        return Rows(np.ascontiguousarray(arr), names, model, has_nan, named)
-    # our own copy: never aliases the caller's X
-    arr = np.array(arr, dtype=float, order='C', copy=True)
-    return Rows(arr, names, model, has_nan, named)
+    names = names if named else [f'x{j}' for j in range(arr.shape[1])]
+    if not (keep_float32 and arr.dtype == np.float32):
+        # our own copy: never aliases the caller's X
+        arr = np.array(arr, dtype=float, order='C', copy=True)
+    return Rows(np.ascontiguousarray(arr), names, model, has_nan, named)

@@ -162,7 +162,7 @@ def ssfi_reference(
 def _walk_ssfi(
     nt: NodeTable, X, inv_scale, alpha: float, average: bool, row_w=None, n_jobs=None
 ) -> np.ndarray:
-    "SSFI of float64 rows X (n, K) by the core's walker (Eq. 6-7); `row_w` (M, n) optionally weights each tree per row (then no averaging)."
+    "SSFI of float64 rows X (n, K) by the one walker of notebook 00e (Eq. 6-7); `row_w` (M, n) optionally weights each tree per row (then no averaging)."
     # a step into node t pays the depth factor of its parent's split (roots: never entered)
     table = depth_weight(nt.depth, alpha)[np.maximum(nt.parent, 0)]
     M = nt.n_trees
