@@ -8,7 +8,7 @@ module named like a call is callable: ``dfi.forest_floor(model, X)`` is ``oob_co
 workflow), ``dfi.tree_shap(model, X)`` is ``shapley_values`` (``CALLABLE_MODULES``).
 """
 
-__version__ = "0.1.0"
+__version__ = '0.1.0'
 
 from .explanation import Explanation
 from .pipelines import unwrap_pipeline

@@ -23,9 +23,23 @@ from .rows import check_X
 from .nodes import NodeTable, read_trees
 
 # %% auto #0
-__all__ = ['ADDITIVITY_RTOL', 'Ensemble', 'ensemble_trees', 'model_output', 'PreparedRows', 'ModelAdapter', 'register_adapter',
-           'model_adapter', 'content_digest', 'node_table', 'additivity_rows', 'verify_additivity', 'clear_node_tables',
-           'SklearnAdapter']
+__all__ = [
+    'ADDITIVITY_RTOL',
+    'Ensemble',
+    'ensemble_trees',
+    'model_output',
+    'PreparedRows',
+    'ModelAdapter',
+    'register_adapter',
+    'model_adapter',
+    'content_digest',
+    'node_table',
+    'additivity_rows',
+    'verify_additivity',
+    'clear_node_tables',
+    'SklearnAdapter',
+]
+
 
 # %% ../nbs/00d_adapters.ipynb #c018
 @dataclass
@@ -44,6 +58,7 @@ class Ensemble:
     def __len__(self):
         return len(self.trees)
 
+
 # %% ../nbs/00d_adapters.ipynb #c018s
 def ensemble_trees(model) -> Ensemble:
     "The tree objects of a scikit-learn model beside its `node_table`'s weights, columns, offset and names (the path explorer's view; the model is read once, by its adapter)."
@@ -58,12 +73,14 @@ def ensemble_trees(model) -> Ensemble:
         **kw,
     )
 
+
 # %% ../nbs/00d_adapters.ipynb #c018s-1
 def _boosting_offset(model, n_out):
     "Raw-score offset of a gradient-boosting model: the init estimator's raw prediction (constant)."
     probe = np.zeros((1, model.n_features_in_))
     raw = np.asarray(model._raw_predict_init(probe), dtype=float).reshape(-1)
     return raw[:n_out]
+
 
 # %% ../nbs/00d_adapters.ipynb #c019
 def model_output(model, X) -> np.ndarray:
@@ -77,6 +94,7 @@ def model_output(model, X) -> np.ndarray:
         else out
     )
 
+
 # %% ../nbs/00d_adapters.ipynb #c020o
 # relative tolerance of the additivity check (x the largest |output|, at least 1)
 ADDITIVITY_RTOL = 1e-6
@@ -89,6 +107,7 @@ class PreparedRows(NamedTuple):
     own: object  # the same rows for the model's own output (array or DataFrame)
     names: list  # K feature names
     data: np.ndarray  # (n, K) the rows an Explanation keeps (category labels too)
+
 
 # %% ../nbs/00d_adapters.ipynb #c020o-1
 class ModelAdapter:
@@ -130,6 +149,7 @@ class ModelAdapter:
     def inbag(self, model, n_samples: int) -> np.ndarray | None:
         return None  # (M, n) bootstrap counts, where the family records them
 
+
 # %% ../nbs/00d_adapters.ipynb #c020o-2
 # source -> adapter; model -> _Entry (its table, the state of its additivity check)
 _ADAPTERS = {}
@@ -143,6 +163,7 @@ def register_adapter(adapter: ModelAdapter) -> ModelAdapter:
     _ADAPTERS[adapter.source] = adapter
     return adapter
 
+
 # %% ../nbs/00d_adapters.ipynb #c020o-3
 def model_adapter(model) -> ModelAdapter:
     "The adapter of a fitted model's family; the standard TypeError for a Pipeline or an unsupported model."
@@ -151,6 +172,7 @@ def model_adapter(model) -> ModelAdapter:
             return ad
     check_model(model)
     raise TypeError(f'no adapter for {type(model).__name__}')
+
 
 # %% ../nbs/00d_adapters.ipynb #c020o1
 # odd 64-bit weights of `content_digest`, grown on demand (fixed seed: digests compare across calls)
@@ -166,6 +188,7 @@ def _digest_weights(n: int) -> np.ndarray:
         _DIGEST_WEIGHTS[0] = w
     return w[:n]
 
+
 # %% ../nbs/00d_adapters.ipynb #c020o1-1
 # parts smaller than this are joined and digested together (one call instead of many)
 _DIGEST_JOIN_BYTES = 1 << 16
@@ -177,6 +200,7 @@ def _word_sum(b: np.ndarray) -> int:
     words = b[:n8].view(np.uint64)
     s = int(np.einsum('i,i->', words, _digest_weights(words.size)))
     return s ^ int.from_bytes(b[n8:].tobytes() + b'\x01', 'little')
+
 
 # %% ../nbs/00d_adapters.ipynb #c020o1-2
 def content_digest(
@@ -202,6 +226,7 @@ def content_digest(
     h.update(np.array(sums, np.uint64).tobytes())
     return h.digest()
 
+
 # %% ../nbs/00d_adapters.ipynb #c020o2
 def _same(a: tuple, b: tuple) -> bool:
     "Two fingerprints name the same trees: the same objects (weak references followed), equal counts."
@@ -217,6 +242,7 @@ def _same(a: tuple, b: tuple) -> bool:
         return False
     return True
 
+
 # %% ../nbs/00d_adapters.ipynb #c020o2-1
 @dataclass(eq=False)
 class _Entry:
@@ -227,6 +253,7 @@ class _Entry:
     table: NodeTable
     verified: bool = False  # an additivity check passed on every row
     verified_missing: bool = False  # ... and on rows with a missing value
+
 
 # %% ../nbs/00d_adapters.ipynb #c020o2-2
 def node_table(
@@ -250,6 +277,7 @@ def node_table(
         _TABLES[model] = _Entry(fp, dg, table)
     return table
 
+
 # %% ../nbs/00d_adapters.ipynb #c020o3a
 def _entry(model, nt: NodeTable) -> _Entry | None:
     "The cache entry holding `nt` for `model`; None for a table that is not cached."
@@ -258,6 +286,7 @@ def _entry(model, nt: NodeTable) -> _Entry | None:
     except TypeError:  # not weakly referable
         return None
     return hit if hit is not None and hit.table is nt else None
+
 
 # %% ../nbs/00d_adapters.ipynb #c020o3a-1
 def additivity_rows(
@@ -276,6 +305,7 @@ def additivity_rows(
         )
     # rows with a missing value, until a check has seen the model route some
     return np.flatnonzero(np.isnan(X).any(1) & (not entry.verified_missing))
+
 
 # %% ../nbs/00d_adapters.ipynb #c020o3a-2
 def verify_additivity(
@@ -315,10 +345,12 @@ def verify_additivity(
                 True  # and it routes missing values as the model does
             )
 
+
 # %% ../nbs/00d_adapters.ipynb #c020o3
 def clear_node_tables():
     "Drop every cached NodeTable (they are also dropped with their model)."
     _TABLES.clear()
+
 
 # %% ../nbs/00d_adapters.ipynb #c020o4
 class SklearnAdapter(ModelAdapter):
@@ -336,10 +368,12 @@ class SklearnAdapter(ModelAdapter):
 
 register_adapter(SklearnAdapter())
 
+
 # %% ../nbs/00d_adapters.ipynb #c020o4-1
 @patch_to(SklearnAdapter)
 def accepts(self, model) -> bool:
     return isinstance(model, TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES)
+
 
 # %% ../nbs/00d_adapters.ipynb #c020o4-2
 @patch_to(SklearnAdapter)
@@ -348,6 +382,7 @@ def trees(model) -> list:
     "The fitted trees, stage by stage (gradient boosting: each stage's class trees in turn)."
     est = getattr(model, 'estimators_', None)  # a list, or boosting's 2-D array
     return [model] if est is None else list(np.ravel(np.asarray(est, dtype=object)))
+
 
 # %% ../nbs/00d_adapters.ipynb #c020o4-3
 @patch_to(SklearnAdapter)
@@ -379,12 +414,14 @@ def read(self, model) -> NodeTable:
         **kw,
     )
 
+
 # %% ../nbs/00d_adapters.ipynb #c020o4-4
 @patch_to(SklearnAdapter)
 def fingerprint(self, model) -> tuple:  # the tree objects (and boosting's rate)
     check_is_fitted(model)
     lr = getattr(model, 'learning_rate', None)
     return (lr,) + tuple(t.tree_ for t in self.trees(model))
+
 
 # %% ../nbs/00d_adapters.ipynb #c020o4-5
 @patch_to(SklearnAdapter)
@@ -393,6 +430,7 @@ def digest(self, model) -> bytes:  # node records and values: views, no copy
     labels = repr(list(getattr(model, 'classes_', [])))  # relabelled classes: re-read
     arrays = [a for s in states for a in (s['nodes'], s['values'])]
     return content_digest(arrays) + labels.encode()
+
 
 # %% ../nbs/00d_adapters.ipynb #c020o4-6
 @patch_to(SklearnAdapter)
@@ -405,6 +443,7 @@ def output(self, model, own, nt: NodeTable) -> np.ndarray:
     else:
         out = model.predict_proba(own) if is_classifier(model) else model.predict(own)
     return np.asarray(out, float).reshape(len(own), -1)
+
 
 # %% ../nbs/00d_adapters.ipynb #c020o4-7
 @patch_to(SklearnAdapter)

@@ -24,8 +24,17 @@ from .walkers import path_contributions
 from .pipelines import raw_rows
 
 # %% auto #0
-__all__ = ['BOOSTING_RTOL', 'BOOST_BLOCK_ROWS', 'hgb_trees', 'xgb_trees', 'lgbm_trees', 'boosting_library', 'boosted_trees',
-           'boosted_contributions']
+__all__ = [
+    'BOOSTING_RTOL',
+    'BOOST_BLOCK_ROWS',
+    'hgb_trees',
+    'xgb_trees',
+    'lgbm_trees',
+    'boosting_library',
+    'boosted_trees',
+    'boosted_contributions',
+]
+
 
 # %% ../nbs/01c_boosting.ipynb #b008
 def _assemble(
@@ -86,6 +95,7 @@ def _assemble(
         )
     return nt
 
+
 # %% ../nbs/01c_boosting.ipynb #b011
 # scikit-learn version note (checked on 1.6-1.9): fitted trees in `model._predictors`
 # (iterations x outputs of
@@ -132,6 +142,7 @@ def _hgb_raw(model, X) -> np.ndarray:
     "Raw score `(n, C)` of a fitted HGB model (the sum of Eq. B1 before the inverse link)."
     return np.asarray(model._raw_predict(X), dtype=float)
 
+
 # %% ../nbs/01c_boosting.ipynb #b012
 def hgb_trees(model) -> NodeTable:
     "Read a fitted `HistGradientBoostingClassifier`/`Regressor` into a `NodeTable` (Eq. B1-B3, node weights = `count`)."
@@ -171,6 +182,7 @@ def hgb_trees(model) -> NodeTable:
         names = list(model.classes_)
         names = names[1:] if len(names) == 2 else names
     return _assemble(trees, baseline, model.n_features_in_, names, 'sklearn-hgb')
+
 
 # %% ../nbs/01c_boosting.ipynb #b016
 def _bases(model) -> set:
@@ -264,6 +276,7 @@ def _xgb_tree(node: dict, index: dict, column: int, raw: dict | None = None) -> 
         )
     return t
 
+
 # %% ../nbs/01c_boosting.ipynb #b017
 def xgb_trees(model) -> NodeTable:
     "Read a fitted XGBoost model (`XGBClassifier`/`XGBRegressor`/`Booster`) into a `NodeTable` (Eq. B1-B3, weights = cover)."
@@ -316,6 +329,7 @@ def xgb_trees(model) -> NodeTable:
     bt = _assemble(trees, offset, booster.num_features(), names, 'xgboost')
     bt.categories = _xgb_categories(booster)
     return bt
+
 
 # %% ../nbs/01c_boosting.ipynb #b018
 def _lgbm_booster(model):
@@ -395,6 +409,7 @@ def _lgbm_tree(root: dict, column: int, scale: float) -> dict:
             t['missing_left'][i] = 0.0 <= thr  # 'None': NaN is read as 0
     return t
 
+
 # %% ../nbs/01c_boosting.ipynb #b019
 def lgbm_trees(model) -> NodeTable:
     "Read a fitted LightGBM model (`LGBMClassifier`/`LGBMRegressor`/`Booster`) into a `NodeTable` (Eq. B1-B3, weights = hessian sums)."
@@ -427,6 +442,7 @@ def lgbm_trees(model) -> NodeTable:
     bt.categories = dict(zip(pos, dm.get('pandas_categorical') or [])) or None
     return bt
 
+
 # %% ../nbs/01c_boosting.ipynb #b024
 def boosting_library(model) -> str | None:
     "'sklearn-hgb', 'xgboost' or 'lightgbm' for a model `boosted_trees` reads, else None (never imports a library)."
@@ -448,6 +464,7 @@ def boosting_library(model) -> str | None:
     if mod == 'lightgbm' and bases & {'LGBMModel', 'Booster'}:
         return 'lightgbm'
     return None
+
 
 # %% ../nbs/01c_boosting.ipynb #b025
 def _fingerprint(model, lib: str) -> tuple:
@@ -564,6 +581,7 @@ for _lib, _read in (
 ):
     register_adapter(BoostingAdapter(_lib, _read))
 
+
 # %% ../nbs/01c_boosting.ipynb #b026
 def boosted_trees(model) -> NodeTable:
     "The `NodeTable` of a fitted HGB / XGBoost / LightGBM model (`node_table`: read once, cached while the model holds the same trees)."
@@ -576,6 +594,7 @@ def boosted_trees(model) -> NodeTable:
             + unsupported_hint(model)
         )
     return node_table(model)
+
 
 # %% ../nbs/01c_boosting.ipynb #b027c
 def _lgbm_names(X, stored) -> tuple:
@@ -662,6 +681,7 @@ def _xgb_missing(model, Xa: np.ndarray) -> np.ndarray:
     if miss is None or np.isnan(miss):
         return Xa
     return np.where(Xa == float(np.float32(miss)), np.nan, Xa)
+
 
 # %% ../nbs/01c_boosting.ipynb #b027
 def _prepare_rows(
@@ -772,6 +792,7 @@ def _raw_output(model, lib: str, Xm, bt: NodeTable | None = None) -> np.ndarray:
     out *= (boosted_trees(model) if bt is None else bt).raw_scale
     return out.reshape(out.shape[0], -1)
 
+
 # %% ../nbs/01c_boosting.ipynb #b029
 # additivity tolerance (x output scale), see above
 BOOSTING_RTOL = {'sklearn-hgb': 1e-9, 'lightgbm': 1e-9, 'xgboost': 1e-6}
@@ -803,6 +824,7 @@ def boosted_contributions(
     return path_contributions(
         model, X, check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype
     )
+
 
 # %% ../nbs/01c_boosting.ipynb #b029k
 # rows per block of a large call: the prepared rows, the model's own output and the

@@ -39,10 +39,28 @@ from .pipelines import unwrap_pipeline, pipeline_rows, to_raw
 from .core import check_verbose
 
 # %% auto #0
-__all__ = ['CAL_NONE', 'CAL_MULTIPLICATIVE', 'CAL_ADDITIVE', 'CAL_PARTIAL', 'MULT_TOL', 'CALIBRATION_MAPS', 'CALIBRATIONS',
-           'TABLE_CACHE_BYTES', 'multiplicative_calibration', 'additive_calibration', 'partial_additive_calibration',
-           'calibrated_table', 'cascade_pass', 'deep_forest_contributions', 'deep_forest_mdi', 'deep_forest_local_mdi',
-           'deep_forest_explain', 'deep_forest_steps_data', 'explore_deep_forest', 'prepare_explanations']
+__all__ = [
+    'CAL_NONE',
+    'CAL_MULTIPLICATIVE',
+    'CAL_ADDITIVE',
+    'CAL_PARTIAL',
+    'MULT_TOL',
+    'CALIBRATION_MAPS',
+    'CALIBRATIONS',
+    'TABLE_CACHE_BYTES',
+    'multiplicative_calibration',
+    'additive_calibration',
+    'partial_additive_calibration',
+    'calibrated_table',
+    'cascade_pass',
+    'deep_forest_contributions',
+    'deep_forest_mdi',
+    'deep_forest_local_mdi',
+    'deep_forest_explain',
+    'deep_forest_steps_data',
+    'explore_deep_forest',
+    'prepare_explanations',
+]
 
 # %% ../nbs/06_calibration.ipynb #c006
 # calibration codes of the compiled kernels
@@ -53,6 +71,7 @@ MULT_TOL = 1e-6
 
 # the numba kernels below, compiled on first use (core.LazyKernels)
 _K = LazyKernels(globals())
+
 
 # %% ../nbs/06_calibration.ipynb #c006b
 @_K.register
@@ -98,6 +117,7 @@ def _calibrate(est, dmu, method):
         out[:, c] = _calibrate_col(np.ascontiguousarray(est[:, c]), dmu[c], method)
     return out
 
+
 # %% ../nbs/06_calibration.ipynb #c007
 def _check_node(est, dmu) -> tuple[np.ndarray, np.ndarray, bool]:
     "Validate one node's estimate `est` (K,) or (K, C) and increment `dmu` (scalar or (C,)) before any kernel sees them."
@@ -128,20 +148,24 @@ def _calibrate_node(est, dmu, method) -> np.ndarray:
     out = _K._calibrate(e2, d, method)
     return out[:, 0] if flat else out
 
+
 # %% ../nbs/06_calibration.ipynb #c007m
 def multiplicative_calibration(est, dmu) -> np.ndarray:
     "Naive multiplicative calibration of one node's estimate (paper Eq. 23); est (K,) or (K, C), dmu scalar or (C,)."
     return _calibrate_node(est, dmu, CAL_MULTIPLICATIVE)
+
 
 # %% ../nbs/06_calibration.ipynb #c007a
 def additive_calibration(est, dmu) -> np.ndarray:
     "Naive additive calibration of one node's estimate (paper Eq. 24); est (K,) or (K, C), dmu scalar or (C,)."
     return _calibrate_node(est, dmu, CAL_ADDITIVE)
 
+
 # %% ../nbs/06_calibration.ipynb #c007p
 def partial_additive_calibration(est, dmu) -> np.ndarray:
     "Partial additive calibration of one node's estimate: rescale only the features agreeing in sign (paper Eq. 25-26)."
     return _calibrate_node(est, dmu, CAL_PARTIAL)
+
 
 # %% ../nbs/06_calibration.ipynb #c007r
 # the one calibration registry (Eq. 23-26): name -> (kernel code, the map g, its label)
@@ -159,6 +183,7 @@ CALIBRATIONS = {k: code for k, (code, _, _) in CALIBRATION_MAPS.items()} | {
     'none': CAL_NONE,
     None: CAL_NONE,
 }
+
 
 # %% ../nbs/06_calibration.ipynb #c014
 @_K.register
@@ -206,6 +231,7 @@ def calibrated_table(
     return _K._table_nb(
         nodes.left, nodes.right, nodes.feature, value, K, C, est, method
     )
+
 
 # %% ../nbs/06_calibration.ipynb #c015
 def _check_cascade(model):
@@ -326,6 +352,7 @@ def cascade_pass(
         tree_dot=tree_dot,
     )
 
+
 # %% ../nbs/06_calibration.ipynb #c019
 def _training_mean(model) -> np.ndarray:
     "mu_0 of the paper: the (sample-weighted) training mean of the one-hot label / target, (C,)."
@@ -391,6 +418,7 @@ def deep_forest_contributions(
     )
     es = _explanations(model, res, 'train' if oof else 'new', X, names, oof)
     return stack_layers(es) if all_layers else es[-1]
+
 
 # %% ../nbs/06_calibration.ipynb #c025
 def _mdi_from(values, Y):
@@ -485,6 +513,7 @@ def deep_forest_mdi(
     )
     return b
 
+
 # %% ../nbs/06_calibration.ipynb #c025l
 @accepts_pipeline  # linear in the contributions: grouped exactly
 def deep_forest_local_mdi(
@@ -522,6 +551,7 @@ def deep_forest_local_mdi(
         index=pd.Index(e.feature_names, name='feature'),
         columns=pd.Index(list(model.classes_), name='class'),
     )
+
 
 # %% ../nbs/06_calibration.ipynb #c027
 def deep_forest_explain(
@@ -576,6 +606,7 @@ def deep_forest_explain(
         new=None if new is None else stack_layers(new),
         mdi=stack_layers(mdi),
     )
+
 
 # %% ../nbs/06_calibration.ipynb #gx01
 def deep_forest_steps_data(
@@ -739,6 +770,7 @@ def deep_forest_steps_data(
         'rows': rows_out,
     }
 
+
 # %% ../nbs/06_calibration.ipynb #gx03
 def explore_deep_forest(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
@@ -763,6 +795,7 @@ def explore_deep_forest(
         _explorer_asset('deep_forest.js'),
         'Deep-forest step-through: Algorithm 1 on one path, then the layer\u2019s contributions',
     )
+
 
 # %% ../nbs/06_calibration.ipynb #c020q
 def prepare_explanations(

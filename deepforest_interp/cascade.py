@@ -35,7 +35,13 @@ if TYPE_CHECKING:  # annotations only: importing the package must not load matpl
     import matplotlib.axes
 
 # %% auto #0
-__all__ = ['CascadeForestClassifier', 'CascadeForestRegressor', 'plot_validation_curve', 'new_feature_split_share']
+__all__ = [
+    'CascadeForestClassifier',
+    'CascadeForestRegressor',
+    'plot_validation_curve',
+    'new_feature_split_share',
+]
+
 
 # %% ../nbs/04_cascade_forest.ipynb #c005
 def _layer_matrix(
@@ -48,6 +54,7 @@ def _layer_matrix(
     if outputs is None:
         return X
     return np.hstack([X, outputs.reshape(len(X), -1)])
+
 
 # %% ../nbs/04_cascade_forest.ipynb #c008
 def _cross_fit_forest(
@@ -70,6 +77,7 @@ def _cross_fit_forest(
         oof[va] = predict(m, Z[va])
         models.append(m)
     return models, oof
+
 
 # %% ../nbs/04_cascade_forest.ipynb #c012
 def _fingerprint(X: np.ndarray) -> dict:
@@ -483,6 +491,7 @@ class _BaseCascadeForest(BaseEstimator):
         X = self._train.X
         return X.copy() if l == 0 else self._layer_input(X, l, self.oof_outputs_[l - 1])
 
+
 # %% ../nbs/04_cascade_forest.ipynb #c014
 _PARAMS_DOC = """
     Parameters
@@ -627,6 +636,7 @@ CascadeForestClassifier.__doc__ = (
     + '    classes_, n_classes_ : the class labels and their number.\n'
 )
 
+
 # %% ../nbs/04_cascade_forest.ipynb #c015
 class CascadeForestRegressor(RegressorMixin, _BaseCascadeForest):
     _forest_types = (RandomForestRegressor, ExtraTreesRegressor)
@@ -667,6 +677,7 @@ CascadeForestRegressor.__doc__ = (
     )
 )
 
+
 # %% ../nbs/04_cascade_forest.ipynb #c019
 def plot_validation_curve(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
@@ -702,6 +713,7 @@ def plot_validation_curve(
     ax.legend()
     return ax
 
+
 # %% ../nbs/04_cascade_forest.ipynb #c032b
 def new_feature_split_share(
     model,  # fitted CascadeForestClassifier / CascadeForestRegressor
@@ -729,6 +741,7 @@ def new_feature_split_share(
                 total += len(f)
     return new / total if total else 0.0
 
+
 # %% ../nbs/04_cascade_forest.ipynb #c032f
 def _subtree_sums(
     right: np.ndarray,  # (N,) right child of every node, -1 at leaves (depth-first order)
@@ -747,6 +760,7 @@ def _subtree_sums(
     cum = np.concatenate([np.zeros((1,) + x.shape[1:]), np.cumsum(x, axis=0)])
     return cum[last + 1] - cum[idx]
 
+
 # %% ../nbs/04_cascade_forest.ipynb #c032h
 def _zip(a: np.ndarray) -> tuple:
     "(dtype, shape, zlib bytes) of an array; integers in the narrowest type that holds them (byte-exact when read back with `_unzip`)."
@@ -758,11 +772,13 @@ def _zip(a: np.ndarray) -> tuple:
                 break
     return a.dtype.str, a.shape, zlib.compress(a.tobytes(), 1)
 
+
 # %% ../nbs/04_cascade_forest.ipynb #c032i
 def _unzip(z: tuple) -> np.ndarray:
     "The array `_zip` stored (read-only)."
     dtype, shape, data = z
     return np.frombuffer(zlib.decompress(data), dtype=dtype).reshape(shape)
+
 
 # %% ../nbs/04_cascade_forest.ipynb #c032j
 def _gini(counts: np.ndarray, weight: np.ndarray) -> np.ndarray:
@@ -771,6 +787,7 @@ def _gini(counts: np.ndarray, weight: np.ndarray) -> np.ndarray:
     for c in range(counts.shape[1]):
         sq += counts[:, c] * counts[:, c]
     return 1.0 - sq / (weight * weight)
+
 
 # %% ../nbs/04_cascade_forest.ipynb #c032k
 def _tree_arrays(p: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -810,6 +827,7 @@ def _tree_arrays(p: dict) -> tuple[np.ndarray, np.ndarray]:
         impurity = _unzip(p['impurity_all'])
     nodes['impurity'] = impurity
     return nodes, values
+
 
 # %% ../nbs/04_cascade_forest.ipynb #c032l
 def _pack_tree(
@@ -864,6 +882,7 @@ def _pack_tree(
     )
     return p if same else whole()
 
+
 # %% ../nbs/04_cascade_forest.ipynb #c032m
 def _unpack_tree(p: dict):
     "The scikit-learn Tree a `_pack_tree` result describes (rebuilt through the Tree's own pickle state)."
@@ -875,6 +894,7 @@ def _unpack_tree(p: dict):
     )
     return tree
 
+
 # %% ../nbs/04_cascade_forest.ipynb #c032n
 class _PackedTree:
     "A scikit-learn Tree in packed form, for pickling: it unpickles as the Tree itself."
@@ -884,6 +904,7 @@ class _PackedTree:
 
     def __reduce__(self):
         return _unpack_tree, (self.payload,)
+
 
 # %% ../nbs/04_cascade_forest.ipynb #c032o
 def _packed_layers(layers: list) -> list:

@@ -22,10 +22,34 @@ from sklearn.ensemble import (
 )
 
 # %% auto #0
-__all__ = ['TREE_TYPES', 'FOREST_TYPES', 'BOOSTING_TYPES', 'SUPPORTED_FAMILIES', 'MAX_SEED', 'patch_to', 'check_model',
-           'unsupported_hint', 'pipeline_message', 'routes_missing', 'check_y', 'check_int', 'check_bool',
-           'check_verbose', 'check_n_jobs', 'check_real', 'check_index', 'check_array', 'model_trees', 'feature_names',
-           'encode_target', 'inbag_counts', 'oob_mask', 'docments_of', 'numpy_doc']
+__all__ = [
+    'TREE_TYPES',
+    'FOREST_TYPES',
+    'BOOSTING_TYPES',
+    'SUPPORTED_FAMILIES',
+    'MAX_SEED',
+    'patch_to',
+    'check_model',
+    'unsupported_hint',
+    'pipeline_message',
+    'routes_missing',
+    'check_y',
+    'check_int',
+    'check_bool',
+    'check_verbose',
+    'check_n_jobs',
+    'check_real',
+    'check_index',
+    'check_array',
+    'model_trees',
+    'feature_names',
+    'encode_target',
+    'inbag_counts',
+    'oob_mask',
+    'docments_of',
+    'numpy_doc',
+]
+
 
 # %% ../nbs/00_core.ipynb #core-patch
 def patch_to(cls):
@@ -42,6 +66,7 @@ def patch_to(cls):
 
     return add
 
+
 # %% ../nbs/00_core.ipynb #c004i
 def _frozen(a) -> np.ndarray | None:
     "A private read-only copy of `a` (None stays None): later edits of the caller's array cannot reach an Explanation."
@@ -56,6 +81,7 @@ def _frozen(a) -> np.ndarray | None:
     a.flags.writeable = False
     return a
 
+
 # %% ../nbs/00_core.ipynb #c004i-1
 def _has_labels(X) -> bool:
     "True if a DataFrame/Series holds non-numeric (category / string / object) columns."
@@ -64,6 +90,7 @@ def _has_labels(X) -> bool:
         not (pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s))
         for s in cols
     )
+
 
 # %% ../nbs/00_core.ipynb #c010
 TREE_TYPES = (DecisionTreeClassifier, DecisionTreeRegressor)
@@ -93,6 +120,7 @@ def check_model(model, allowed=TREE_TYPES + FOREST_TYPES + BOOSTING_TYPES):
     check_is_fitted(model)
     return model
 
+
 # %% ../nbs/00_core.ipynb #c010u
 # every family the library reads, and the functions that explain it
 SUPPORTED_FAMILIES = (
@@ -121,6 +149,7 @@ def unsupported_hint(model) -> str:
         )
     return f'. The library reads {SUPPORTED_FAMILIES}'
 
+
 # %% ../nbs/00_core.ipynb #c010pm
 def pipeline_message(who: str) -> str:
     "The error text for a Pipeline given to a function that needs the fitted model."
@@ -131,6 +160,7 @@ def pipeline_message(who: str) -> str:
         ' the forest-floor functions take the Pipeline itself'
     )
 
+
 # %% ../nbs/00_core.ipynb #c010n
 def routes_missing(model) -> bool:
     "True if the fitted `model` routes NaN inputs itself (its scikit-learn tag `input_tags.allow_nan`)."
@@ -138,6 +168,7 @@ def routes_missing(model) -> bool:
         return bool(get_tags(model).input_tags.allow_nan)
     except (AttributeError, TypeError, ValueError):
         return False
+
 
 # %% ../nbs/00_core.ipynb #c012
 def check_y(y, n_samples: int, *, name='y') -> np.ndarray:
@@ -158,6 +189,7 @@ def check_y(y, n_samples: int, *, name='y') -> np.ndarray:
         raise ValueError(f'{name} contains NaN or infinite values')
     return y
 
+
 # %% ../nbs/00_core.ipynb #c012a
 MAX_SEED = np.iinfo(np.int32).max  # sub-estimator seeds are drawn from [0, MAX_SEED)
 
@@ -174,6 +206,7 @@ def check_int(
         raise ValueError(f'{name} must be <= {maximum}, got {value}')
     return int(value)
 
+
 # %% ../nbs/00_core.ipynb #c012a2
 def check_bool(value, name: str) -> bool:
     "`value` as a bool if it is one (numpy's too); else a TypeError naming `name`."
@@ -181,12 +214,14 @@ def check_bool(value, name: str) -> bool:
         raise TypeError(f'{name} must be a bool, got {type(value).__name__} {value!r}')
     return bool(value)
 
+
 # %% ../nbs/00_core.ipynb #c012v
 def check_verbose(value, name: str = 'verbose') -> int:
     "A `verbose` level as an int >= 0; `True`/`False` (scikit-learn's spelling) read as 1/0."
     if isinstance(value, (bool, np.bool_)):
         return int(value)
     return check_int(value, name, 0)
+
 
 # %% ../nbs/00_core.ipynb #c012b
 def check_n_jobs(n_jobs, name: str = 'n_jobs') -> int | None:
@@ -199,6 +234,7 @@ def check_n_jobs(n_jobs, name: str = 'n_jobs') -> int | None:
             f'{name} must be a non-zero int or None (joblib convention: -1 = all cores), got 0'
         )
     return n_jobs
+
 
 # %% ../nbs/00_core.ipynb #c012f
 def check_real(
@@ -225,6 +261,7 @@ def check_real(
         )
     return v
 
+
 # %% ../nbs/00_core.ipynb #c012g
 def check_index(value, n: int, name: str) -> int:
     "Return position `value` of a sequence of length `n` as an int in `[0, n)` (negative counts from the end, as in Python)."
@@ -234,6 +271,7 @@ def check_index(value, n: int, name: str) -> int:
             f'{name} {value} is out of range for {n} item(s) (valid: {-n}..{n - 1})'
         )
     return value + n if value < 0 else value
+
 
 # %% ../nbs/00_core.ipynb #c012i
 def check_array(
@@ -254,11 +292,13 @@ def check_array(
         raise ValueError(f'{name} contains NaN or infinite values')
     return a
 
+
 # %% ../nbs/00_core.ipynb #c020tm
 def model_trees(model) -> list:
     "The fitted scikit-learn trees of a decision tree or a random forest / extra-trees model (checked: supported and fitted)."
     check_model(model, TREE_TYPES + FOREST_TYPES)
     return list(model.estimators_) if isinstance(model, FOREST_TYPES) else [model]
+
 
 # %% ../nbs/00_core.ipynb #c020f
 def feature_names(model, n_features: int | None = None) -> list:
@@ -272,6 +312,7 @@ def feature_names(model, n_features: int | None = None) -> list:
             f'{type(model).__name__} records no number of input features: pass n_features'
         )
     return [f'x{j}' for j in range(check_int(p, 'n_features', 0))]
+
 
 # %% ../nbs/00_core.ipynb #c020e
 def encode_target(model, y) -> np.ndarray:
@@ -328,6 +369,7 @@ def encode_target(model, y) -> np.ndarray:
         )
     return y
 
+
 # %% ../nbs/00_core.ipynb #c022
 def inbag_counts(forest, n_samples: int | None = None) -> np.ndarray:
     "Bootstrap multiplicity of every training row in every tree, shape `(n_trees, n_samples)`."
@@ -344,6 +386,7 @@ def inbag_counts(forest, n_samples: int | None = None) -> np.ndarray:
         counts[m] = np.bincount(idx, minlength=n) if forest.bootstrap else 1
     return counts
 
+
 # %% ../nbs/00_core.ipynb #c022c
 def oob_mask(forest, n_samples: int | None = None) -> np.ndarray:
     "`True` where row i is out of bag for tree m, shape `(n_trees, n_samples)`; needs `bootstrap=True`."
@@ -354,6 +397,7 @@ def oob_mask(forest, n_samples: int | None = None) -> np.ndarray:
             ' tree, none is out of bag'
         )
     return inbag_counts(forest, n_samples) == 0
+
 
 # %% ../nbs/00_core.ipynb #c091
 def docments_of(fn) -> tuple[dict, str | None]:
@@ -389,6 +433,7 @@ def docments_of(fn) -> tuple[dict, str | None]:
             prev = tok.string
     return params, ret
 
+
 # %% ../nbs/00_core.ipynb #c092
 def numpy_doc(fn) -> str:
     "`fn`'s summary with numpy-style `Parameters` and `Returns` sections built from its docments comments (what `help()` shows)."
@@ -421,6 +466,7 @@ def numpy_doc(fn) -> str:
         if ret:
             lines.append(f'    {ret}')
     return '\n'.join(lines)
+
 
 # %% ../nbs/00_core.ipynb #core-shim
 _MOVED_TO = ('rows', 'explanation', 'nodes', 'adapters', 'walkers')

@@ -11,10 +11,29 @@ import pandas as pd
 from .core import check_int, check_real
 
 # %% auto #0
-__all__ = ['BIKE_FEATURES', 'make_sin_cos', 'make_linear_sum', 'make_three_class', 'make_sim', 'make_forest_floor_toy',
-           'make_hidf_sphere', 'load_iris', 'load_wine', 'load_breast_cancer', 'load_digits', 'load_diabetes',
-           'load_keel', 'load_adult', 'load_bank_marketing', 'load_statlog_satellite', 'load_crowdsourced_mapping',
-           'load_phishing', 'load_bike_sharing', 'list_datasets']
+__all__ = [
+    'BIKE_FEATURES',
+    'make_sin_cos',
+    'make_linear_sum',
+    'make_three_class',
+    'make_sim',
+    'make_forest_floor_toy',
+    'make_hidf_sphere',
+    'load_iris',
+    'load_wine',
+    'load_breast_cancer',
+    'load_digits',
+    'load_diabetes',
+    'load_keel',
+    'load_adult',
+    'load_bank_marketing',
+    'load_statlog_satellite',
+    'load_crowdsourced_mapping',
+    'load_phishing',
+    'load_bike_sharing',
+    'list_datasets',
+]
+
 
 # %% ../nbs/01_datasets.ipynb #c005
 def _check_int(value, name: str, minimum: int = 1) -> int:
@@ -49,6 +68,7 @@ def _xnames(n: int, start: int = 1) -> list[str]:
     "1-based synthetic feature names `['x1', 'x2', ...]`."
     return [f'x{k}' for k in range(start, start + n)]
 
+
 # %% ../nbs/01_datasets.ipynb #c008
 def make_sin_cos(
     n_samples: int = 2000,  # number of rows (the paper trains on 2000 and tests on 2500)
@@ -69,6 +89,7 @@ def make_sin_cos(
         y = y + rng.normal(0, noise, size=n)
     return pd.DataFrame(X, columns=_xnames(2)), pd.Series(y, name='y')
 
+
 # %% ../nbs/01_datasets.ipynb #c013
 def make_linear_sum(
     n_samples: int = 1000,  # number of rows (the paper uses 1000 for training and 1000 for testing)
@@ -85,6 +106,7 @@ def make_linear_sum(
     if noise > 0:
         y = y + rng.normal(0, noise, size=n)
     return pd.DataFrame(X, columns=_xnames(K)), pd.Series(y, name='y')
+
 
 # %% ../nbs/01_datasets.ipynb #c018
 def make_three_class(
@@ -107,6 +129,7 @@ def make_three_class(
         2: 'x1 >= 0.5, x2 <= 0.5',
     }
     return pd.DataFrame(X, columns=_xnames(2 + p0)), y
+
 
 # %% ../nbs/01_datasets.ipynb #c023
 def make_sim(
@@ -138,6 +161,7 @@ def make_sim(
     y = (rng.uniform(size=n) < 1 / (1 + np.exp(-logit))).astype(np.int64)
     X, y = pd.DataFrame(X.astype(np.int64), columns=_xnames(p)), pd.Series(y, name='y')
     return (X, y, [f'x{k}' for k in S]) if return_relevant else (X, y)
+
 
 # %% ../nbs/01_datasets.ipynb #c028
 _TOY_SIGNAL_VAR = 4 / 45 + 1 / 8 + 1 / 9  # Var G(x) for x ~ U(-1,1)^6, = 117/360
@@ -172,6 +196,7 @@ def make_forest_floor_toy(
     y = _forest_floor_signal(X) + k * rng.normal(size=n)
     return pd.DataFrame(X, columns=_xnames(6)), pd.Series(y, name='y')
 
+
 # %% ../nbs/01_datasets.ipynb #c033
 def make_hidf_sphere(
     n_samples: int = 10_000,  # number of rows (the paper: 10,000, split 80/20)
@@ -191,6 +216,7 @@ def make_hidf_sphere(
     y.attrs['target_names'] = {0: 'inside', 1: 'outside'}
     return pd.DataFrame(X, columns=_xnames(2 + p0)), y
 
+
 # %% ../nbs/01_datasets.ipynb #c037
 def _from_sklearn(bunch, classification: bool) -> tuple[pd.DataFrame, pd.Series]:
     "Split a scikit-learn `as_frame=True` bunch into `(X, y)` and attach the class names to `y.attrs`."
@@ -203,6 +229,7 @@ def _from_sklearn(bunch, classification: bool) -> tuple[pd.DataFrame, pd.Series]
         }
     return X, y
 
+
 # %% ../nbs/01_datasets.ipynb #c038
 def load_iris() -> tuple[pd.DataFrame, pd.Series]:  # 150 x 4 features; y in {0, 1, 2}
     "Fisher's iris data (150 x 4, 3 classes) via `sklearn.datasets.load_iris`; the mlcourse.ai example of seed 002."
@@ -210,12 +237,14 @@ def load_iris() -> tuple[pd.DataFrame, pd.Series]:  # 150 x 4 features; y in {0,
 
     return _from_sklearn(_load(as_frame=True), True)
 
+
 # %% ../nbs/01_datasets.ipynb #c040
 def load_wine() -> tuple[pd.DataFrame, pd.Series]:  # 178 x 13 features; y in {0, 1, 2}
     "UCI wine recognition data (178 x 13, 3 cultivars) via `sklearn.datasets.load_wine`."
     from sklearn.datasets import load_wine as _load
 
     return _from_sklearn(_load(as_frame=True), True)
+
 
 # %% ../nbs/01_datasets.ipynb #c042
 def load_breast_cancer(
@@ -226,6 +255,7 @@ def load_breast_cancer(
 
     return _from_sklearn(_load(as_frame=True), True)
 
+
 # %% ../nbs/01_datasets.ipynb #c044
 def load_digits(
     # 1797 x 64 pixel features pixel_r_c; y in {0..9}
@@ -234,6 +264,7 @@ def load_digits(
     from sklearn.datasets import load_digits as _load
 
     return _from_sklearn(_load(as_frame=True), True)
+
 
 # %% ../nbs/01_datasets.ipynb #c046
 def load_diabetes(
@@ -245,6 +276,7 @@ def load_diabetes(
 
     return _from_sklearn(_load(as_frame=True, scaled=scaled), False)
 
+
 # %% ../nbs/01_datasets.ipynb #c048a
 def _data_dir() -> Path:
     "The package's data/ folder: next to this module, or next to the installed package when run in the notebook."
@@ -254,6 +286,7 @@ def _data_dir() -> Path:
         import deepforest_interp.core as _core
 
         return Path(_core.__file__).parent / 'data'
+
 
 # %% ../nbs/01_datasets.ipynb #c050
 _KEEL = {
@@ -375,6 +408,7 @@ def load_keel(
     y.attrs['target_names'] = dict(target_names)
     return X.reset_index(drop=True), y
 
+
 # %% ../nbs/01_datasets.ipynb #c055b
 def _coded(X: pd.DataFrame, categories: dict, as_category: bool) -> pd.DataFrame:
     "Integer-coded categorical columns with `X.attrs['categories']`, or pandas categoricals with the labels."
@@ -396,6 +430,7 @@ def _labelled(y: pd.Series, names: dict, name: str = 'class') -> pd.Series:
     y = y.rename(name).reset_index(drop=True)
     y.attrs['target_names'] = dict(names)
     return y
+
 
 # %% ../nbs/01_datasets.ipynb #c055c
 _ADULT_COLUMNS = [
@@ -459,6 +494,7 @@ def load_adult(
     (Xtr, ytr), (Xte, yte) = out
     return Xtr, Xte, ytr, yte
 
+
 # %% ../nbs/01_datasets.ipynb #c055e
 def load_bank_marketing(
     random_state: int = 0,  # seed of the stratified 80/20 train/test split (the source ships no split)
@@ -494,6 +530,7 @@ def load_bank_marketing(
         _labelled(yte, names, 'subscribed'),
     )
 
+
 # %% ../nbs/01_datasets.ipynb #c055g
 def load_statlog_satellite(
     # 4435 + 2000 rows x 36; y in {1,2,3,4,5,7}
@@ -509,6 +546,7 @@ def load_statlog_satellite(
         out.append((X, _labelled(df.iloc[:, -1].astype(np.int64), names)))
     (Xtr, ytr), (Xte, yte) = out
     return Xtr, Xte, ytr, yte
+
 
 # %% ../nbs/01_datasets.ipynb #c055i
 def load_crowdsourced_mapping(
@@ -531,6 +569,7 @@ def load_crowdsourced_mapping(
     (Xtr, ytr), (Xte, yte) = split(tr), split(te)
     return Xtr, Xte, ytr, yte
 
+
 # %% ../nbs/01_datasets.ipynb #c055k
 def load_phishing(
     # 11055 x 30 features in {-1, 0, 1}; y 'Result' in {-1, 1}
@@ -541,6 +580,7 @@ def load_phishing(
     ).astype(np.int64)
     y = df.pop('Result')
     return df, _labelled(y, {-1: 'phishing', 1: 'legitimate'}, 'Result')
+
 
 # %% ../nbs/01_datasets.ipynb #c058
 BIKE_FEATURES = [
@@ -564,6 +604,7 @@ def load_bike_sharing(
         {'Year': np.int64, 'isWorkingDay': np.int64, 'isClearDay': np.int64}
     )
     return X, df['count'].astype(np.int64).rename('count')
+
 
 # %% ../nbs/01_datasets.ipynb #c063
 def _joined(split) -> tuple[pd.DataFrame, pd.Series]:

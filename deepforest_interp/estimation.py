@@ -24,8 +24,15 @@ from .walkers import walk as walk_paths, walk_dot
 _K = LazyKernels(globals())
 
 # %% auto #0
-__all__ = ['inbag_rows', 'node_sums', 'estimated_increments', 'cascade_contributions_reference', 'Algorithm1Layer',
-           'algorithm1_pass']
+__all__ = [
+    'inbag_rows',
+    'node_sums',
+    'estimated_increments',
+    'cascade_contributions_reference',
+    'Algorithm1Layer',
+    'algorithm1_pass',
+]
+
 
 # %% ../nbs/05_cascade_estimation.ipynb #c005
 def inbag_rows(
@@ -73,6 +80,7 @@ def inbag_rows(
     root = fold_forest.estimators_[m].tree_.weighted_n_node_samples[0]
     return rows, (w if abs(w.sum() - root) <= 1e-9 * root else w * sample_weight[rows])
 
+
 # %% ../nbs/05_cascade_estimation.ipynb #c005n
 def node_sums(
     ta: NodeTable, leaf: np.ndarray, w: np.ndarray, P: np.ndarray
@@ -100,6 +108,7 @@ def node_sums(
         np.add.at(S, ta.parent[nodes], S[nodes])
     return S
 
+
 # %% ../nbs/05_cascade_estimation.ipynb #c009
 def estimated_increments(
     ta: NodeTable,  # tree of a layer l > 0 (input: K original + K' new features)
@@ -125,6 +134,7 @@ def estimated_increments(
             )
     return _K._eq16(ta.parent, ta.feature, ta.weight, S, K, C)  # below
 
+
 # %% ../nbs/05_cascade_estimation.ipynb #c009q
 @_K.register
 def _eq16(parent, feature, weight, S, K, C):
@@ -142,6 +152,7 @@ def _eq16(parent, feature, weight, S, K, C):
                 # the node means of f_{F,k}: the child's minus the parent's
                 est[t, k, c] = S[t, F, k, c] / wt - S[p, F, k, c] / wp  # Eq. (16)
     return est
+
 
 # %% ../nbs/05_cascade_estimation.ipynb #c011
 def _node_table(ta, K, C, S, node_map):
@@ -217,6 +228,7 @@ def cascade_contributions_reference(
         P_prev = res.train
     return out
 
+
 # %% ../nbs/05_cascade_estimation.ipynb #c009k
 @_K.register
 def _node_sums_nb(n_nodes, parent, leaf, rows, w, P2):
@@ -253,6 +265,7 @@ def _leaf_dot(out, leafpos, W, table2, C):
         for d in range(table2.shape[1]):
             out[d // C] += table2[lf, d] * W[r, d % C]
 
+
 # %% ../nbs/05_cascade_estimation.ipynb #c009n
 def _fold_tree(nt: NodeTable, m: int, colmap, C: int) -> NodeTable:
     "Tree m of a fold forest's NodeTable alone, its class columns spread to all C outputs (a fold that missed a class)."
@@ -284,6 +297,7 @@ def _read_only(*arrays):
         if a is not None:
             a.setflags(write=False)
 
+
 # %% ../nbs/05_cascade_estimation.ipynb #c009l
 @dataclass
 class Algorithm1Layer:
@@ -310,6 +324,7 @@ class Algorithm1Layer:
             model.n_features_in_,
             model.training_data().sample_weight,
         )
+
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009f
 def _keep_table(cache, key, hit, budget):
@@ -550,6 +565,7 @@ def _forest_pass(
         None if Znew is None else np.tile(nw_b, (len(Znew), 1)),
         dots,
     )
+
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009p
 def algorithm1_pass(

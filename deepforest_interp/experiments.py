@@ -14,21 +14,55 @@ from joblib import Parallel, delayed, parallel_config
 from .core import check_int, check_n_jobs
 
 # %% auto #0
-__all__ = ['CLAIM_COLUMNS', 'VERDICTS', 'ALPHA', 'REL_TOL', 'POWER', 'FEW_RUNS', 'is_full', 'is_smoke', 'figures_dir',
-           'save_figure', 'write_results', 'write_claims', 'Verdict', 'holm', 'detectable_difference', 'paired_verdict',
-           'threshold_verdict', 'reported_unit', 'single_run_verdict', 'combine_verdicts', 'code_version', 'md_table',
-           'show_markdown', 'claims_frame', 'show_claims', 'assemble_results', 'cache_dir', 'reps_dir', 'task_key',
-           'execution_backend', 'run_repetitions', 'run_prefer_full', 'out_dir', 'write_timings']
+__all__ = [
+    'CLAIM_COLUMNS',
+    'VERDICTS',
+    'ALPHA',
+    'REL_TOL',
+    'POWER',
+    'FEW_RUNS',
+    'is_full',
+    'is_smoke',
+    'figures_dir',
+    'save_figure',
+    'write_results',
+    'write_claims',
+    'Verdict',
+    'holm',
+    'detectable_difference',
+    'paired_verdict',
+    'threshold_verdict',
+    'reported_unit',
+    'single_run_verdict',
+    'combine_verdicts',
+    'code_version',
+    'md_table',
+    'show_markdown',
+    'claims_frame',
+    'show_claims',
+    'assemble_results',
+    'cache_dir',
+    'reps_dir',
+    'task_key',
+    'execution_backend',
+    'run_repetitions',
+    'run_prefer_full',
+    'out_dir',
+    'write_timings',
+]
+
 
 # %% ../nbs/09b_experiments.ipynb #c005
 def is_full() -> bool:
     "True when the paper-sized protocol is requested (`FULL=1`)."
     return os.environ.get('FULL', '0') == '1'
 
+
 # %% ../nbs/09b_experiments.ipynb #c005s
 def is_smoke() -> bool:
     "True under `nbdev_test` (`IN_TEST=1`): experiments shrink to a smoke run."
     return os.environ.get('IN_TEST', '') == '1'
+
 
 # %% ../nbs/09b_experiments.ipynb #c007
 def figures_dir() -> Path:
@@ -43,6 +77,7 @@ def figures_dir() -> Path:
     d.mkdir(parents=True, exist_ok=True)
     return d
 
+
 # %% ../nbs/09b_experiments.ipynb #c007s
 def _check_file_part(value, name: str) -> str:
     "A name that becomes part of one file name: a non-empty string without path separators."
@@ -56,6 +91,7 @@ def _check_file_part(value, name: str) -> str:
         )
     return value
 
+
 # %% ../nbs/09b_experiments.ipynb #c008
 def save_figure(fig, name: str, dpi: int = 110) -> Path:
     "Save a matplotlib figure as `<figures_dir>/<name>.png` and return the path."
@@ -66,6 +102,7 @@ def save_figure(fig, name: str, dpi: int = 110) -> Path:
     fig.savefig(p, dpi=dpi, bbox_inches='tight')
     return p
 
+
 # %% ../nbs/09b_experiments.ipynb #c009
 def write_results(slug: str, markdown: str) -> Path:
     "Write one experiment's section of `results.md` as `<figures_dir>/results_<slug>.md`."
@@ -75,6 +112,7 @@ def write_results(slug: str, markdown: str) -> Path:
     p = figures_dir() / f'results_{slug}.md'
     p.write_text(markdown.strip() + '\n', encoding='utf-8')
     return p
+
 
 # %% ../nbs/09b_experiments.ipynb #c011
 CLAIM_COLUMNS = ('seed', 'claim', 'where', 'paper', 'ours', 'statistic', 'verdict')
@@ -103,6 +141,7 @@ def write_claims(slug: str, rows: list[dict]) -> Path:
         json.dumps(clean, indent=1, ensure_ascii=False) + '\n', encoding='utf-8'
     )
     return p
+
 
 # %% ../nbs/09b_experiments.ipynb #v001
 ALPHA = 0.05  # level of every test behind a verdict
@@ -135,6 +174,7 @@ class Verdict:
         "A claims row: `fields` (seed, claim, where, paper, ours) plus this statistic and verdict."
         return {**fields, 'statistic': self.statistic, 'verdict': str(self)}
 
+
 # %% ../nbs/09b_experiments.ipynb #v001a
 def _finite(a, name: str) -> np.ndarray:
     try:
@@ -144,6 +184,7 @@ def _finite(a, name: str) -> np.ndarray:
     if not len(a) or not np.isfinite(a).all():
         raise ValueError(f'{name} must be a non-empty sequence of finite numbers')
     return a
+
 
 # %% ../nbs/09b_experiments.ipynb #v001b
 def holm(pvalues) -> np.ndarray:
@@ -156,6 +197,7 @@ def holm(pvalues) -> np.ndarray:
     out = np.empty(m)
     out[order] = adj
     return out
+
 
 # %% ../nbs/09b_experiments.ipynb #v001d
 def detectable_difference(
@@ -194,6 +236,7 @@ def detectable_difference(
     nc = brentq(reach, 0.0, hi)
     return float(nc * sd / np.sqrt(n))
 
+
 # %% ../nbs/09b_experiments.ipynb #v001f
 def _few_runs(s: float, n: int, fmt: str, sides: int, alpha: float) -> str:
     "The power note of a test on n <= FEW_RUNS runs (empty for more runs)."
@@ -204,6 +247,7 @@ def _few_runs(s: float, n: int, fmt: str, sides: int, alpha: float) -> str:
         f'; with {n} runs the t-test detects a difference of {dd:{fmt}} with {POWER:.0%} power'
         f' and the sign test cannot reach p < {alpha:g}'
     )
+
 
 # %% ../nbs/09b_experiments.ipynb #v002
 def paired_verdict(
@@ -322,6 +366,7 @@ def paired_verdict(
         p_against,
     )
 
+
 # %% ../nbs/09b_experiments.ipynb #v005
 def threshold_verdict(
     values,  # the runs' values (one or more)
@@ -402,6 +447,7 @@ def threshold_verdict(
         p_bad,
     )
 
+
 # %% ../nbs/09b_experiments.ipynb #v007
 def reported_unit(paper) -> float:
     "One unit of the last digit of a reported number: '0.44' -> 0.01, '0.3' -> 0.1, '1479' -> 1 (a float is read as printed)."
@@ -454,6 +500,7 @@ def single_run_verdict(
         + (', opposite sign' if np.sign(m) * np.sign(p) < 0 else ''),
         stat,
     )
+
 
 # %% ../nbs/09b_experiments.ipynb #v009
 def combine_verdicts(
@@ -512,6 +559,7 @@ def combine_verdicts(
         return Verdict('not reproduced', why, stat)
     return Verdict('partly', why, stat)
 
+
 # %% ../nbs/09b_experiments.ipynb #v012
 def code_version(
     # module names of this package, e.g. ('cascade', 'importance'); None: all
@@ -535,6 +583,7 @@ def code_version(
         h.update(p.read_bytes())
     return h.hexdigest()[:12]
 
+
 # %% ../nbs/09b_experiments.ipynb #c014
 def md_table(df: pd.DataFrame, floatfmt: str = '.3f') -> str:
     "Render a DataFrame as a GitHub markdown table (no `tabulate` dependency); `|` inside a cell is escaped."
@@ -554,6 +603,7 @@ def md_table(df: pd.DataFrame, floatfmt: str = '.3f') -> str:
     ]
     return '\n'.join(rows)
 
+
 # %% ../nbs/09b_experiments.ipynb #s001
 def _markdown_for_page(text: str) -> str:
     "Generated markdown with its headings turned into bold lines and its links to figure files dropped (the page shows the figures)."
@@ -569,6 +619,7 @@ def show_markdown(text: str):
     from IPython.display import Markdown, display
 
     display(Markdown(_markdown_for_page(text)))
+
 
 # %% ../nbs/09b_experiments.ipynb #s003
 def claims_frame(rows: list[dict]) -> pd.DataFrame:
@@ -589,6 +640,7 @@ def show_claims(rows: list[dict]):
     show_markdown(
         md_table(claims_frame(rows)) if len(rows) else '*No claims rows in this run.*'
     )
+
 
 # %% ../nbs/09b_experiments.ipynb #c016
 def assemble_results(d: Path | None = None) -> Path:
@@ -615,15 +667,18 @@ def assemble_results(d: Path | None = None) -> Path:
     out.write_text(head + '\n'.join(parts), encoding='utf-8')
     return out
 
+
 # %% ../nbs/09b_experiments.ipynb #c018b
 def cache_dir() -> Path:
     "Per-repetition cache: `DFI_CACHE`, else `./_cache` (git-ignored)."
     return Path(os.environ.get('DFI_CACHE') or Path.cwd() / '_cache')
 
+
 # %% ../nbs/09b_experiments.ipynb #c018b1
 def reps_dir() -> Path:
     "Committed per-repetition results, `<figures_dir>/reps`: they seed the cache of a fresh checkout."
     return figures_dir() / 'reps'
+
 
 # %% ../nbs/09b_experiments.ipynb #c018b2
 def _jsonable(v, where: str):
@@ -657,6 +712,7 @@ def task_key(slug: str, task: dict, version: str = '1') -> str:
         + '-'
         + hashlib.sha1(blob.encode()).hexdigest()[:12]
     )
+
 
 # %% ../nbs/09b_experiments.ipynb #c018c
 @contextmanager
@@ -697,6 +753,7 @@ def execution_backend(scheduler: str | None = None, n_workers: int | None = None
         client.close()
         if cluster is not None:
             cluster.close()
+
 
 # %% ../nbs/09b_experiments.ipynb #c018d
 def _load(p: Path):
@@ -811,6 +868,7 @@ def run_repetitions(
                     )  # progress, like tqdm: not stored with the outputs
     return pd.DataFrame([{**t, **done[k]} for k, t in zip(keys, tasks) if k in done])
 
+
 # %% ../nbs/09b_experiments.ipynb #c018h
 def run_prefer_full(
     fn,  # as in run_repetitions
@@ -839,12 +897,14 @@ def run_prefer_full(
             return full, 'FULL'
     return run_repetitions(fn, tasks, **kwargs), 'smoke' if is_smoke() else 'quick'
 
+
 # %% ../nbs/09b_experiments.ipynb #c017b
 def out_dir() -> Path:
     "Folder for run logs and timings (`DFI_OUT`, else `./_out`); git-ignored, never committed."
     d = Path(os.environ.get('DFI_OUT') or Path.cwd() / '_out')
     d.mkdir(parents=True, exist_ok=True)
     return d
+
 
 # %% ../nbs/09b_experiments.ipynb #c017b1
 def write_timings(slug: str, lines) -> Path:

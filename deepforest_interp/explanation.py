@@ -12,7 +12,15 @@ import pandas as pd
 from .core import _frozen, patch_to
 
 # %% auto #0
-__all__ = ['Explanation', 'join_explanations', 'label_codes', 'Importance', 'ClassImportance', 'stack_layers']
+__all__ = [
+    'Explanation',
+    'join_explanations',
+    'label_codes',
+    'Importance',
+    'ClassImportance',
+    'stack_layers',
+]
+
 
 # %% ../nbs/00b_explanation.ipynb #c004j
 def _position(key, n: int, what: str) -> np.ndarray:
@@ -49,6 +57,7 @@ def _position(key, n: int, what: str) -> np.ndarray:
         )
     return arr % n
 
+
 # %% ../nbs/00b_explanation.ipynb #c004j-1
 def _abbrev(items, k: int = 3) -> str:
     "`[a, b, c, ..., z] ` for long lists."
@@ -59,6 +68,7 @@ def _abbrev(items, k: int = 3) -> str:
         + ']'
     )
 
+
 # %% ../nbs/00b_explanation.ipynb #c005
 def _float_values(a):
     "`a` as a float array: float32/float64 kept as they are, a lazy dask array left lazy, anything else float64."
@@ -67,10 +77,12 @@ def _float_values(a):
     a = np.asarray(a)
     return a if a.dtype in (np.float32, np.float64) else a.astype(float)
 
+
 # %% ../nbs/00b_explanation.ipynb #c005-1
 def _same_shape(a: tuple, b: tuple) -> bool:
     "Shapes equal, an unknown (NaN) length of a lazy dask array matching an unknown one."
     return len(a) == len(b) and all(x == y or (x != x and y != y) for x, y in zip(a, b))
+
 
 # %% ../nbs/00b_explanation.ipynb #c005-2
 @dataclass(eq=False, repr=False)
@@ -95,6 +107,7 @@ class Explanation:
 
     def __post_init__(self):
         self._check_fields()
+
 
 # %% ../nbs/00b_explanation.ipynb #c005-3
 @patch_to(Explanation)
@@ -153,6 +166,7 @@ def _check_fields(self):
     ):
         raise TypeError('layers_below must be a dict {layer: Explanation}')
 
+
 # %% ../nbs/00b_explanation.ipynb #c005-4
 @patch_to(Explanation)
 @property
@@ -161,11 +175,13 @@ def output(self) -> np.ndarray:
     out = self.bias + self.values.sum(axis=1)
     return out if self.bootstrap is None else out + self.bootstrap
 
+
 # %% ../nbs/00b_explanation.ipynb #c005-5
 @patch_to(Explanation)
 @property
 def shape(self):
     return self.values.shape
+
 
 # %% ../nbs/00b_explanation.ipynb #c005-6
 @patch_to(Explanation)
@@ -195,6 +211,7 @@ def output_space(self) -> str:
         space = 'raw score (log-odds)'
     return space
 
+
 # %% ../nbs/00b_explanation.ipynb #c005-7
 @patch_to(Explanation)
 @property
@@ -204,6 +221,7 @@ def layers(self) -> dict | None:
         return None
     return {**self.layers_below, len(self.layers_below): self}
 
+
 # %% ../nbs/00b_explanation.ipynb #c005-8
 @patch_to(Explanation)
 def _below(self, fn) -> dict | None:
@@ -212,10 +230,12 @@ def _below(self, fn) -> dict | None:
         return None
     return {l: fn(e) for l, e in self.layers_below.items()}
 
+
 # %% ../nbs/00b_explanation.ipynb #c005-9
 @patch_to(Explanation)
 def __len__(self):
     return self.values.shape[0]
+
 
 # %% ../nbs/00b_explanation.ipynb #c005-10
 @patch_to(Explanation)
@@ -242,6 +262,7 @@ def __repr__(self) -> str:
         f' fields={["values", "bias"] + extra})'
     )
 
+
 # %% ../nbs/00b_explanation.ipynb #c005-11
 @patch_to(Explanation)
 def _feature_index(self, key) -> np.ndarray:
@@ -261,6 +282,7 @@ def _feature_index(self, key) -> np.ndarray:
             )
         return np.array([self.feature_names.index(k) for k in keys])
     return _position(key, K, 'feature')
+
 
 # %% ../nbs/00b_explanation.ipynb #c005-12
 @patch_to(Explanation)
@@ -291,6 +313,7 @@ def output_index(self, output) -> int:
         raise ValueError(f'output must be >= {-C} ({C} outputs), got {output}')
     return int(output) % C
 
+
 # %% ../nbs/00b_explanation.ipynb #c005-13
 @patch_to(Explanation)
 def for_output(self, output) -> Explanation:
@@ -313,6 +336,7 @@ def for_output(self, output) -> Explanation:
         pick(self.std),
         self._below(lambda e: e.for_output(output)),
     )
+
 
 # %% ../nbs/00b_explanation.ipynb #c005-14
 @patch_to(Explanation)
@@ -349,6 +373,7 @@ def __getitem__(self, key) -> Explanation:
         else e.for_output(out)
     )
 
+
 # %% ../nbs/00b_explanation.ipynb #c005-15
 @patch_to(Explanation)
 def abs(self) -> Explanation:
@@ -364,6 +389,7 @@ def abs(self) -> Explanation:
         self.std,
         self._below(lambda e: e.abs()),
     )
+
 
 # %% ../nbs/00b_explanation.ipynb #c005-16
 @patch_to(Explanation)
@@ -384,6 +410,7 @@ def mean(self, axis: int = 0) -> Explanation:
         self._below(lambda e: e.mean(axis)),
     )
 
+
 # %% ../nbs/00b_explanation.ipynb #c005-17
 @patch_to(Explanation)
 def _group_positions(self, members) -> np.ndarray:
@@ -394,6 +421,7 @@ def _group_positions(self, members) -> np.ndarray:
         if not len(m) or (m.min() >= 0 and m.max() < K):
             return m.astype(np.intp, copy=False)
     return self._feature_index(list(m)) if len(m) else np.zeros(0, np.intp)
+
 
 # %% ../nbs/00b_explanation.ipynb #c005-18
 @patch_to(Explanation)
@@ -444,6 +472,7 @@ def group(self, mapping, data=None) -> Explanation:
         layers_below=self._below(lambda e: e.group(mapping, data)),
     )
 
+
 # %% ../nbs/00b_explanation.ipynb #c005j
 def join_explanations(parts: list):
     "Explanations of consecutive blocks of rows (same features and outputs) as one, in row order."
@@ -463,6 +492,7 @@ def join_explanations(parts: list):
         dict(first.info),
         cat('std'),
     )
+
 
 # %% ../nbs/00b_explanation.ipynb #c005-19
 @patch_to(Explanation)
@@ -493,6 +523,7 @@ def to_frame(self) -> pd.DataFrame:
     if self.std is not None:
         df['std'] = rep(self.std)
     return df
+
 
 # %% ../nbs/00b_explanation.ipynb #c005-20
 @patch_to(Explanation)
@@ -570,6 +601,7 @@ def from_frame(cls, df: pd.DataFrame) -> Explanation:
         col('std').reshape(shape) if 'std' in df.columns else None,
     )
 
+
 # %% ../nbs/00b_explanation.ipynb #c005-21
 @patch_to(Explanation)
 def to_shap(self, output=None):
@@ -615,12 +647,14 @@ def to_shap(self, output=None):
         feature_names=e.feature_names,
     )
 
+
 # %% ../nbs/00b_explanation.ipynb #c005-22
 @patch_to(Explanation)
 def save(self, path) -> None:
     "Write the explanation, its layers included, to the file `path` exactly as named (numpy's `.npz` format: arrays and JSON text, no pickle), whole or not at all; `Explanation.load` reads it back exactly."
     arrays = _explanation_arrays(self)
     _write_whole(path, lambda f: np.savez_compressed(f, **arrays))
+
 
 # %% ../nbs/00b_explanation.ipynb #c005-23
 @patch_to(Explanation)
@@ -637,6 +671,7 @@ def load(cls, path) -> Explanation:
             else getattr(path, 'name', type(path).__name__)
         )
         raise ValueError(f'path {where!r}: {err}') from None
+
 
 # %% ../nbs/00b_explanation.ipynb #c005s
 _SAVE_FORMAT = 'deepforest_interp.Explanation/1'  # the tag `Explanation.save` writes
@@ -663,10 +698,12 @@ def _split_labels(data) -> tuple[np.ndarray, np.ndarray | None]:
             lab[idx] = str(v)
     return num, (lab if any(v is not None for v in lab.ravel()) else None)
 
+
 # %% ../nbs/00b_explanation.ipynb #c005s-1
 def _json_value(v):
     "numpy scalars as Python ones, for JSON."
     return v.item() if isinstance(v, np.generic) else v
+
 
 # %% ../nbs/00b_explanation.ipynb #c005s-2
 def _names_dtype(names) -> str | None:
@@ -676,6 +713,7 @@ def _names_dtype(names) -> str | None:
         if len(kinds) == 1 and next(iter(kinds)).kind in 'biuf':
             return str(next(iter(kinds)))
     return None
+
 
 # %% ../nbs/00b_explanation.ipynb #c005s-3
 def _explanation_arrays(e, prefix: str = '') -> dict:
@@ -714,6 +752,7 @@ def _explanation_arrays(e, prefix: str = '') -> dict:
         out['format'] = np.array(_SAVE_FORMAT)
     return out
 
+
 # %% ../nbs/00b_explanation.ipynb #c005s-4
 def _member(a: dict, key: str, kinds: str = 'fiu', optional: bool = False):
     "Member `key` of a saved explanation, checked to hold an array of one of the dtype `kinds`; a ValueError 'damaged: member ...' otherwise."
@@ -728,6 +767,7 @@ def _member(a: dict, key: str, kinds: str = 'fiu', optional: bool = False):
             f' {"numbers" if kinds == "fiu" else "text" if kinds == "U" else kinds}'
         )
     return v
+
 
 # %% ../nbs/00b_explanation.ipynb #c005s-5
 def _meta(a: dict, prefix: str) -> dict:
@@ -748,6 +788,7 @@ def _meta(a: dict, prefix: str) -> dict:
             ' record Explanation.save writes'
         )
     return meta
+
 
 # %% ../nbs/00b_explanation.ipynb #c005s-6
 def _explanation_from(a: dict, prefix: str = ''):
@@ -793,6 +834,7 @@ def _explanation_from(a: dict, prefix: str = ''):
             f'damaged Explanation file: its members do not fit together ({err})'
         ) from None
 
+
 # %% ../nbs/00b_explanation.ipynb #c005s-7
 def _save_path(path, what: str = 'path') -> str:
     "`path` as the name of a file to write: a str or os.PathLike naming a file (not a directory) in a directory that exists."
@@ -813,6 +855,7 @@ def _save_path(path, what: str = 'path') -> str:
         )
     return path
 
+
 # %% ../nbs/00b_explanation.ipynb #c005s-8
 def _write_whole(path, write, what: str = 'path') -> None:
     "Call `write(file)` on a new file beside `path`, then rename it to `path`: a write that fails leaves no partial file (and an older file of that name as it was); an open binary file is written as it is."
@@ -829,6 +872,7 @@ def _write_whole(path, write, what: str = 'path') -> None:
         with suppress(OSError):
             os.unlink(tmp)
         raise
+
 
 # %% ../nbs/00b_explanation.ipynb #c005s-9
 def _read_npz(path) -> dict:
@@ -874,6 +918,7 @@ def _read_npz(path) -> dict:
         raise ValueError(not_ours)
     return arrays
 
+
 # %% ../nbs/00b_explanation.ipynb #c005s-10
 def _frame_numbers(df: pd.DataFrame, name: str) -> np.ndarray:
     "Column `name` of a `to_frame()` table as float64 (NaN where blank); a ValueError naming the column when a cell is not a number."
@@ -883,6 +928,7 @@ def _frame_numbers(df: pd.DataFrame, name: str) -> np.ndarray:
         raise ValueError(
             f'df column {name!r} must hold numbers (to_frame() writes floats): {err}'
         ) from None
+
 
 # %% ../nbs/00b_explanation.ipynb #c005s-11
 def _group_names(labels) -> list:
@@ -898,6 +944,7 @@ def _group_names(labels) -> list:
         seen.setdefault(name, g)
     return [str(g) for g in labels]
 
+
 # %% ../nbs/00b_explanation.ipynb #c005s-12
 def _same_label(a, b) -> bool:
     "True when two group labels are the same (1 and np.int64(1)), False for 1 and '1'."
@@ -907,6 +954,7 @@ def _same_label(a, b) -> bool:
         return bool(a == b) or (a != a and b != b)
     except (TypeError, ValueError):
         return a is b
+
 
 # %% ../nbs/00b_explanation.ipynb #c005s-13
 def _json_info(info: dict) -> dict:
@@ -925,6 +973,7 @@ def _json_info(info: dict) -> dict:
             f'info holds a value Explanation.save cannot write as JSON ({err}): keep'
             ' numbers, strings, lists, dicts and numeric arrays in info'
         ) from None
+
 
 # %% ../nbs/00b_explanation.ipynb #c008q
 def label_codes(data) -> tuple[np.ndarray, dict]:
@@ -949,6 +998,7 @@ def label_codes(data) -> tuple[np.ndarray, dict]:
         )
         labels[j] = labs
     return out, labels
+
 
 # %% ../nbs/00b_explanation.ipynb #c008t
 class _ImportanceFields:
@@ -979,6 +1029,7 @@ class _ImportanceFields:
         return (
             f'\n(sd over {np.shape(self.importances)[-1]} {what}s in .importances_std)'
         )
+
 
 # %% ../nbs/00b_explanation.ipynb #c008t-1
 class Importance(_ImportanceFields, pd.Series):
@@ -1045,6 +1096,7 @@ class Importance(_ImportanceFields, pd.Series):
             out.z_scores = pd.Series(np.asarray(z, dtype=float), index=idx, name='z')
         return out
 
+
 # %% ../nbs/00b_explanation.ipynb #c008t2
 class ClassImportance(_ImportanceFields, pd.DataFrame):
     "A per-class global importance: features x classes means; `importances_std` (features x classes) and `importances` (K, C, n_trees) when computed."
@@ -1062,6 +1114,7 @@ class ClassImportance(_ImportanceFields, pd.DataFrame):
 
     def __repr__(self):
         return pd.DataFrame.__repr__(self) + self._spread_note()
+
 
 # %% ../nbs/00b_explanation.ipynb #c008v
 def stack_layers(results: list):

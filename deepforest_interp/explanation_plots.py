@@ -14,7 +14,14 @@ from deepforest_interp.tree_contributions import (
 )
 
 # %% auto #0
-__all__ = ['plot_waterfall', 'pd_rank', 'plot_summary', 'plot_dependence', 'ExplanationPlots']
+__all__ = [
+    'plot_waterfall',
+    'pd_rank',
+    'plot_summary',
+    'plot_dependence',
+    'ExplanationPlots',
+]
+
 
 # %% ../nbs/02c_explanation_plots.ipynb #p011
 def _one_output(e: Explanation, output, ax=None) -> tuple[Explanation, dict]:
@@ -40,6 +47,7 @@ def _fmt(v) -> str:
     if isinstance(v, (float, np.floating)):
         return 'missing' if v != v else f'{v:.4g}'
     return str(v)
+
 
 # %% ../nbs/02c_explanation_plots.ipynb #p012
 def plot_waterfall(
@@ -99,6 +107,7 @@ def plot_waterfall(
     ax.set_xlim(pts.min() - pad, pts.max() + pad)
     return ax
 
+
 # %% ../nbs/02c_explanation_plots.ipynb #p015
 def _spread(x: np.ndarray, width: float = 0.4, bins: int = 60) -> np.ndarray:
     "Vertical offsets for a beeswarm: dots in the same bin of x alternate above and below the line, by rank within the bin (deterministic)."
@@ -138,6 +147,7 @@ def pd_rank(a: np.ndarray) -> np.ndarray:
 
     return pd.Series(a).rank(method='average').to_numpy()
 
+
 # %% ../nbs/02c_explanation_plots.ipynb #p016
 def plot_summary(
     e: Explanation,  # any explanation with its rows' data (`e.data`)
@@ -176,6 +186,7 @@ def plot_summary(
         cb.set_label('feature value (rank among the rows; grey: missing)')
     return ax
 
+
 # %% ../nbs/02c_explanation_plots.ipynb #p019
 def _partner(e1: Explanation, k: int) -> int | None:
     "The feature whose values best explain the spread of feature k's terms around their mean at equal values of k (|correlation| with the residual)."
@@ -202,6 +213,7 @@ def _partner(e1: Explanation, k: int) -> int | None:
         if r > score:
             best, score = j, r
     return best
+
 
 # %% ../nbs/02c_explanation_plots.ipynb #p020
 def plot_dependence(
@@ -266,6 +278,7 @@ def plot_dependence(
     ax.set_ylabel(plain_text(d['value_label']))
     ax.set_title(plain_text(f'{e1.feature_names[k]}  [{d["of"]}]'), fontsize=10)
     return ax
+
 
 # %% ../nbs/02c_explanation_plots.ipynb #p023
 class ExplanationPlots:

@@ -36,9 +36,20 @@ from .pipelines import raw_rows
 from .rows import align_columns, row_frame
 
 # %% auto #0
-__all__ = ['GRADIENT_COLORS', 'oob_contributions', 'heldout_contributions', 'default_k', 'knn_loo', 'knn_smooth',
-           'goodness_of_visualization', 'cv_contributions', 'feature_colors', 'contribution_importance',
-           'rank_interactions']
+__all__ = [
+    'GRADIENT_COLORS',
+    'oob_contributions',
+    'heldout_contributions',
+    'default_k',
+    'knn_loo',
+    'knn_smooth',
+    'goodness_of_visualization',
+    'cv_contributions',
+    'feature_colors',
+    'contribution_importance',
+    'rank_interactions',
+]
+
 
 # %% ../nbs/08_forest_floor.ipynb #c006
 def _base_value(forest, root_value: np.ndarray, y, n: int) -> np.ndarray:
@@ -54,6 +65,7 @@ def _base_value(forest, root_value: np.ndarray, y, n: int) -> np.ndarray:
             f'y has {Y.shape[1]} outputs but the forest predicts {root_value.shape[1]}'
         )
     return Y.mean(0)
+
 
 # %% ../nbs/08_forest_floor.ipynb #c007
 @accepts_pipeline
@@ -112,6 +124,7 @@ def oob_contributions(
         out_names = [f'y{c}' for c in range(values.shape[2])]
     return Explanation(values, bias, names, X, out_names, bootstrap)
 
+
 # %% ../nbs/08_forest_floor.ipynb #c014b
 @accepts_pipeline
 def heldout_contributions(
@@ -150,11 +163,13 @@ def heldout_contributions(
         out_names = [f'y{c}' for c in range(values.shape[2])]
     return Explanation(values, bias, names, X, out_names, bootstrap)
 
+
 # %% ../nbs/08_forest_floor.ipynb #c016
 def default_k(n: int) -> int:
     "forestFloor's number of neighbours, `round(sqrt(n) / 2)` (at least 1)."
     n = check_int(n, 'n', 1)
     return max(1, int(round(np.sqrt(n) / 2)))
+
 
 # %% ../nbs/08_forest_floor.ipynb #c016b
 def _as_2d(a) -> np.ndarray:
@@ -186,6 +201,7 @@ def _check_k(k, n: int, reserve: int) -> int:
     k = default_k(n) if k is None else check_int(k, 'k', 1)
     return min(k, n - reserve)
 
+
 # %% ../nbs/08_forest_floor.ipynb #c017
 def knn_loo(
     Z,  # (n, q) context features (or (n,) for one feature)
@@ -210,6 +226,7 @@ def knn_loo(
     D, I = D[keep].reshape(n, k + 1), I[keep].reshape(n, k + 1)
     g = _weighted_mean(_kernel_weights(D, k), I[:, :k], f2)
     return g[:, 0] if np.ndim(f) == 1 else g
+
 
 # %% ../nbs/08_forest_floor.ipynb #c017b
 def knn_smooth(
@@ -238,6 +255,7 @@ def knn_smooth(
     D, I = NearestNeighbors(n_neighbors=k + 1).fit(Z / sd).kneighbors(Zq / sd)
     g = _weighted_mean(_kernel_weights(D, k), I[:, :k], f2)
     return g[:, 0] if np.ndim(f) == 1 else g
+
 
 # %% ../nbs/08_forest_floor.ipynb #c020
 def _check_explanation(e, name: str = 'e') -> Explanation:
@@ -375,6 +393,7 @@ def _gov(f: np.ndarray, g: np.ndarray, multiclass: str):
     per = np.array([_r2(f[:, c], g[:, c]) for c in range(f.shape[1])])
     return per if multiclass == 'per_class' else float(per.mean())
 
+
 # %% ../nbs/08_forest_floor.ipynb #c021
 def goodness_of_visualization(
     e: Explanation,  # contributions (e.g. from oob_contributions)
@@ -420,6 +439,7 @@ def goodness_of_visualization(
         cols = pd.Index(['GOV'] if labels == [None] else labels, name='class')
         return ClassImportance(np.vstack(list(out.values())), index=idx, columns=cols)
     return Importance(list(out.values()), index=idx, name='GOV')
+
 
 # %% ../nbs/08_forest_floor.ipynb #cv02
 def cv_contributions(
@@ -507,9 +527,11 @@ def cv_contributions(
     names, outputs = first.feature_names, first.output_names
     return Explanation(values, bias, names, data, outputs, boot)
 
+
 # %% ../nbs/08_forest_floor.ipynb #c025b
 # low (red) -> middle (green) -> high (blue)
 GRADIENT_COLORS = ('#d7191c', '#1a9641', '#2b83ba')
+
 
 # %% ../nbs/08_forest_floor.ipynb #c025a
 def _hex_rgb(h: str) -> np.ndarray:
@@ -539,6 +561,7 @@ def _hsv_rgb(h, s, v) -> np.ndarray:
         ]
     )
     return table[i, np.arange(len(h))]
+
 
 # %% ../nbs/08_forest_floor.ipynb #c026
 def feature_colors(
@@ -596,6 +619,7 @@ def feature_colors(
     out[ok] = rgb
     return np.c_[out, np.full(len(out), float(alpha))]
 
+
 # %% ../nbs/08_forest_floor.ipynb #c029
 def contribution_importance(
     e: Explanation,  # contributions
@@ -607,6 +631,7 @@ def contribution_importance(
     sd = np.sqrt(V.var(0).mean(1))
     order = np.argsort(-sd, kind='stable')
     return Importance.of(sd[order], np.asarray(e.feature_names)[order], 'importance')
+
 
 # %% ../nbs/08_forest_floor.ipynb #c048
 def rank_interactions(

@@ -14,8 +14,20 @@ from .forest_floor import _feature_group, _feature_list, _context_data
 from .forest_floor import _output_values
 
 # %% auto #0
-__all__ = ['CLASS_COLORS', 'MAX_FLOOR_ROWS', 'MAX_FLOOR_PANELS', 'plot_forest_floor', 'plot_two_way', 'plot_aligned',
-           'simplex_coordinates', 'plot_simplex', 'plot_simplex_grid', 'forest_floor_data', 'explore_forest_floor']
+__all__ = [
+    'CLASS_COLORS',
+    'MAX_FLOOR_ROWS',
+    'MAX_FLOOR_PANELS',
+    'plot_forest_floor',
+    'plot_two_way',
+    'plot_aligned',
+    'simplex_coordinates',
+    'plot_simplex',
+    'plot_simplex_grid',
+    'forest_floor_data',
+    'explore_forest_floor',
+]
+
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p004
 def _pyplot():
@@ -107,6 +119,7 @@ def _check_test(e: Explanation, test, output):
             'test has no data: explain the new rows with heldout_contributions(forest, X_new)'
         )
     return _output_values(test, output)[0], np.asarray(test.data, dtype=float)
+
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p006
 def plot_forest_floor(
@@ -206,6 +219,7 @@ def plot_forest_floor(
     fig.tight_layout()
     return fig
 
+
 # %% ../nbs/08b_forest_floor_plots.ipynb #p012
 def _axis_levels(z: np.ndarray, grid: int, max_levels: int) -> tuple[np.ndarray, bool]:
     "Where to evaluate the surface along one axis: the distinct values of a discrete feature, else an even grid."
@@ -228,6 +242,7 @@ def _set_level_ticks(ax, axis: str, levels: np.ndarray):
     "Ticks exactly at a discrete feature's levels, printed without spurious decimals."
     getattr(ax, f'set_{axis}ticks')(levels)
     getattr(ax, f'set_{axis}ticklabels')([f'{v:g}' for v in levels])
+
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p013
 def plot_two_way(
@@ -357,6 +372,7 @@ def plot_two_way(
     ax.set_title(title, fontsize=9)
     return ax
 
+
 # %% ../nbs/08b_forest_floor_plots.ipynb #p019
 CLASS_COLORS = (
     '#000000',
@@ -368,6 +384,7 @@ CLASS_COLORS = (
     '#8c564b',
     '#e377c2',
 )
+
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p020
 def plot_aligned(
@@ -474,6 +491,7 @@ def plot_aligned(
     fig.tight_layout()
     return fig
 
+
 # %% ../nbs/08b_forest_floor_plots.ipynb #p024
 # vertices of classes 0, 1, 2
 _SIMPLEX = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, np.sqrt(3) / 2]])
@@ -485,6 +503,7 @@ def simplex_coordinates(P) -> np.ndarray:
     if P.ndim != 2 or P.shape[1] != 3:
         raise ValueError(f'simplex plots need 3 classes, got shape {P.shape}')
     return P @ _SIMPLEX
+
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p026
 def _class_labels(e: Explanation) -> list:
@@ -510,6 +529,7 @@ def _class_colors_for(e: Explanation, y, class_colors=None):
         )
     cols = to_rgba_array(list(class_colors or CLASS_COLORS)[: len(labels)])
     return cols[[labels.index(v) for v in y]]
+
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #p027
 def plot_simplex(
@@ -584,6 +604,7 @@ def plot_simplex(
     ax.set_title(title, fontsize=9)
     return ax
 
+
 # %% ../nbs/08b_forest_floor_plots.ipynb #p031
 def plot_simplex_grid(
     e: Explanation,  # 3-class contributions with data
@@ -632,6 +653,7 @@ def plot_simplex_grid(
         ax.set_visible(False)
     fig.tight_layout()
     return fig
+
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #gx01
 # points and panels a forest-floor explorer page carries
@@ -708,6 +730,7 @@ def forest_floor_data(
             for j in range(len(names))
         ],
     }
+
 
 # %% ../nbs/08b_forest_floor_plots.ipynb #gx03
 def explore_forest_floor(

@@ -34,8 +34,18 @@ from .calibration import CALIBRATIONS, CALIBRATION_MAPS
 from .calibration import _compiled_table
 
 # %% auto #0
-__all__ = ['ALC_SHARE_TOL', 'PAPER_SETTINGS', 'alc_features', 'alc_shares', 'credit_alc', 'HiDFLayer', 'HiDFClassifier',
-           'hidf_contributions', 'hidf_mdi']
+__all__ = [
+    'ALC_SHARE_TOL',
+    'PAPER_SETTINGS',
+    'alc_features',
+    'alc_shares',
+    'credit_alc',
+    'HiDFLayer',
+    'HiDFClassifier',
+    'hidf_contributions',
+    'hidf_mdi',
+]
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c040
 def alc_features(
@@ -76,6 +86,7 @@ def alc_features(
     if not (np.isfinite(R).all() and np.isfinite(c).all()):
         raise ValueError('ALC features overflowed: rescale X')
     return R
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c041b
 ALC_SHARE_TOL = 1e-9  # the ReLU counts as "on" when sum(u) > ALC_SHARE_TOL * sum(|u|)
@@ -118,6 +129,7 @@ def alc_shares(
     P[on] = U[on] / tot[on, None]
     return P, cols
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c041e
 def credit_alc(
     values: np.ndarray,  # (n, G[, C]) contributions over the G columns of a representation [X, ALC features]
@@ -147,6 +159,7 @@ def credit_alc(
     V = V[:, :K]
     return V[..., 0] if flat else V
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c044
 @dataclass
 class HiDFLayer:
@@ -168,6 +181,7 @@ class HiDFLayer:
         "Append the layer's ALC features (seed 001 Eq. 3) to its input Z."
         alc = alc_features(Z, self.interactions, self.weights, check_input=False)
         return np.hstack([Z, alc])
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c044p
 PAPER_SETTINGS = dict(
@@ -194,6 +208,7 @@ patience 2, B = 10, 20 intersection trees of depth 5 with 2 children (depth-D no
 collected, Algorithm 1),
 stability > 0.5."""
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c045a
 def _forests_proba(forests: list, Z: np.ndarray, C: int, n_jobs=None) -> np.ndarray:
     "Mean class probabilities (n, C) of the trees of fitted forests (equal sizes), summed in tree order for every `n_jobs`."
@@ -217,6 +232,7 @@ def _forests_proba(forests: list, Z: np.ndarray, C: int, n_jobs=None) -> np.ndar
     for p in parts:
         out += p
     return out / len(trees)
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045b
 def _hidf_search(model, Z, y, w, sw, seed: int, used: set) -> tuple[list, list]:
@@ -256,6 +272,7 @@ def _hidf_search(model, Z, y, w, sw, seed: int, used: set) -> tuple[list, list]:
         chosen.append(I)
     return stab, chosen
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c045c
 def _hidf_new_layer(k: int, chosen: list, w, Z, orders: list, stab: list) -> HiDFLayer:
     "The HiDFLayer of search `k`: ALC names `alc{k+1}_i`, orders counted in original features."
@@ -264,6 +281,7 @@ def _hidf_new_layer(k: int, chosen: list, w, Z, orders: list, stab: list) -> HiD
     return HiDFLayer(
         chosen, np.asarray(w, dtype=float), Z.shape[1], names, new_orders, np.nan, stab
     )
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045d
 class _ALCCascade(CascadeForestClassifier):
@@ -358,6 +376,7 @@ class _ALCCascade(CascadeForestClassifier):
         self.alc_layers_.append(lay)
         self.orders_ = self.orders_ + lay.orders
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c045e
 def _alc_cascade(model, max_layers: int, random_state=None) -> _ALCCascade:
     "The cascade that grows hiDF's structures, with the hiDF model's forest settings."
@@ -374,6 +393,7 @@ def _alc_cascade(model, max_layers: int, random_state=None) -> _ALCCascade:
         n_jobs=model.n_jobs,
         verbose=model.verbose,
     )
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045e-1
 def _hidf_fit_paper(model, X, y, sw):
@@ -407,6 +427,7 @@ def _hidf_fit_paper(model, X, y, sw):
     model.validation_scores_, model.best_layer_, model.n_layers_ = scores, best, best
     model.stability_, model.layers_, model.stop_reason_ = casc.searches_, layers, stop
     model._finish_names(X.shape[1], sum(len(L.interactions) for L in layers[:best]))
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045f
 def _hidf_fit_cascade(model, X, y, sw):
@@ -463,6 +484,7 @@ def _hidf_fit_cascade(model, X, y, sw):
     # the fitted cascade (layers 0..best), and the training rows for out-of-fold explanations
     model.cascade_, model._grown_layers, model._fit_X = casc, grown, X
     model._finish_names(X.shape[1], sum(len(L.interactions) for L in model.layers_))
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045
 class HiDFClassifier(ClassifierMixin, BaseEstimator):
@@ -586,12 +608,14 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c045-1
 @patch_to(HiDFClassifier)
 @classmethod
 def paper(cls, **kwargs) -> HiDFClassifier:
     "The paper's settings (`PAPER_SETTINGS`, seed 001 Sec. III-B), overridden by `kwargs`."
     return cls(**{**PAPER_SETTINGS, **kwargs})
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045-2
 @patch_to(HiDFClassifier)
@@ -632,6 +656,7 @@ def fit(self, X, y, sample_weight=None):
     self.stable_interactions_found_ = any(self.n_interactions_)
     return self
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c045-3
 @patch_to(HiDFClassifier)
 def _finish_names(self, K: int, n_alc: int):
@@ -639,6 +664,7 @@ def _finish_names(self, K: int, n_alc: int):
     orders = [1] * K + [o for L in self.layers_ for o in L.orders]
     self.feature_names_out_ = np.asarray(names[: K + n_alc], dtype=object)
     self.feature_orders_ = np.asarray(orders[: K + n_alc])
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045-4
 @patch_to(HiDFClassifier)
@@ -668,6 +694,7 @@ def representation(self, X, layer: int | None = None) -> np.ndarray:
         Z = lay.transform(Z)
     return Z
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c045-5
 @patch_to(HiDFClassifier)
 def layer_inputs(self, X) -> list:
@@ -679,6 +706,7 @@ def layer_inputs(self, X) -> list:
         A = validate_data(self, X, dtype=np.float64, reset=False)
         X = Rows(np.ascontiguousarray(A), list(self.feature_names_out_[: A.shape[1]]))
     return self.cascade_.layer_inputs(Rows(X.X, X.names))  # checked: not again
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045-6
 @patch_to(HiDFClassifier)
@@ -693,12 +721,14 @@ def predict_proba(self, X) -> np.ndarray:
     # the cascade's best layer: the hiDF's last kept one
     return self.cascade_.predict_proba(A)
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c045-7
 @patch_to(HiDFClassifier)
 def predict(self, X) -> np.ndarray:
     "Predicted class labels."
     P = self.predict_proba(X)
     return self.classes_[np.argmax(P, axis=1)]
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c045-8
 @patch_to(HiDFClassifier)
@@ -736,6 +766,7 @@ def interactions_frame(self) -> pd.DataFrame:
     ]
     return pd.DataFrame(rows, columns=cols)
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c070
 _HIDF_CALIBRATIONS = tuple(CALIBRATION_MAPS)  # the calibrated maps, not 'none'
 
@@ -754,6 +785,7 @@ def _hidf_layers(model) -> list:
         for l, lay in enumerate(model.layers_)
     ]
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c071
 def _check_hidf(model):
     if not isinstance(model, HiDFClassifier):
@@ -766,6 +798,7 @@ def _check_hidf(model):
         )
     return model
 
+
 # %% ../nbs/07b_alc_hidf.ipynb #c071-1
 def _specs(model) -> list:
     "(Interaction, weights) of every kept ALC column, in column order."
@@ -775,6 +808,7 @@ def _specs(model) -> list:
         else model.layers_
     )
     return [(I, L.weights) for L in kept for I in L.interactions]
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c071-2
 @accepts_pipeline  # additive per original column: grouped exactly
@@ -832,6 +866,7 @@ def hidf_contributions(
                 Explanation(V, r.new_bias.mean(1), names, Xv, list(model.classes_))
             )
     return stack_layers(out) if all_layers else out[-1]
+
 
 # %% ../nbs/07b_alc_hidf.ipynb #c075
 @accepts_pipeline  # linear in the contributions: grouped exactly

@@ -41,8 +41,21 @@ from sklearn.utils.validation import check_is_fitted
 from joblib import effective_n_jobs
 
 # %% auto #0
-__all__ = ['mdi_tree', 'mdi', 'impurity_reductions', 'fit_weights', 'mdi_covariance', 'mdi_oob', 'ufi',
-           'local_mdi_from_contributions', 'local_mdi', 'mda', 'oob_permutation_importance', 'plot_importances']
+__all__ = [
+    'mdi_tree',
+    'mdi',
+    'impurity_reductions',
+    'fit_weights',
+    'mdi_covariance',
+    'mdi_oob',
+    'ufi',
+    'local_mdi_from_contributions',
+    'local_mdi',
+    'mda',
+    'oob_permutation_importance',
+    'plot_importances',
+]
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005d
 def _split_decreases(
@@ -61,11 +74,13 @@ def _split_decreases(
     np.add.at(out, ta.feature[inner][keep], dec[keep])
     return out
 
+
 # %% ../nbs/03_mdi_covariance.ipynb #c005
 def mdi_tree(tree) -> np.ndarray:
     "Unnormalised MDI of one fitted tree from its impurity decreases (paper Eq. 7-8)."
     ta = tree_arrays(tree)
     return _split_decreases(ta, ta.impurity)
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005e
 def _spread(per_tree: np.ndarray, names, name: str, mean=None) -> Importance:
@@ -73,11 +88,13 @@ def _spread(per_tree: np.ndarray, names, name: str, mean=None) -> Importance:
     mean = per_tree.mean(0) if mean is None else mean
     return Importance.of(mean, names, name, per_tree)
 
+
 # %% ../nbs/03_mdi_covariance.ipynb #c005r
 def _renamed(out: Importance, names: list) -> Importance:
     "An importance indexed by `names` (its spread and per-tree values too)."
     per = None if out.importances is None else out.importances.to_numpy().T
     return Importance.of(out.to_numpy(), names, out.name, per)
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c005b
 def mdi(
@@ -105,6 +122,7 @@ def mdi(
         m = m / m.sum() if m.sum() > 0 else m
     per = per_tree if check_bool(return_std, 'return_std') else None
     return Importance.of(m, model_feature_names(model), 'MDI', per)
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c009
 def impurity_reductions(tree, feature_names=None) -> pd.DataFrame:
@@ -134,6 +152,7 @@ def impurity_reductions(tree, feature_names=None) -> pd.DataFrame:
         }
     )
 
+
 # %% ../nbs/03_mdi_covariance.ipynb #c015a
 def fit_weights(
     model,  # fitted DecisionTree* / RandomForest* / ExtraTrees*
@@ -144,6 +163,7 @@ def fit_weights(
     "Weight of every training row in every tree as `fit` used it (bootstrap count, sample and class weights), checked against the trees."
     check_model(model, TREE_TYPES + FOREST_TYPES)
     return check_training_rows(model, X, y, sample_weight)
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c015c
 def _per_tree_covariance(model, X, Y, W) -> np.ndarray:
@@ -178,6 +198,7 @@ def _covariance(per_tree, model, names, name: str, return_std: bool) -> Importan
     # 1/M each for a forest: the mean over the trees
     mean = node_table(model).tree_weight @ per_tree
     return Importance.of(mean, names, name, per_tree if return_std else None)
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c016
 @accepts_pipeline
@@ -239,6 +260,7 @@ def mdi_covariance(
     return _covariance(
         _per_tree_covariance(model, X, Y, W), model, names, 'MDI', return_std
     )
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c016d
 def _sum_parts(parts):
@@ -325,6 +347,7 @@ def _dask_mdi_covariance(model, X, y, sample_weight, return_std: bool):
         return_std,
     )
 
+
 # %% ../nbs/03_mdi_covariance.ipynb #c021o
 def _oob_inputs(forest, X, y, sample_weight, return_std, who: str) -> tuple:
     "The checks MDI-oob and UFI share: a bootstrapped forest with a variance impurity, its training rows in order, every tree with out-of-bag rows; (X, names, y, oob mask)."
@@ -343,6 +366,7 @@ def _oob_inputs(forest, X, y, sample_weight, return_std, who: str) -> tuple:
             'some trees have no out-of-bag rows (too few rows or max_samples too large)'
         )
     return X, names, y, oob
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c022
 @accepts_pipeline  # per tree a sum over nodes: grouped tree by tree exactly
@@ -365,6 +389,7 @@ def mdi_oob(
         'MDI-oob',
         return_std,
     )
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c025v
 def _ufi_tree(
@@ -395,6 +420,7 @@ def _ufi_tree(
     # a split with a child no scoring row reaches is not scored
     return _split_decreases(ta, H, seen[ta.left[inner]] & seen[ta.right[inner]])
 
+
 # %% ../nbs/03_mdi_covariance.ipynb #c025w
 @accepts_pipeline  # per tree a sum over split nodes: grouped tree by tree exactly
 def ufi(
@@ -422,6 +448,7 @@ def ufi(
         else Importance.of(per_tree.mean(0), names, 'UFI')
     )
 
+
 # %% ../nbs/03_mdi_covariance.ipynb #c027
 def local_mdi_from_contributions(values: np.ndarray, Y: np.ndarray) -> np.ndarray:
     "Per-class local MDI (C, K) from contributions (n, K, C) and a one-hot label matrix (n, C) (seed 000 Sec. 7.2)."
@@ -429,6 +456,7 @@ def local_mdi_from_contributions(values: np.ndarray, Y: np.ndarray) -> np.ndarra
     if (counts == 0).any():
         raise ValueError('every class needs at least one row to compute its local MDI')
     return np.einsum('ikc,ic->ck', values, Y) / counts[:, None]
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027s
 def _local_mdi_spread(model, X, y) -> ClassImportance:
@@ -454,6 +482,7 @@ def _local_mdi_spread(model, X, y) -> ClassImportance:
     out.importances_std = pd.DataFrame(per_tree.std(0), index=idx, columns=cols)
     out.importances = np.moveaxis(per_tree, 0, -1)  # (K, C, n_trees)
     return out
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c027c
 @accepts_pipeline  # local MDI is linear in the contributions: grouped exactly
@@ -489,6 +518,7 @@ def local_mdi(
         index=pd.Index(e.feature_names, name='feature'),
         columns=pd.Index(list(model.classes_), name='class'),
     )
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c030
 def mda(
@@ -552,6 +582,7 @@ def mda(
     return Importance.of(
         r.importances_mean, names, 'MDA', r.importances.T, axis='repeat'
     )
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c032
 def oob_permutation_importance(
@@ -634,6 +665,7 @@ def oob_permutation_importance(
     mean, sd = imp.mean(1), imp.std(1, ddof=1) if N > 1 else np.zeros(K)
     z = np.divide(mean, sd / np.sqrt(N), out=np.zeros(K), where=sd > 0)
     return Importance.of(mean, names, 'OOB PI', imp.T, std=sd, z=z)
+
 
 # %% ../nbs/03_mdi_covariance.ipynb #c036
 def plot_importances(importances: dict, feature_names, ax=None, top: int | None = None):

@@ -36,9 +36,23 @@ if TYPE_CHECKING:  # annotations only: importing the package must not load matpl
     import matplotlib.axes
 
 # %% auto #0
-__all__ = ['MAX_INTERSECTION_DEPTH', 'MAX_N_CHILD', 'MAX_RIT_NODES', 'Interaction', 'RuleSet', 'leaf_rules',
-           'sample_forest_rules', 'intersect', 'grit', 'grit_forest', 'EnrichedRandomForestClassifier', 'Stability',
-           'stability_scores', 'plot_stability']
+__all__ = [
+    'MAX_INTERSECTION_DEPTH',
+    'MAX_N_CHILD',
+    'MAX_RIT_NODES',
+    'Interaction',
+    'RuleSet',
+    'leaf_rules',
+    'sample_forest_rules',
+    'intersect',
+    'grit',
+    'grit_forest',
+    'EnrichedRandomForestClassifier',
+    'Stability',
+    'stability_scores',
+    'plot_stability',
+]
+
 
 # %% ../nbs/07_grit.ipynb #c006
 @dataclass(frozen=True)
@@ -146,6 +160,7 @@ class Interaction:
         ]
         return ' & '.join(parts) or '(empty)'
 
+
 # %% ../nbs/07_grit.ipynb #c010
 def _slot_to_signed(slot) -> np.ndarray:
     "Slot 2j + [x_j > t] (j from 0) to the paper's signed index ±(j + 1)."
@@ -225,6 +240,7 @@ class RuleSet:
         np.cumsum(~ok, axis=1, out=fails[:, 1:])
         return fails[:, self.indptr[1:]] == fails[:, self.indptr[:-1]]
 
+
 # %% ../nbs/07_grit.ipynb #c011
 def _path_conditions(ta, nodes) -> tuple:
     "Every split on the root-to-node paths: (rule, feature, sign, threshold, depth) arrays, all nodes walked up at once."
@@ -278,6 +294,7 @@ def _build_rules(
         np.asarray(threshold, float)[keep],
         int(n_features),
     )
+
 
 # %% ../nbs/07_grit.ipynb #c012
 def _tree_views(model) -> tuple[list, int]:
@@ -343,6 +360,7 @@ def leaf_rules(
     rules.tree, rules.node = np.concatenate(trees), np.concatenate(node_ids)
     return rules
 
+
 # %% ../nbs/07_grit.ipynb #c017
 def sample_forest_rules(
     model,  # fitted forest / tree / EnrichedRandomForestClassifier
@@ -376,6 +394,7 @@ def sample_forest_rules(
     rules.tree, rules.node = trees, nodes
     return rules
 
+
 # %% ../nbs/07_grit.ipynb #c021
 def intersect(
     a: Interaction,  # a rule / interaction
@@ -395,6 +414,7 @@ def intersect(
         tuple(s for s, _ in common),
         tuple(max(t, tb[s]) if s < 0 else min(t, tb[s]) for s, t in common),
     )
+
 
 # %% ../nbs/07_grit.ipynb #c025
 def _check_int(v, name: str, low: int = 1, high: int | None = None) -> int:
@@ -479,6 +499,7 @@ def _sorted(inters: list) -> list:
     key = lambda I: (-(I.stability or 0), -(I.prevalence or 0), -I.order, I.signed)
     return sorted(inters, key=key)
 
+
 # %% ../nbs/07_grit.ipynb #c026
 def _check_grit_args(n_trees, depth, n_child, threshold_agg, collect):
     _check_int(n_trees, 'n_trees')
@@ -529,6 +550,7 @@ def grit(
     )
     return _grit_core(rules.take(idx), n_trees, depth, n_child, threshold_agg, collect)
 
+
 # %% ../nbs/07_grit.ipynb #c026b
 def grit_forest(
     model,  # fitted forest / EnrichedRandomForestClassifier
@@ -546,6 +568,7 @@ def grit_forest(
     J, _ = _rit_layout(depth, n_child)
     rules = sample_forest_rules(model, X, n_trees * J, conditions, random_state)
     return _grit_core(rules, n_trees, depth, n_child, threshold_agg, collect)
+
 
 # %% ../nbs/07_grit.ipynb #c031
 def _allocate_columns(w: np.ndarray, N: int, rng) -> np.ndarray:
@@ -728,6 +751,7 @@ class EnrichedRandomForestClassifier(ClassifierMixin, BaseEstimator):
             axis=1,
         )
 
+
 # %% ../nbs/07_grit.ipynb #c035
 def _combine_runs(runs: list, threshold_agg: str) -> list:
     "Eq. (2) over B gRIT outputs: stability, mean prevalence, thresholds merged across bootstraps."
@@ -858,6 +882,7 @@ def stability_scores(
     )
     out = _combine_runs(runs, threshold_agg)
     return Stability(out, runs)
+
 
 # %% ../nbs/07_grit.ipynb #c057
 def plot_stability(

@@ -32,8 +32,16 @@ _child = _K.register(
 )  # core's routing rule, inlined in this module's kernel
 
 # %% auto #0
-__all__ = ['prange', 'JOINT_DENSE_BYTES', 'feature_sets', 'JointContributions', 'joint_contributions', 'interaction_strength',
-           'plot_interaction_strength']
+__all__ = [
+    'prange',
+    'JOINT_DENSE_BYTES',
+    'feature_sets',
+    'JointContributions',
+    'joint_contributions',
+    'interaction_strength',
+    'plot_interaction_strength',
+]
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j006
 def feature_sets(
@@ -79,6 +87,7 @@ def feature_sets(
     credit[inner & over] = len(sets)
     return credit, [sets[s] for s in order]
 
+
 # %% ../nbs/03b_joint_contributions.ipynb #j012
 @dataclass(eq=False)
 class JointContributions:
@@ -105,12 +114,14 @@ class JointContributions:
         for a in (self.bias, self.remainder) + ((self.values,) if self.dense else ()):
             a.setflags(write=False)
 
+
 # %% ../nbs/03b_joint_contributions.ipynb #j012-1
 @patch_to(JointContributions)
 @property
 def dense(self) -> bool:
     "True when `values` is a numpy array (False: a scipy.sparse matrix, columns set-major)."
     return isinstance(self.values, np.ndarray)
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j012-2
 @patch_to(JointContributions)
@@ -122,12 +133,14 @@ def term(self, j: int) -> np.ndarray:
     t = self.values[:, j * C : (j + 1) * C].toarray()
     return t[:, 0] if self.bias.ndim == 1 else t
 
+
 # %% ../nbs/03b_joint_contributions.ipynb #j012-3
 @patch_to(JointContributions)
 @property
 def terms(self) -> dict:
     "{feature set (tuple of names): its term, (n,) or (n, C)}; views of `values` when dense."
     return {s: self.term(j) for j, s in enumerate(self.sets)}
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j012-4
 @patch_to(JointContributions)
@@ -142,10 +155,12 @@ def output(self) -> np.ndarray:
     )
     return self.bias + (total[:, 0] if self.bias.ndim == 1 else total) + self.remainder
 
+
 # %% ../nbs/03b_joint_contributions.ipynb #j012-5
 @patch_to(JointContributions)
 def __len__(self) -> int:
     return len(self.bias)
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j012-6
 @patch_to(JointContributions)
@@ -153,6 +168,7 @@ def order(self, k: int) -> dict:
     "The terms of the sets of exactly `k` features."
     k = check_int(k, 'k', 1)
     return {s: self.term(j) for j, s in enumerate(self.sets) if len(s) == k}
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j012-7
 @patch_to(JointContributions)
@@ -165,6 +181,7 @@ def __repr__(self) -> str:
         + (f', outputs={_abbrev(self.output_names)}' if self.output_names else '')
         + (', dense)' if self.dense else ', sparse)')
     )
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j014
 def _final_rows(model, X):
@@ -185,6 +202,7 @@ def _final_rows(model, X):
     Xt = model_adapter(final).rows(final, Xt, node_table(final))
     return final, Xt, Xt.walk, groups, names or [str(c) for c in Xt.names]
 
+
 # %% ../nbs/03b_joint_contributions.ipynb #j014b
 def _kept_sets(nt: NodeTable, groups, max_order) -> tuple[np.ndarray, list]:
     "`feature_sets(nt, groups, max_order)`, kept with the model's cached NodeTable: built on the first call of an order and grouping."
@@ -197,6 +215,7 @@ def _kept_sets(nt: NodeTable, groups, max_order) -> tuple[np.ndarray, list]:
         known[key] = feature_sets(nt, groups, max_order)
         known[key][0].setflags(write=False)
     return known[key]
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j015
 def _joint_from(final, Xt, rows, groups, names, max_order, check_additivity, n_jobs):
@@ -236,6 +255,7 @@ def _joint_from(final, Xt, rows, groups, names, max_order, check_additivity, n_j
         info={'kind': e.info.get('output', 'prediction'), 'n_trees': nt.n_trees},
     )
 
+
 # %% ../nbs/03b_joint_contributions.ipynb #j015b
 def joint_contributions(
     # a fitted tree, forest, GradientBoosting*, HistGradientBoosting*, XGBoost or
@@ -257,6 +277,7 @@ def joint_contributions(
     n_jobs = check_n_jobs(n_jobs)
     prepared = _final_rows(model, X)
     return _joint_from(*prepared, max_order, check_additivity, n_jobs)
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j022
 @_K.register(parallel=True)
@@ -311,10 +332,12 @@ def _tree_set_sums(
                 for d in range(D):
                     out[m, cur, col + d] += abs(acc[d])
 
+
 # %% ../nbs/03b_joint_contributions.ipynb #j022b
 def _set_label(names: tuple) -> str:
     "A feature set as 'a × b'; a name that itself holds ' × ' is bracketed, '(a × b) × c', so two sets never share a label."
     return ' × '.join(f'({f})' if ' × ' in f or f.startswith('(') else f for f in names)
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j022b-1
 def _strength_frame(sets: list, strength, spread, n_trees: int, averaging: bool):
@@ -336,6 +359,7 @@ def _strength_frame(sets: list, strength, spread, n_trees: int, averaging: bool)
         else 'none: a boosting model sums corrections, its trees are not estimates of one term'
     )
     return out.sort_values('strength', ascending=False, kind='stable')
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j023
 def interaction_strength(
@@ -381,6 +405,7 @@ def interaction_strength(
         nt.n_trees,
         averaging,
     )
+
 
 # %% ../nbs/03b_joint_contributions.ipynb #j026
 def plot_interaction_strength(

@@ -24,7 +24,14 @@ from deepforest_interp.core import (
 from .rows import check_X
 
 # %% auto #0
-__all__ = ['TRAINING_RTOL', 'NodeTable', 'read_trees', 'tree_arrays', 'check_training_rows']
+__all__ = [
+    'TRAINING_RTOL',
+    'NodeTable',
+    'read_trees',
+    'tree_arrays',
+    'check_training_rows',
+]
+
 
 # %% ../nbs/00c_nodes.ipynb #c015
 @dataclass(eq=False, repr=False)
@@ -112,6 +119,7 @@ class NodeTable:
     n_outputs = property(lambda self: len(self.offset))  # C
     is_leaf = property(lambda self: self.left < 0)
 
+
 # %% ../nbs/00c_nodes.ipynb #c015-1
 @patch_to(NodeTable)
 def __repr__(self):
@@ -119,6 +127,7 @@ def __repr__(self):
         f'NodeTable({self.source}: {self.n_trees} trees, {self.n_nodes} nodes,'
         f' {self.n_features} features, {self.n_outputs} outputs)'
     )
+
 
 # %% ../nbs/00c_nodes.ipynb #c015-2
 @patch_to(NodeTable)
@@ -133,6 +142,7 @@ def parent(self) -> np.ndarray:
     parent[self.right[inner]] = inner
     return self._derived(parent)
 
+
 # %% ../nbs/00c_nodes.ipynb #c015-3
 @patch_to(NodeTable)
 @functools.cached_property
@@ -146,6 +156,7 @@ def depth(self) -> np.ndarray:
         d += 1
     return self._derived(depth)
 
+
 # %% ../nbs/00c_nodes.ipynb #c015-4
 @patch_to(NodeTable)
 @functools.cached_property
@@ -153,6 +164,7 @@ def delta(self) -> np.ndarray:
     "(N, D) increments mu(t) - mu(parent(t)), 0 at the roots: what a step into t adds."
     up = np.where(self.parent >= 0, self.parent, np.arange(self.n_nodes))
     return self._derived(self.value - self.value[up])
+
 
 # %% ../nbs/00c_nodes.ipynb #c015-5
 @patch_to(NodeTable)
@@ -163,12 +175,14 @@ def threshold32(self) -> np.ndarray:
     t = np.where(t > self.threshold, np.nextafter(t, np.float32(-np.inf)), t)
     return self._derived(t.astype(np.float32))
 
+
 # %% ../nbs/00c_nodes.ipynb #c015-6
 @patch_to(NodeTable)
 @property
 def root_value(self) -> np.ndarray:
     "(M, D) value of every tree's root."
     return self.value[self.roots]
+
 
 # %% ../nbs/00c_nodes.ipynb #c015-7
 @patch_to(NodeTable)
@@ -179,6 +193,7 @@ def bias(self) -> np.ndarray:
     for c in range(self.value.shape[1]):
         np.add.at(b, self.column + c, self.tree_weight * self.value[self.roots, c])
     return b
+
 
 # %% ../nbs/00c_nodes.ipynb #c015-8
 @patch_to(NodeTable)
@@ -195,6 +210,7 @@ def _local_ids(self) -> tuple:
             (self.parent, np.int64),
         )
     )
+
 
 # %% ../nbs/00c_nodes.ipynb #c015-9
 @patch_to(NodeTable)
@@ -236,6 +252,7 @@ def tree(self, m: int, spread: bool = False) -> NodeTable:
         view.__dict__.pop(k, None)
     return view
 
+
 # %% ../nbs/00c_nodes.ipynb #c015-10
 @patch_to(NodeTable)
 def freeze(self) -> NodeTable:
@@ -246,12 +263,14 @@ def freeze(self) -> NodeTable:
             a.flags.writeable = False
     return self
 
+
 # %% ../nbs/00c_nodes.ipynb #c015-11
 @patch_to(NodeTable)
 def _derived(self, a: np.ndarray) -> np.ndarray:
     if getattr(self, '_frozen', False):
         a.flags.writeable = False
     return a
+
 
 # %% ../nbs/00c_nodes.ipynb #c015c
 # the public `tree_` arrays a NodeTable is read from (the last one is missing before 1.3)
@@ -310,6 +329,7 @@ def read_trees(
         **meta,
     )
 
+
 # %% ../nbs/00c_nodes.ipynb #c015d
 def tree_arrays(tree) -> NodeTable:
     "The `NodeTable` of one fitted scikit-learn `DecisionTree*` (or a boosting stage's regressor)."
@@ -325,6 +345,7 @@ def tree_arrays(tree) -> NodeTable:
             f'tree_arrays takes a fitted sklearn decision tree, got {type(tree).__name__}'
         )
     return read_trees([tree], n_features=getattr(tree, 'n_features_in_', None))
+
 
 # %% ../nbs/00c_nodes.ipynb #c024a
 # relative tolerance of check_training_rows (to the tree's total weight / the target's
@@ -390,6 +411,7 @@ def _weight_candidates(model, y, sw):
         for with_sw in (True, False):
             yield np.broadcast_to(one * factor(with_sw), (M, n))
 
+
 # %% ../nbs/00c_nodes.ipynb #c024a-1
 def _up(ta, a: np.ndarray) -> np.ndarray:
     "Per-node totals from per-leaf totals: add every node's total into its parent, deepest level first."
@@ -398,6 +420,7 @@ def _up(ta, a: np.ndarray) -> np.ndarray:
         nodes = np.flatnonzero(ta.depth == d)
         np.add.at(a, ta.parent[nodes], a[nodes])
     return a
+
 
 # %% ../nbs/00c_nodes.ipynb #c024a-2
 def _leaves_match(model, X32, Y, W, weights: bool) -> bool:
@@ -455,6 +478,7 @@ def _leaves_match(model, X32, Y, W, weights: bool) -> bool:
             ).any():
                 return False
     return True
+
 
 # %% ../nbs/00c_nodes.ipynb #c024b
 def check_training_rows(

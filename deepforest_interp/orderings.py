@@ -13,6 +13,7 @@ from .tree_shap import row_route
 # %% auto #0
 __all__ = ['ordering_contributions', 'path_order']
 
+
 # %% ../nbs/02d_orderings.ipynb #o008
 def ordering_contributions(
     value,  # value(S) -> float or array: the game, S a tuple of player indices
@@ -30,6 +31,7 @@ def ordering_contributions(
         cur = np.asarray(value(tuple(sorted(order[: k + 1]))), dtype=float)
         phi[j], prev = cur - prev, cur
     return phi
+
 
 # %% ../nbs/02d_orderings.ipynb #o011
 def path_order(

@@ -19,8 +19,18 @@ from .rows import align_columns, row_frame, Rows
 from .explanation import Explanation, Importance, ClassImportance
 
 # %% auto #0
-__all__ = ['COLUMNWISE', 'PipelineParts', 'is_pipeline', 'check_level', 'unwrap_pipeline', 'raw_rows', 'pipeline_rows', 'to_raw',
-           'explain_pipeline', 'accepts_pipeline']
+__all__ = [
+    'COLUMNWISE',
+    'PipelineParts',
+    'is_pipeline',
+    'check_level',
+    'unwrap_pipeline',
+    'raw_rows',
+    'pipeline_rows',
+    'to_raw',
+    'explain_pipeline',
+    'accepts_pipeline',
+]
 
 # %% ../nbs/01b_pipelines.ipynb #p_columnwise
 COLUMNWISE = (
@@ -41,6 +51,7 @@ COLUMNWISE = (
     MissingIndicator,
     SelectorMixin,
 )
+
 
 # %% ../nbs/01b_pipelines.ipynb #p__sources
 def _sentinel(j: int) -> str:
@@ -77,6 +88,7 @@ def _sources(trans, n_in: int) -> np.ndarray:
         src[o] = hits[0]
     return src
 
+
 # %% ../nbs/01b_pipelines.ipynb #p__positions
 def _column_positions(key, names_in, n_in: int) -> np.ndarray:
     "Positions of the columns a ColumnTransformer gave one transformer (names, ints, slice or mask, as fitted)."
@@ -99,6 +111,7 @@ def _column_positions(key, names_in, n_in: int) -> np.ndarray:
     if arr.dtype.kind in 'iu':
         return arr.astype(np.intp) % n_in
     return np.array([names_in.index(str(k)) for k in arr], dtype=np.intp)
+
 
 # %% ../nbs/01b_pipelines.ipynb #p__trace
 def _trace(step, src: np.ndarray) -> np.ndarray:
@@ -134,6 +147,7 @@ def _trace(step, src: np.ndarray) -> np.ndarray:
             out[sl] = src[pos[inner]]
         return out
     return src[_sources(step, len(src))]
+
 
 # %% ../nbs/01b_pipelines.ipynb #p_pipelineparts
 @dataclass
@@ -175,10 +189,12 @@ class PipelineParts:
             return Xt  # the caller names the result (`to_raw`): no frame to build and check
         return pd.DataFrame(Xt, columns=self.transformed_names)
 
+
 # %% ../nbs/01b_pipelines.ipynb #p_is_pipeline
 def is_pipeline(model) -> bool:
     "True for a scikit-learn `Pipeline`."
     return isinstance(model, Pipeline)
+
 
 # %% ../nbs/01b_pipelines.ipynb #p_check_level
 def check_level(level) -> str:
@@ -189,6 +205,7 @@ def check_level(level) -> str:
             f" model's columns), got {level!r}"
         )
     return level
+
 
 # %% ../nbs/01b_pipelines.ipynb #p_unwrap
 def unwrap_pipeline(pipe, level: str = 'raw') -> PipelineParts:
@@ -237,6 +254,7 @@ def unwrap_pipeline(pipe, level: str = 'raw') -> PipelineParts:
         )
     return PipelineParts(transform, model, input_names, names, source)
 
+
 # %% ../nbs/01b_pipelines.ipynb #p_raw_rows
 def raw_rows(X) -> np.ndarray:
     "The raw rows as an array: floats for numeric data, objects (category labels as they are) otherwise."
@@ -250,12 +268,14 @@ def raw_rows(X) -> np.ndarray:
     X = np.asarray(X)
     return X if X.ndim == 2 else X.reshape(1, -1)
 
+
 # %% ../nbs/01b_pipelines.ipynb #p_pipeline_rows
 def pipeline_rows(pipe, X):
     "`X` as the pipeline's `fit` saw it: columns in the fitted order, a row as a frame (checked `Rows` as the frame or array they came from)."
     if isinstance(X, Rows):
         X = pd.DataFrame(X.X, columns=X.names) if X.named else X.X
     return align_columns(row_frame(X), getattr(pipe, 'feature_names_in_', None))
+
 
 # %% ../nbs/01b_pipelines.ipynb #p__bunch_to_raw
 def _grouped(a, groups: dict) -> np.ndarray:
@@ -288,6 +308,7 @@ def _importance_to_raw(imp, groups: dict, names: list):
         }
     return out
 
+
 # %% ../nbs/01b_pipelines.ipynb #p_named
 def _named(result, names: list):
     "A result on the transformed columns labelled with the pipeline's names for them (an explainer that saw an array calls them x0, x1, ...)."
@@ -304,6 +325,7 @@ def _named(result, names: list):
     for below in (getattr(result, 'layers_below', None) or {}).values():
         _named(below, names)
     return result
+
 
 # %% ../nbs/01b_pipelines.ipynb #p_to_raw
 def to_raw(parts: PipelineParts, result, X=None):
@@ -330,6 +352,7 @@ def to_raw(parts: PipelineParts, result, X=None):
         return pd.DataFrame(out, index=parts.input_names, columns=result.columns)
     raise TypeError(f'cannot map a {type(result).__name__} back to the raw columns')
 
+
 # %% ../nbs/01b_pipelines.ipynb #p_explain_pipeline
 def explain_pipeline(
     explainer, pipe, X, *args, level: str = 'raw', frame: bool = True, **kwargs
@@ -341,6 +364,7 @@ def explain_pipeline(
     # None: the explainer says why
     Xt = None if X is None else parts.transform_rows(X, frame=frame)
     return to_raw(parts, explainer(parts.model, Xt, *args, **kwargs), X)
+
 
 # %% ../nbs/01b_pipelines.ipynb #p_accepts
 def accepts_pipeline(explainer):

@@ -9,8 +9,21 @@ import pandas as pd
 from .core import routes_missing
 
 # %% auto #0
-__all__ = ['LIBRARY', 'MAX_DENSE_BYTES', 'F32_MAX', 'categorical_message', 'numbers_from_objects', 'numeric_frame',
-           'accepts_categories', 'align_columns', 'row_frame', 'Rows', 'is_checked', 'check_X']
+__all__ = [
+    'LIBRARY',
+    'MAX_DENSE_BYTES',
+    'F32_MAX',
+    'categorical_message',
+    'numbers_from_objects',
+    'numeric_frame',
+    'accepts_categories',
+    'align_columns',
+    'row_frame',
+    'Rows',
+    'is_checked',
+    'check_X',
+]
+
 
 # %% ../nbs/00a_rows.ipynb #c010q
 def categorical_message(columns, name: str = 'X') -> str:
@@ -23,6 +36,7 @@ def categorical_message(columns, name: str = 'X') -> str:
         "(OneHotEncoder(handle_unknown='ignore'),"
         f" {cols}), remainder='passthrough'), model)"
     )
+
 
 # %% ../nbs/00a_rows.ipynb #c010so
 def numbers_from_objects(X: pd.DataFrame) -> pd.DataFrame:
@@ -42,6 +56,7 @@ def numbers_from_objects(X: pd.DataFrame) -> pd.DataFrame:
         X[c] = v
     return X
 
+
 # %% ../nbs/00a_rows.ipynb #c010s
 def numeric_frame(X, name: str = 'X'):
     "Return `X` (object columns of numbers read as numbers), after raising `categorical_message` if it is a DataFrame with category/string columns."
@@ -58,6 +73,7 @@ def numeric_frame(X, name: str = 'X'):
             raise TypeError(categorical_message(bad, name))
     return X
 
+
 # %% ../nbs/00a_rows.ipynb #c010r
 def accepts_categories(model) -> bool:
     "True if the fitted `model` takes pandas 'category' columns itself (scikit-learn's `is_categorical_` from `categorical_features='from_dtype'`)."
@@ -67,6 +83,7 @@ def accepts_categories(model) -> bool:
         and bool(np.asarray(is_cat).any())
         and getattr(model, 'categorical_features', None) == 'from_dtype'
     )
+
 
 # %% ../nbs/00a_rows.ipynb #c010al
 def align_columns(
@@ -95,12 +112,14 @@ def align_columns(
     where = {c: j for j, c in enumerate(have)}
     return X.iloc[:, [where[c] for c in want]]
 
+
 # %% ../nbs/00a_rows.ipynb #c010rf
 def row_frame(X):
     "A row given as a `Series` as a one-row frame with each column's own dtype."
     if not isinstance(X, pd.Series):
         return X
     return pd.DataFrame([X.to_numpy()], columns=X.index).infer_objects()
+
 
 # %% ../nbs/00a_rows.ipynb #c010rx
 LIBRARY = (
@@ -132,6 +151,7 @@ class Rows(tuple):
     names = property(lambda self: self[1])
     shape = property(lambda self: self[0].shape)
 
+
 # %% ../nbs/00a_rows.ipynb #c010ry
 def is_checked(X, model=None) -> bool:
     "True when `X` is a `Rows` that needs no new check for `model`: library-made, checked for this model as it is fitted now (same columns), or `model` is None."
@@ -147,6 +167,7 @@ def is_checked(X, model=None) -> bool:
     if fitted is not None and [str(f) for f in fitted] != X.names:
         return False
     return getattr(model, 'n_features_in_', X.shape[1]) == X.shape[1]
+
 
 # %% ../nbs/00a_rows.ipynb #c011
 MAX_DENSE_BYTES = 2**31  # largest scipy sparse X densified (float64 bytes)
@@ -165,6 +186,7 @@ def _dense(X, name: str):
             ' GiB): pass fewer rows at a time'
         )
     return X.toarray()
+
 
 # %% ../nbs/00a_rows.ipynb #c011-2
 def _category_codes(X: pd.DataFrame, model, name: str) -> pd.DataFrame:
@@ -189,6 +211,7 @@ def _category_codes(X: pd.DataFrame, model, name: str) -> pd.DataFrame:
         **{str(c): X[c].cat.codes.astype(float).where(X[c].notna()) for c in bad}
     )
 
+
 # %% ../nbs/00a_rows.ipynb #c011-3
 def _frame_array(X: pd.DataFrame, model, name: str, keep_float32: bool):
     "(array, column names) of a frame: unique names, aligned to the model's by name, numbers only."
@@ -210,6 +233,7 @@ def _frame_array(X: pd.DataFrame, model, name: str, keep_float32: bool):
     return X.to_numpy(dtype=np.float32 if keep32 else float), [
         str(c) for c in X.columns
     ]
+
 
 # %% ../nbs/00a_rows.ipynb #c011-4
 def _plain_array(X, name: str, keep_float32: bool) -> np.ndarray:
@@ -237,6 +261,7 @@ def _plain_array(X, name: str, keep_float32: bool) -> np.ndarray:
     keep = keep_float32 and arr.dtype == np.float32
     # no copy of a float64 (or kept float32) input
     return arr if keep else arr.astype(float, copy=False)
+
 
 # %% ../nbs/00a_rows.ipynb #c011-6
 def _check_values(arr: np.ndarray, model, name: str, allow_nan: bool) -> np.ndarray:
@@ -266,6 +291,7 @@ def _check_values(arr: np.ndarray, model, name: str, allow_nan: bool) -> np.ndar
         )
     return arr
 
+
 # %% ../nbs/00a_rows.ipynb #c011-7
 def _fitted_names(arr: np.ndarray, names: list | None, model, name: str) -> list | None:
     "The model's fitted feature names for `arr` (None if it has none), refusing a wrong column count or other names."
@@ -284,6 +310,7 @@ def _fitted_names(arr: np.ndarray, names: list | None, model, name: str) -> list
         )
     return [str(f) for f in fitted]
 
+
 # %% ../nbs/00a_rows.ipynb #c011-9
 def _checked_rows(X: Rows, model, name: str, allow_nan: bool, keep_float32: bool):
     "A `Rows` checked for `model` (or made by the library) as it may be returned; for another model, its rows to check again."
@@ -296,6 +323,7 @@ def _checked_rows(X: Rows, model, name: str, allow_nan: bool, keep_float32: bool
     if X.X.dtype == np.float32 and not keep_float32:
         return Rows(X.X.astype(float), X.names, X.model, False, X.named)
     return X
+
 
 # %% ../nbs/00a_rows.ipynb #c011-10
 def check_X(

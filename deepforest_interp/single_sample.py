@@ -40,8 +40,20 @@ from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
 from .pipelines import check_level
 
 # %% auto #0
-__all__ = ['depth_weight', 'ssfi_reference', 'ssfi_frame', 'ssfi', 'feature_ranges', 'LOOForest', 'loo_forest', 'LOOSSFI',
-           'ssfi_loo', 'plot_ssfi', 'plot_ssfi_image']
+__all__ = [
+    'depth_weight',
+    'ssfi_reference',
+    'ssfi_frame',
+    'ssfi',
+    'feature_ranges',
+    'LOOForest',
+    'loo_forest',
+    'LOOSSFI',
+    'ssfi_loo',
+    'plot_ssfi',
+    'plot_ssfi_image',
+]
+
 
 # %% ../nbs/09_ssfi.ipynb #c005
 def _check_alpha(alpha) -> float:
@@ -56,6 +68,7 @@ def depth_weight(
     "Depth factor of the SSFI node importance, 1/(1 + alpha^-d) (paper Eq. 6), computed as alpha^d/(1 + alpha^d)."
     ad = _check_alpha(alpha) ** check_array(depth, 'depth')
     return ad / (1 + ad)
+
 
 # %% ../nbs/09_ssfi.ipynb #c009
 def _named_scale(scale, X):
@@ -144,6 +157,7 @@ def ssfi_reference(
                     out[i, k] += 1 / (1 + a ** -float(d)) * abs(s - f) * inv[k]
     return _check_finite(out / len(trees) if average else out)
 
+
 # %% ../nbs/09_ssfi.ipynb #c017
 def _walk_ssfi(
     nt: NodeTable, X, inv_scale, alpha: float, average: bool, row_w=None, n_jobs=None
@@ -163,6 +177,7 @@ def _walk_ssfi(
         n_jobs=n_jobs,
     )
     return _check_finite(out[..., 0])
+
 
 # %% ../nbs/09_ssfi.ipynb #c017f
 def ssfi_frame(
@@ -184,6 +199,7 @@ def ssfi_frame(
     else:
         index = pd.RangeIndex(len(values), name='row')
     return pd.DataFrame(values, index=index, columns=pd.Index(names, name='feature'))
+
 
 # %% ../nbs/09_ssfi.ipynb #c018
 def ssfi(
@@ -224,6 +240,7 @@ def ssfi(
     S = _walk_ssfi(node_table(model), Xc, inv, a, average, n_jobs=n_jobs)
     return ssfi_frame(S, names, X)
 
+
 # %% ../nbs/09_ssfi.ipynb #c023
 def feature_ranges(
     X,  # (n_samples, n_features) training data (array or DataFrame)
@@ -237,6 +254,7 @@ def feature_ranges(
     r = np.where(r > 0, r, 1.0)
     # a frame's ranges by column name: `ssfi` matches them to the model's columns
     return pd.Series(r, index=names, name='range') if hasattr(X, 'columns') else r
+
 
 # %% ../nbs/09_ssfi.ipynb #c029
 @dataclass
@@ -321,6 +339,7 @@ class LOOForest:
                 out = out + (W[m][:, None] if p.ndim == 2 else W[m]) * p
         return out
 
+
 # %% ../nbs/09_ssfi.ipynb #c030
 def _check_rows(rows, n: int) -> np.ndarray:
     "Validate `rows` (None = all) as distinct integer row indices below `n`."
@@ -398,6 +417,7 @@ def loo_forest(
     members = np.stack([np.flatnonzero(oob[:, j])[:T] for j in range(len(rows))])
     return LOOForest(f, rows, members)
 
+
 # %% ../nbs/09_ssfi.ipynb #c034
 @dataclass
 class LOOSSFI:
@@ -422,6 +442,7 @@ def _loo_one(estimator, X, y, i, alpha, inv, average):
         _walk_ssfi(node_table(m), X[i : i + 1], inv, alpha, average, n_jobs=1)[0],
         m.predict(X[i : i + 1])[0],
     )  # one use: no cache
+
 
 # %% ../nbs/09_ssfi.ipynb #c034s
 def ssfi_loo(
@@ -478,6 +499,7 @@ def ssfi_loo(
         raise ValueError(f"method must be 'refit' or 'oob', got {method!r}")
     return LOOSSFI(ssfi_frame(values, names, X_in, rows), pred, rows, names)
 
+
 # %% ../nbs/09_ssfi.ipynb #c039
 def plot_ssfi(
     values,  # (n_features,) SSFI of one row, e.g. `ssfi(model, X).iloc[i]` (a Series: named bars)
@@ -509,6 +531,7 @@ def plot_ssfi(
     ax.barh([str(names[k]) for k in order], v[order], color=color)
     ax.set_xlabel(xlabel)
     return ax
+
 
 # %% ../nbs/09_ssfi.ipynb #c044
 def plot_ssfi_image(

@@ -24,8 +24,18 @@ from .explanation import Importance
 from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
 
 # %% auto #0
-__all__ = ['RIDGE_ALPHAS', 'LOGISTIC_ALPHAS', 'LOGISTIC_MAX_ITER', 'LOGISTIC_TRIM', 'MAX_LEVERAGE', 'stump_features',
-           'feature_blocks', 'fit_ridge_ppm', 'fit_logistic_ppm', 'mdi_plus']
+__all__ = [
+    'RIDGE_ALPHAS',
+    'LOGISTIC_ALPHAS',
+    'LOGISTIC_MAX_ITER',
+    'LOGISTIC_TRIM',
+    'MAX_LEVERAGE',
+    'stump_features',
+    'feature_blocks',
+    'fit_ridge_ppm',
+    'fit_logistic_ppm',
+    'mdi_plus',
+]
 
 # %% ../nbs/03c_mdi_plus.ipynb #m004
 # imodels' defaults (its importance/ppms.py): the ridge penalty grid, the logistic grid (C = 1/alpha),
@@ -35,6 +45,7 @@ LOGISTIC_ALPHAS = np.logspace(-2, 3, 25)
 LOGISTIC_MAX_ITER = 1000
 LOGISTIC_TRIM = 0.01
 MAX_LEVERAGE = 1 - 1e-4
+
 
 # %% ../nbs/03c_mdi_plus.ipynb #m006
 def _internal_nodes_preorder(tree_):
@@ -56,6 +67,7 @@ def _internal_nodes_preorder(tree_):
         stack.append(right[node])  # pushed first => visited after left
         stack.append(left[node])
     return np.array(order, dtype=np.intp)
+
 
 # %% ../nbs/03c_mdi_plus.ipynb #m007
 def _node_indicator(tree_, X):
@@ -83,6 +95,7 @@ def _node_indicator(tree_, X):
         indicator[active, node[active]] = True
         active = active[left[node[active]] != -1]
     return indicator
+
 
 # %% ../nbs/03c_mdi_plus.ipynb #m008
 def stump_features(tree, X):
@@ -121,10 +134,12 @@ def stump_features(tree, X):
     )
     return psi, t.feature[nodes]
 
+
 # %% ../nbs/03c_mdi_plus.ipynb #m012
 def _is_trivial(block):
     # block_transformers._empty_or_constant
     return block.shape[1] == 0 or np.max(block.std(axis=0)) == 0
+
 
 # %% ../nbs/03c_mdi_plus.ipynb #m013
 def _block_scale(block, rescale_mode):
@@ -137,6 +152,7 @@ def _block_scale(block, rescale_mode):
     if rescale_mode is None:
         return 1.0
     raise ValueError("rescale_mode must be 'max', 'mean' or None")
+
 
 # %% ../nbs/03c_mdi_plus.ipynb #m014
 def feature_blocks(
@@ -194,9 +210,11 @@ def feature_blocks(
         start += block.shape[1]
     return np.hstack(pieces), blocks
 
+
 # %% ../nbs/03c_mdi_plus.ipynb #m017
 def _with_intercept(Z):
     return np.hstack([Z, np.ones((Z.shape[0], 1))])
+
 
 # %% ../nbs/03c_mdi_plus.ipynb #m018
 def _penalty(p, alpha):
@@ -204,6 +222,7 @@ def _penalty(p, alpha):
     d = np.full(p + 1, alpha)
     d[-1] = 0.0
     return np.diag(d)
+
 
 # %% ../nbs/03c_mdi_plus.ipynb #m019
 def _loo_coefficients(Z1, y, beta, J, weights, mean):
@@ -222,6 +241,7 @@ def _loo_coefficients(Z1, y, beta, J, weights, mean):
     h = np.sum(Z1.T * N, axis=0) * weights
     h[h == 1] = MAX_LEVERAGE
     return (beta[:, None] + N * (mean - y) / (1 - h)).T
+
 
 # %% ../nbs/03c_mdi_plus.ipynb #m020
 def _ridge_gcv_alpha(Z, y, alphas):
@@ -264,6 +284,7 @@ def _ridge_gcv_alpha(Z, y, alphas):
         loo = c / d
     return alphas[np.argmin(np.mean(loo**2, axis=0))]
 
+
 # %% ../nbs/03c_mdi_plus.ipynb #m021
 def fit_ridge_ppm(Z, y, alphas=RIDGE_ALPHAS, loo=True):
     """ppms.RidgeRegressorPPM: RidgeCV-chosen alpha, then Ridge(alpha).
@@ -293,12 +314,14 @@ def fit_ridge_ppm(Z, y, alphas=RIDGE_ALPHAS, loo=True):
         return beta, None
     return beta, _loo_coefficients(Z1, y, beta, J, 1.0, Z @ coef + beta[-1])
 
+
 # %% ../nbs/03c_mdi_plus.ipynb #m025
 def _log_loss(y, p):
     # sklearn.metrics.log_loss for 0/1 labels and P(y=1), no renormalising
     eps = np.finfo(np.float64).eps
     p = np.clip(p, eps, 1 - eps)
     return -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p), axis=0)
+
 
 # %% ../nbs/03c_mdi_plus.ipynb #m026
 def fit_logistic_ppm(Z, y, alphas=LOGISTIC_ALPHAS, loo=True):
@@ -330,6 +353,7 @@ def fit_logistic_ppm(Z, y, alphas=LOGISTIC_ALPHAS, loo=True):
             best = (score, beta, beta_loo)
     return best[1], (best[2] if loo else None)
 
+
 # %% ../nbs/03c_mdi_plus.ipynb #m028
 def _partial_linear(Z, blocks, beta, beta_loo):
     """Linear predictor of the partial model of every feature, (n, p).
@@ -350,6 +374,7 @@ def _partial_linear(Z, blocks, beta, beta_loo):
     empty = np.array([cols.size == 0 for cols in blocks])
     eta[:, empty] = beta[-1]
     return eta
+
 
 # %% ../nbs/03c_mdi_plus.ipynb #m029
 def _tree_scores(Z, blocks, y, train, test, task):
@@ -387,6 +412,7 @@ def _tree_scores(Z, blocks, y, train, test, task):
         # multiclass: -mean_i sum_j y_ij log p_ij, p rows *not* renormalised
         total = total + yte[:, None] * np.log(prob)
     return np.sum(total, axis=0) / total.shape[0]
+
 
 # %% ../nbs/03c_mdi_plus.ipynb #m030
 def _mdi_plus_by_tree(
@@ -471,6 +497,7 @@ def _mdi_plus_by_tree(
             'mdi_plus: no tree of the forest has a split (every tree is a single leaf)'
         )
     return np.vstack(scores)
+
 
 # %% ../nbs/03c_mdi_plus.ipynb #m031
 def mdi_plus(

@@ -30,9 +30,23 @@ import deepforest_interp.boosting  # noqa: F401 (registers the HGB, XGBoost, Lig
 from .boosting import boosting_library, boosted_contributions
 
 # %% auto #0
-__all__ = ['ATTRIBUTIONS', 'SUMMARY_BATCH_BYTES', 'MAX_EXPLORER_ROWS', 'MAX_EXPLORER_TREES', 'contributions_reference',
-           'check_dtype', 'contributions', 'contribution_summary', 'plain_text', 'describe', 'plot_contributions',
-           'Explorer', 'tree_path_data', 'explore_path']
+__all__ = [
+    'ATTRIBUTIONS',
+    'SUMMARY_BATCH_BYTES',
+    'MAX_EXPLORER_ROWS',
+    'MAX_EXPLORER_TREES',
+    'contributions_reference',
+    'check_dtype',
+    'contributions',
+    'contribution_summary',
+    'plain_text',
+    'describe',
+    'plot_contributions',
+    'Explorer',
+    'tree_path_data',
+    'explore_path',
+]
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c008r
 def contributions_reference(model, X) -> Explanation:
@@ -58,10 +72,12 @@ def contributions_reference(model, X) -> Explanation:
                 )  # Eq. (4)
     return explanation_of(values, bias, nt, names, X)
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c013d
 def _is_dask(X) -> bool:
     "True for a dask array (duck-typed: never imports dask)."
     return hasattr(X, '__dask_graph__') and hasattr(X, 'map_blocks')
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c013d-1
 def _feature_names(model, K: int, X=None) -> list:
@@ -73,12 +89,14 @@ def _feature_names(model, K: int, X=None) -> list:
         return [str(c) for c in X.columns]
     return [f'x{j}' for j in range(K)]
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c02-blocks-const
 # blocks of rows a progress bar counts (verbose > 0; see the appendix)
 PROGRESS_BLOCKS = 20
 # rows per block of a large call (a forest's or tree's): the validated copy of the rows and
 # the walk's temporaries are a block's; only the result is whole (see the appendix)
 CONTRIB_BLOCK_ROWS = 2**16
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c013dt
 def check_dtype(dtype) -> None:
@@ -89,6 +107,7 @@ def check_dtype(dtype) -> None:
         ok = False
     if not ok:
         raise ValueError(f'dtype must be np.float32 or np.float64, got {dtype!r}')
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c014
 # attributions other than the path's, name -> explainer(model, X, *, check_additivity,
@@ -188,6 +207,7 @@ def contributions(
         dtype=dtype,
     )
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c020w
 # default batch of contribution_summary: rows whose (K, C) float64 block fills 64 MiB
 SUMMARY_BATCH_BYTES = 2**26
@@ -201,6 +221,7 @@ def _summary_frame(a, names, nt) -> pd.DataFrame:
         else ([f'y{c}' for c in range(nt.n_outputs)] if nt.n_outputs > 1 else ['value'])
     )
     return pd.DataFrame(a, index=pd.Index(names, name='feature'), columns=cols)
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c020w-1
 def _summary_sums(model, X, batch_size, n_jobs):
@@ -220,6 +241,7 @@ def _summary_sums(model, X, batch_size, n_jobs):
         sa += np.abs(v, out=v).sum(0)
     return s, sa, n
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c020w-2
 def _outputs_of(model):
     "What names the outputs of a model (n_outputs, output_names): its node table for a boosting model, else `ensemble_trees`."
@@ -227,11 +249,13 @@ def _outputs_of(model):
         return node_table(model)
     return ensemble_trees(model)
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c020w-3
 def _boosted_names(model, K: int) -> list:
     "A boosting model's feature names as its explanations show them (a row of zeros explained, unchecked)."
     z = np.zeros((1, K))
     return boosted_contributions(model, z, check_additivity=False).feature_names
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c020w-4
 def _boosted_summary(model, X, batch_size: int, n_jobs, ens) -> Bunch:
@@ -258,6 +282,7 @@ def _boosted_summary(model, X, batch_size: int, n_jobs, ens) -> Bunch:
         mean_abs=_summary_frame(sa / n, e.feature_names, ens),
         n=n,
     )
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c020w-5
 def contribution_summary(
@@ -306,6 +331,7 @@ def contribution_summary(
         n=n,
     )
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c020wp
 def _pipeline_summary(pipe, X, batch_size: int, n_jobs, level: str, nt) -> Bunch:
     "`contribution_summary` of a Pipeline: each batch explained by `contributions`."
@@ -334,10 +360,12 @@ def _pipeline_summary(pipe, X, batch_size: int, n_jobs, level: str, nt) -> Bunch
         n=n,
     )
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c0plain
 def plain_text(s) -> str:
     "A name or label as matplotlib shows it literally: `$` escaped (else it starts mathtext, and a stray one fails to draw)."
     return str(s).replace('$', r'\$')
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c0desc
 def describe(
@@ -387,6 +415,7 @@ def describe(
         value_label=f'{attribution}\n[{of}]',
         of=of,
     )
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c025
 def plot_contributions(
@@ -444,6 +473,7 @@ def plot_contributions(
     )
     return ax
 
+
 # %% ../nbs/02_tree_contributions.ipynb #gx01
 @functools.cache
 def _explorer_asset(name: str) -> str:
@@ -451,6 +481,7 @@ def _explorer_asset(name: str) -> str:
     from importlib.resources import files
 
     return (files('deepforest_interp') / 'data' / 'explorers' / name).read_text('utf-8')
+
 
 # %% ../nbs/02_tree_contributions.ipynb #gx01b
 class Explorer:
@@ -520,6 +551,7 @@ class Explorer:
     def __repr__(self):
         return f'Explorer({self.kind!r}, {len(self._json()) / 1024:.0f} kB of data)'
 
+
 # %% ../nbs/02_tree_contributions.ipynb #gx01c
 def _num(a, digits: int = 12) -> list:
     "An array as nested lists of floats rounded to `digits` significant digits (smaller pages; sums move by < 1e-11 relative); NaN (a missing value) and the infinite threshold of a missing-vs-present split as None, JSON's null."
@@ -529,6 +561,7 @@ def _num(a, digits: int = 12) -> list:
         dtype=object,
     )
     return out.reshape(a.shape).tolist()
+
 
 # %% ../nbs/02_tree_contributions.ipynb #gx02
 # explorer pages precompute every row's numbers: keep them modest
@@ -557,6 +590,7 @@ def _explorer_rows(rows, n: int) -> np.ndarray:
         )
     return idx
 
+
 # %% ../nbs/02_tree_contributions.ipynb #gx02-1
 def _explorer_output(ens: Ensemble, output) -> int:
     "Output column an explorer follows: the only one, else `output` (a class label or index); default the last class."
@@ -576,6 +610,7 @@ def _explorer_output(ens: Ensemble, output) -> int:
         f'output must be a class label {names} or an index in 0..{C - 1}, got {output!r}'
     )
 
+
 # %% ../nbs/02_tree_contributions.ipynb #gx02-2
 def _checkpoints(T: int, n: int = 30) -> np.ndarray:
     "Tree counts at which the running forest average is stored: every count up to 30 trees, else ~30 log-spaced ones."
@@ -584,6 +619,7 @@ def _checkpoints(T: int, n: int = 30) -> np.ndarray:
     return np.unique(
         np.r_[np.arange(1, 11), np.round(np.geomspace(10, T, n - 10)).astype(int), T]
     )
+
 
 # %% ../nbs/02_tree_contributions.ipynb #gx03
 def tree_path_data(
@@ -704,6 +740,7 @@ def tree_path_data(
         ],
     }
 
+
 # %% ../nbs/02_tree_contributions.ipynb #gx06
 def explore_path(
     model,  # fitted tree, forest or gradient-boosting model (as for `contributions`)
@@ -725,6 +762,7 @@ def explore_path(
         'output; the average over trees = the forest\u2019s contributions',
     )
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c013b
 def _in_blocks(model, X, kw: dict) -> Explanation:
     "`contributions(model, X, **kw)` block by block of rows under a tqdm bar, the blocks' explanations joined in row order."
@@ -740,6 +778,7 @@ def _in_blocks(model, X, kw: dict) -> Explanation:
         )
     ]
     return join_explanations(parts)
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c013bk
 def _into_blocks(model, X, kw: dict) -> Explanation:
@@ -779,11 +818,13 @@ def _into_blocks(model, X, kw: dict) -> Explanation:
     r.std = out['std']
     return r
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c020z
 def _n_features(model) -> int:
     "Columns a model reads: `n_features_in_`, else its node table's (a native XGBoost / LightGBM Booster)."
     K = getattr(model, 'n_features_in_', None)
     return int(K) if K is not None else int(node_table(model).n_features)
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c020z-1
 def _dask_rows(model, X):
@@ -799,6 +840,7 @@ def _dask_rows(model, X):
     if X.shape[0] == 0:  # as a numpy X with no rows (an unknown length, NaN, passes)
         raise ValueError('X has no rows (a dask array of shape (0, K))')
     return X if X.numblocks[1] == 1 else X.rechunk({1: -1})
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c020z-2
 def _dask_block(xb, model, check_additivity, return_std, dtype):
@@ -821,6 +863,7 @@ def _dask_block(xb, model, check_additivity, return_std, dtype):
         [e.std if e.std.ndim == 3 else e.std[..., None]] if return_std else []
     )
     return np.concatenate(parts, axis=1)
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c020z-3
 def _dask_contributions(
@@ -863,6 +906,7 @@ def _dask_contributions(
         )
     return e
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c020z-4
 def _dask_summary_block(xb, model, n_jobs):
     "Partial sums of one block: (sum, sum |.|, rows)."
@@ -881,6 +925,7 @@ def _dask_summary_block(xb, model, n_jobs):
     v = walk(node_table(model), xb, n_jobs=n_jobs)
     return v.sum(0), np.abs(v, out=v).sum(0), v.shape[0]
 
+
 # %% ../nbs/02_tree_contributions.ipynb #c020z-5
 def _add_parts(parts):
     "Sum a list of (sum, sum |.|, rows) partials."
@@ -888,6 +933,7 @@ def _add_parts(parts):
     for p in parts[1:]:
         s, sa, n = s + p[0], sa + p[1], n + p[2]
     return s, sa, n
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c020z-6
 def _tree_reduce(parts, combine, fanin: int = 8):
@@ -900,6 +946,7 @@ def _tree_reduce(parts, combine, fanin: int = 8):
             for i in range(0, len(parts), fanin)
         ]
     return parts[0]
+
 
 # %% ../nbs/02_tree_contributions.ipynb #c020z-7
 def _dask_summary_sums(model, X):

@@ -21,10 +21,26 @@ from .pipelines import check_level, raw_rows
 from .tree_contributions import ATTRIBUTIONS, check_dtype
 
 # %% auto #0
-__all__ = ['prange', 'PAIR_BLOCK_BYTES', 'shapley_brute', 'row_route', 'path_dependent_value', 'interventional_value',
-           'tree_shap_recursive', 'gauss_legendre', 'leaf_shapley', 'ShapTables', 'shap_tables', 'path_shapley',
-           'interventional_shapley', 'interaction_shapley', 'shapley_values', 'ShapleyInteractions',
-           'shapley_interactions']
+__all__ = [
+    'prange',
+    'PAIR_BLOCK_BYTES',
+    'shapley_brute',
+    'row_route',
+    'path_dependent_value',
+    'interventional_value',
+    'tree_shap_recursive',
+    'gauss_legendre',
+    'leaf_shapley',
+    'ShapTables',
+    'shap_tables',
+    'path_shapley',
+    'interventional_shapley',
+    'interaction_shapley',
+    'shapley_values',
+    'ShapleyInteractions',
+    'shapley_interactions',
+]
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s008
 def shapley_brute(
@@ -48,6 +64,7 @@ def shapley_brute(
             phi[i] += w * (v[tuple(sorted(S + (i,)))] - vS)
     return phi
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s013r
 def row_route(
     nt: NodeTable,  # a model's trees
@@ -69,6 +86,7 @@ def row_route(
         nt.cat_bits,
     )
     return x, route
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s012
 def path_dependent_value(
@@ -95,6 +113,7 @@ def path_dependent_value(
         out[nt.column[m] : nt.column[m] + len(total)] += nt.tree_weight[m] * total
     return out
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s016
 def interventional_value(
     nt: NodeTable,  # the model's trees
@@ -107,6 +126,7 @@ def interventional_value(
     B[:, list(S)] = np.asarray(x, dtype=float)[list(S)]
     # the output of a row is its bias plus its path increments (lesson 02, Eq. 2)
     return walk(nt, B).sum(1).mean(0) + nt.bias
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s021
 def tree_shap_recursive(
@@ -176,6 +196,7 @@ def tree_shap_recursive(
         recurse(root, [], 1.0, 1.0, -1, m)
     return phi
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s025
 def gauss_legendre(
     Q: int,  # number of nodes
@@ -184,6 +205,7 @@ def gauss_legendre(
     Q = check_int(Q, 'Q', 1)
     t, w = np.polynomial.legendre.leggauss(Q)
     return (t + 1) / 2, w / 2
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s029
 def leaf_shapley(
@@ -198,12 +220,14 @@ def leaf_shapley(
     F = f.prod(0)  # F_l(t_q)
     return value * ((o - z)[:, None] * F / f * w).sum(1)
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s032
 _K = LazyKernels(globals())
 _K.register(
     _child, inline=True
 )  # the one routing rule (lesson 00): NaN, category sets, zero-as-missing
 prange = range  # numba.prange once the kernels compile
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s033
 @_K.register
@@ -243,6 +267,7 @@ def _shap_prep(roots, left, right, cover, player, order, parent, zm, prev, pz, q
                 dmax = uniq[c]
         qm[m] = max(1, (dmax + 1) // 2)
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s034
 @dataclass(eq=False)
 class ShapTables:
@@ -260,6 +285,7 @@ class ShapTables:
     expected: np.ndarray  # (C,) offset + sum_m w_m E[tree_m] by cover: v(empty set)
     max_nodes: int  # nodes of the largest tree
     max_depth: int  # depth of the deepest tree
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s035
 def shap_tables(
@@ -306,6 +332,7 @@ def shap_tables(
         int(sizes.max(initial=1)),
         depth,
     )
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s037
 @_K.register
@@ -466,6 +493,7 @@ def _shap_path(
                     sp -= 1
                     last[player[parent[e]]] = -1
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s038
 def _route(nt: NodeTable, X) -> tuple:
     "The rows as float64 in the table's routing precision, and the routing arrays with every optional one filled in (one compiled signature for every model family)."
@@ -516,6 +544,7 @@ def _each_block(n: int, n_jobs, run) -> None:
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(lambda e: run(*e), edges))
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s039
 def path_shapley(
     nt: NodeTable,  # the model's trees
@@ -556,6 +585,7 @@ def path_shapley(
     _each_block(len(Xr), n_jobs, run)
     return out, tab.expected.copy()
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s043
 @_K.register
 def _directions(
@@ -592,6 +622,7 @@ def _directions(
                 )
                 out[j, nd] = 1 if ch == right[nd] else 0
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s043b
 @_K.register
 def _leaf_sums(rdir, roots, left, right, vals, column, out, lo, hi):
@@ -604,6 +635,7 @@ def _leaf_sums(rdir, roots, left, right, vals, column, out, lo, hi):
                 nd = right[nd] if rdir[j, nd] else left[nd]
             for d in range(D):
                 out[j, column[m] + d] += vals[nd, d]
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s044
 @_K.register
@@ -722,6 +754,7 @@ def _shap_interventional(
                     out[i, g, col + d] += acc[g, d]
                     acc[g, d] = 0.0
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s045
 def _coalition_weights(depth: int) -> tuple[np.ndarray, np.ndarray]:
     "The weights of Eq. (S8) for |A| = a, |B| = b up to the depth."
@@ -790,6 +823,7 @@ def interventional_shapley(
     expected = nt.offset + fB.mean(0)
     return out, expected
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s049
 def interaction_shapley(
     nt: NodeTable,  # the model's trees
@@ -835,6 +869,7 @@ def interaction_shapley(
     out[:, diag, diag, :] = phi - out.sum(2)
     return out, tab.expected.copy()
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s053
 def _output_space(nt: NodeTable) -> str:
     "What the explained output is, in words."
@@ -871,6 +906,7 @@ def _check(model, ad, nt, rows, own, got, check_additivity) -> None:
     verify_additivity(
         model, nt, rows, got, out, check, ad.tolerance(nt), ad.output_name
     )
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s054
 def _check_flags(check_additivity, dtype, n_jobs) -> None:
@@ -912,6 +948,7 @@ def _background_rows(background, max_background, random_state):
         else np.asarray(background)[idx]
     ), max_background
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s055
 def _shapley(model, X, background, players, n_jobs, check_additivity, name='X'):
     "values (n, P, C), bias (n, C), feature names, rows to show, facts, node table: the engine on one tree model."
@@ -934,6 +971,7 @@ def _shapley(model, X, background, players, n_jobs, check_additivity, name='X'):
     )
     return values, bias, names, data, info, nt
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s056
 def _shaped(values, bias, nt: NodeTable, dtype) -> tuple:
     "Single-output regressors: (n, K) values and (n,) bias, as `contributions` returns them."
@@ -946,6 +984,7 @@ def _out_names(nt: NodeTable):
     if nt.output_names is None and nt.n_outputs > 1:
         return [f'y{c}' for c in range(nt.n_outputs)]
     return nt.output_names
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s057
 def shapley_values(
@@ -1003,8 +1042,10 @@ def shapley_values(
     values, bias = _shaped(values, bias, nt, dtype)
     return Explanation(values, bias, names, data, _out_names(nt), info=info)
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s058
 ATTRIBUTIONS['shapley'] = shapley_values  # contributions(model, X, method='shapley')
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s068
 @dataclass(eq=False)
@@ -1046,6 +1087,7 @@ class ShapleyInteractions:
             top,
         )
 
+
 # %% ../nbs/02b_tree_shap.ipynb #s069
 def _pair_frame(sum_abs, sums, n: int, names: list, top) -> pd.DataFrame:
     "The (a < b) pairs of a (K, K) sum of |pair effects| over n rows, largest first."
@@ -1058,6 +1100,7 @@ def _pair_frame(sum_abs, sums, n: int, names: list, top) -> pd.DataFrame:
         ),
     ).sort_values('mean_abs', ascending=False, kind='stable')
     return df if top is None else df.head(check_int(top, 'top', 1))
+
 
 # %% ../nbs/02b_tree_shap.ipynb #s070
 # rows per block of `shapley_interactions(top=...)`: (rows, K, K, C) float64 within 128 MiB

@@ -19,8 +19,17 @@ from deepforest_interp.adapters import (
 )
 
 # %% auto #0
-__all__ = ['COMPILE_NOTICE_AFTER', 'LazyKernels', 'walk', 'walk_spread', 'walk_dot', 'explanation_of', 'check_averaging',
-           'path_contributions']
+__all__ = [
+    'COMPILE_NOTICE_AFTER',
+    'LazyKernels',
+    'walk',
+    'walk_spread',
+    'walk_dot',
+    'explanation_of',
+    'check_averaging',
+    'path_contributions',
+]
+
 
 # %% ../nbs/00e_walkers.ipynb #c012l
 class LazyKernels:
@@ -50,6 +59,7 @@ class LazyKernels:
             self._compile()
         return self._ns[name]
 
+
 # %% ../nbs/00e_walkers.ipynb #c012l-1
 @patch_to(LazyKernels)
 def register(self, fn=None, *, parallel: bool = False, inline: bool = False):
@@ -60,6 +70,7 @@ def register(self, fn=None, *, parallel: bool = False, inline: bool = False):
     self._options[fn.__name__] = opts
     self._ready = False
     return fn
+
 
 # %% ../nbs/00e_walkers.ipynb #c012l-2
 @patch_to(LazyKernels)
@@ -83,6 +94,7 @@ def _compile(self):
                 )
         self._ready = True
 
+
 # %% ../nbs/00e_walkers.ipynb #c012l-3
 @patch_to(LazyKernels)
 def serial(self, name: str):
@@ -102,6 +114,7 @@ def serial(self, name: str):
         twin = self._ns[name + '_serial'] = numba.njit(cache=True, nogil=True)(fn)
     return twin
 
+
 # %% ../nbs/00e_walkers.ipynb #c012l-4
 @patch_to(LazyKernels)
 @contextmanager
@@ -119,6 +132,7 @@ def threads(self, n_jobs: int | None):
         yield nt
     finally:
         numba.set_num_threads(old)
+
 
 # %% ../nbs/00e_walkers.ipynb #c012lq
 # seconds a compilation of the library's kernels runs before one line on stderr says so
@@ -142,6 +156,7 @@ def _say_compiling():
             file=sys.stderr,
             flush=True,
         )
+
 
 # %% ../nbs/00e_walkers.ipynb #c012lq-1
 def _install_compile_notice():
@@ -183,6 +198,7 @@ def _install_compile_notice():
 
     event.register('numba:compile', Notice())
 
+
 # %% ../nbs/00e_walkers.ipynb #c020r
 # numba.prange once the kernels compile (see LazyKernels); internal, not in __all__
 prange = range
@@ -215,6 +231,7 @@ def _child(
     elif zero_missing is not None and zero_missing[nd] != 0 and -ZERO <= x <= ZERO:
         ch = l if missing_left[nd] != 0 else r
     return ch
+
 
 # %% ../nbs/00e_walkers.ipynb #c020s
 @_K.register(parallel=True)
@@ -300,6 +317,7 @@ def _walk_sum(
                         out[i, k, col + d] += w * table[ch, d]
                     node[g] = ch
 
+
 # %% ../nbs/00e_walkers.ipynb #c020t
 @_K.register(parallel=True)
 def _walk_spread(
@@ -369,6 +387,7 @@ def _walk_spread(
                         mean[i, f, c] += dv * (w / W)
                         m2[i, f, c] += w * dv * (v - mean[i, f, c])
 
+
 # %% ../nbs/00e_walkers.ipynb #c020u
 @_K.register(parallel=True)
 def _walk_dot(
@@ -414,6 +433,7 @@ def _walk_dot(
                 for d in range(D):
                     out[m, f, col + d] += w * Y[i, col + d] * table[nd, d]
 
+
 # %% ../nbs/00e_walkers.ipynb #c020v
 def _walk_args(nt: NodeTable, X) -> tuple:
     "Check what every walk receives: the rows in the table's routing precision, and the routing arrays."
@@ -432,6 +452,7 @@ def _walk_args(nt: NodeTable, X) -> tuple:
     column = nt.column if nt.column.any() else None
     route = (nt.left, nt.right, nt.feature, thr, nt.missing_left, nt.zero_missing)
     return X, (nt.roots, column) + route + (nt.cat_row, nt.cat_bits)
+
 
 # %% ../nbs/00e_walkers.ipynb #c020v-1
 def _node_values(nt: NodeTable, table) -> tuple[np.ndarray, int]:
@@ -454,6 +475,7 @@ def _node_values(nt: NodeTable, table) -> tuple[np.ndarray, int]:
         )
     return t, t.shape[1]
 
+
 # %% ../nbs/00e_walkers.ipynb #c020v-2
 def _weights(w, shape: tuple, name: str) -> np.ndarray:
     w = np.ascontiguousarray(w, dtype=float)
@@ -462,6 +484,7 @@ def _weights(w, shape: tuple, name: str) -> np.ndarray:
     if not np.isfinite(w).all():
         raise ValueError(f'{name} must be finite')
     return w
+
 
 # %% ../nbs/00e_walkers.ipynb #c020w
 def walk(
@@ -520,6 +543,7 @@ def walk(
             kernel(Xr, *args, tab, tw, rw, Xd, nt.threshold, inv, credit, out, block)
     return out
 
+
 # %% ../nbs/00e_walkers.ipynb #c020x
 def walk_spread(
     nt: NodeTable,  # the model's trees (`node_table(model)`)
@@ -539,6 +563,7 @@ def walk_spread(
     m2 += mean * mean * (wsum[..., None] * wz / total)
     np.maximum(m2, 0, out=m2)
     return out, np.sqrt(m2 / total, out=m2)
+
 
 # %% ../nbs/00e_walkers.ipynb #c020x2
 def walk_dot(
@@ -564,6 +589,7 @@ def walk_dot(
         _K._walk_dot(Xr, *args, nt.delta, rw, w_row, Y, out)
     return out
 
+
 # %% ../nbs/00e_walkers.ipynb #c020z1
 def explanation_of(
     values: np.ndarray,  # (n, K, C) walked contributions
@@ -581,6 +607,7 @@ def explanation_of(
         out_names = [f'y{c}' for c in range(nt.n_outputs)]
     return Explanation(values, bias, names, data, out_names, info=dict(info or {}))
 
+
 # %% ../nbs/00e_walkers.ipynb #c020z15
 def check_averaging(nt: NodeTable, who: str = 'contributions'):
     "A spread over the trees needs a model that averages them (a tree or a forest), not boosting's sum of corrections."
@@ -590,6 +617,7 @@ def check_averaging(nt: NodeTable, who: str = 'contributions'):
             ' trees fit successive residuals, so their spread is not a disagreement'
             ' between estimates'
         )
+
 
 # %% ../nbs/00e_walkers.ipynb #c020z2
 def path_contributions(
