@@ -29,7 +29,7 @@ from sklearn.ensemble import (
 from deepforest_interp.tree_contributions import contributions
 from threadpoolctl import threadpool_limits
 from deepforest_interp.boosting import boosted_trees
-from deepforest_interp.core import clear_node_tables
+from deepforest_interp.adapters import clear_node_tables
 
 quick = '--quick' in sys.argv
 reps = (

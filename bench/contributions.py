@@ -25,7 +25,7 @@ import numpy as np
 from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
 from deepforest_interp.tree_contributions import contributions
-from deepforest_interp.core import clear_node_tables
+from deepforest_interp.adapters import clear_node_tables
 
 quick = '--quick' in sys.argv
 reps = (

@@ -15,8 +15,8 @@ from sklearn.ensemble import (
     HistGradientBoostingClassifier,
     RandomForestClassifier,
 )
-from deepforest_interp import core
-from deepforest_interp.core import node_table
+from deepforest_interp import adapters
+from deepforest_interp.adapters import node_table
 from deepforest_interp.tree_contributions import contributions
 
 reps = int(sys.argv[sys.argv.index('--reps') + 1]) if '--reps' in sys.argv else 5
@@ -45,7 +45,7 @@ def best(fn):
 
 
 def digest_of(model):
-    ad = core.model_adapter(model)
+    ad = adapters.model_adapter(model)
     return lambda: ad.digest(model)
 
 
@@ -59,7 +59,9 @@ for name, m in models.items():
     if hasattr(m, 'n_jobs'):
         m.set_params(n_jobs=1)
     contributions(m, X[:10], n_jobs=1)  # warm: compiled, cached, verified
-    d = best(digest_of(m)) if hasattr(core, 'model_adapter') else 0.0  # 0: no digest
+    d = (
+        best(digest_of(m)) if hasattr(adapters, 'model_adapter') else 0.0
+    )  # 0: no digest
     r = best(lambda: node_table(m, cache=False, refresh=True))
     w = best(lambda: contributions(m, X, check_additivity=False, n_jobs=1))
     one = best(lambda: contributions(m, X[:1], check_additivity=False, n_jobs=1))

@@ -9,7 +9,7 @@ The accuracy / size / test-time targets of the default HiDFClassifier against gc
 import time
 import numpy as np
 from sklearn.ensemble import RandomForestClassifier
-from deepforest_interp.core import tree_arrays
+from deepforest_interp.nodes import tree_arrays
 from deepforest_interp.datasets import make_hidf_sphere
 from deepforest_interp.intersection_trees import (
     Interaction,

@@ -105,7 +105,7 @@ def row(name, model_name, model, X):
     final = model[-1] if hasattr(model, 'steps') else model
     rows = model[:-1].transform(X) if hasattr(model, 'steps') else X
     predict = model.predict_proba if hasattr(model, 'predict_proba') else model.predict
-    dfi.core.clear_node_tables()
+    dfi.adapters.clear_node_tables()
     dfi.contributions(
         model, X
     )  # the model's first call: reads its trees, checks every row

@@ -62,7 +62,7 @@ def child(family, call, n):
         m = LGBMRegressor(n_estimators=100, verbose=-1, n_jobs=2)
     m.fit(Xtr, ytr)
     from deepforest_interp.tree_contributions import contributions, contribution_summary
-    from deepforest_interp.core import clear_node_tables
+    from deepforest_interp.adapters import clear_node_tables
 
     X = rng.normal(size=(n, K))
     fn = {

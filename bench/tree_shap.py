@@ -28,7 +28,7 @@ from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
 
 from deepforest_interp import shapley_values, shapley_interactions
-from deepforest_interp.core import clear_node_tables
+from deepforest_interp.adapters import clear_node_tables
 
 try:
     import shap

@@ -2,7 +2,7 @@
 
 The package root holds what users call: explainers, importances, estimators, plots and data loaders. Everything else
 (kernels, validation helpers, experiment and site plumbing) lives in its module, e.g.
-``deepforest_interp.core.node_table`` or ``deepforest_interp.experiments.run_repetitions``.
+``deepforest_interp.adapters.node_table`` or ``deepforest_interp.experiments.run_repetitions``.
 Each module is generated from one notebook in nbs/; no module is shadowed by a function of the same name, and a
 module named like a call is callable: ``dfi.forest_floor(model, X)`` is ``oob_contributions`` (the forestFloor
 workflow), ``dfi.tree_shap(model, X)`` is ``shapley_values`` (``CALLABLE_MODULES``).
@@ -10,7 +10,7 @@ workflow), ``dfi.tree_shap(model, X)`` is ``shapley_values`` (``CALLABLE_MODULES
 
 __version__ = '0.1.0'
 
-from .core import Explanation
+from .explanation import Explanation
 from .pipelines import unwrap_pipeline
 from .datasets import (
     make_sin_cos,

@@ -9,6 +9,160 @@ d = {
         'lib_path': 'deepforest_interp',
     },
     'syms': {
+        'deepforest_interp.adapters': {
+            'deepforest_interp.adapters.Ensemble': (
+                'adapters.html#ensemble',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.Ensemble.__len__': (
+                'adapters.html#ensemble.__len__',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.ModelAdapter': (
+                'adapters.html#modeladapter',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.ModelAdapter.accepts': (
+                'adapters.html#modeladapter.accepts',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.ModelAdapter.check_every_row': (
+                'adapters.html#modeladapter.check_every_row',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.ModelAdapter.digest': (
+                'adapters.html#modeladapter.digest',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.ModelAdapter.fingerprint': (
+                'adapters.html#modeladapter.fingerprint',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.ModelAdapter.inbag': (
+                'adapters.html#modeladapter.inbag',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.ModelAdapter.offset': (
+                'adapters.html#modeladapter.offset',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.ModelAdapter.output': (
+                'adapters.html#modeladapter.output',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.ModelAdapter.read': (
+                'adapters.html#modeladapter.read',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.ModelAdapter.rows': (
+                'adapters.html#modeladapter.rows',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.ModelAdapter.tolerance': (
+                'adapters.html#modeladapter.tolerance',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.PreparedRows': (
+                'adapters.html#preparedrows',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.SklearnAdapter': (
+                'adapters.html#sklearnadapter',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.SklearnAdapter.accepts': (
+                'adapters.html#sklearnadapter.accepts',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.SklearnAdapter.digest': (
+                'adapters.html#sklearnadapter.digest',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.SklearnAdapter.fingerprint': (
+                'adapters.html#sklearnadapter.fingerprint',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.SklearnAdapter.inbag': (
+                'adapters.html#sklearnadapter.inbag',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.SklearnAdapter.offset': (
+                'adapters.html#sklearnadapter.offset',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.SklearnAdapter.output': (
+                'adapters.html#sklearnadapter.output',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.SklearnAdapter.read': (
+                'adapters.html#sklearnadapter.read',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.SklearnAdapter.trees': (
+                'adapters.html#sklearnadapter.trees',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters._Entry': (
+                'adapters.html#_entry',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters._boosting_offset': (
+                'adapters.html#_boosting_offset',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters._digest_weights': (
+                'adapters.html#_digest_weights',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters._entry': (
+                'adapters.html#_entry',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters._same': (
+                'adapters.html#_same',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters._word_sum': (
+                'adapters.html#_word_sum',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.additivity_rows': (
+                'adapters.html#additivity_rows',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.clear_node_tables': (
+                'adapters.html#clear_node_tables',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.content_digest': (
+                'adapters.html#content_digest',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.ensemble_trees': (
+                'adapters.html#ensemble_trees',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.model_adapter': (
+                'adapters.html#model_adapter',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.model_output': (
+                'adapters.html#model_output',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.node_table': (
+                'adapters.html#node_table',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.register_adapter': (
+                'adapters.html#register_adapter',
+                'deepforest_interp/adapters.py',
+            ),
+            'deepforest_interp.adapters.verify_additivity': (
+                'adapters.html#verify_additivity',
+                'deepforest_interp/adapters.py',
+            ),
+        },
         'deepforest_interp.boosting': {
             'deepforest_interp.boosting.BoostingAdapter': (
                 'boosting.html#boostingadapter',
@@ -542,516 +696,20 @@ d = {
             ),
         },
         'deepforest_interp.core': {
-            'deepforest_interp.core.ClassImportance': (
-                'core.html#classimportance',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ClassImportance.__repr__': (
-                'core.html#classimportance.__repr__',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ClassImportance._constructor': (
-                'core.html#classimportance._constructor',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ClassImportance._constructor_sliced': (
-                'core.html#classimportance._constructor_sliced',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ClassImportance._plain_args': (
-                'core.html#classimportance._plain_args',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Ensemble': (
-                'core.html#ensemble',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Ensemble.__len__': (
-                'core.html#ensemble.__len__',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation': (
-                'core.html#explanation',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.__getitem__': (
-                'core.html#explanation.__getitem__',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.__len__': (
-                'core.html#explanation.__len__',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.__post_init__': (
-                'core.html#explanation.__post_init__',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.__repr__': (
-                'core.html#explanation.__repr__',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation._below': (
-                'core.html#explanation._below',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation._feature_index': (
-                'core.html#explanation._feature_index',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation._group_positions': (
-                'core.html#explanation._group_positions',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.abs': (
-                'core.html#explanation.abs',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.for_output': (
-                'core.html#explanation.for_output',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.from_frame': (
-                'core.html#explanation.from_frame',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.group': (
-                'core.html#explanation.group',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.layers': (
-                'core.html#explanation.layers',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.load': (
-                'core.html#explanation.load',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.mean': (
-                'core.html#explanation.mean',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.output': (
-                'core.html#explanation.output',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.output_index': (
-                'core.html#explanation.output_index',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.output_space': (
-                'core.html#explanation.output_space',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.save': (
-                'core.html#explanation.save',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.shape': (
-                'core.html#explanation.shape',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.to_frame': (
-                'core.html#explanation.to_frame',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Explanation.to_shap': (
-                'core.html#explanation.to_shap',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Importance': (
-                'core.html#importance',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Importance.__repr__': (
-                'core.html#importance.__repr__',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Importance._constructor': (
-                'core.html#importance._constructor',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Importance._constructor_expanddim': (
-                'core.html#importance._constructor_expanddim',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Importance._plain_args': (
-                'core.html#importance._plain_args',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Importance.copy': (
-                'core.html#importance.copy',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Importance.of': (
-                'core.html#importance.of',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.LazyKernels': (
-                'core.html#lazykernels',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.LazyKernels.__getattr__': (
-                'core.html#lazykernels.__getattr__',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.LazyKernels.__init__': (
-                'core.html#lazykernels.__init__',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.LazyKernels._compile': (
-                'core.html#lazykernels._compile',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.LazyKernels.register': (
-                'core.html#lazykernels.register',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.LazyKernels.serial': (
-                'core.html#lazykernels.serial',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.LazyKernels.threads': (
-                'core.html#lazykernels.threads',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ModelAdapter': (
-                'core.html#modeladapter',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ModelAdapter.accepts': (
-                'core.html#modeladapter.accepts',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ModelAdapter.check_every_row': (
-                'core.html#modeladapter.check_every_row',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ModelAdapter.digest': (
-                'core.html#modeladapter.digest',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ModelAdapter.fingerprint': (
-                'core.html#modeladapter.fingerprint',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ModelAdapter.inbag': (
-                'core.html#modeladapter.inbag',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ModelAdapter.offset': (
-                'core.html#modeladapter.offset',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ModelAdapter.output': (
-                'core.html#modeladapter.output',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ModelAdapter.read': (
-                'core.html#modeladapter.read',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ModelAdapter.rows': (
-                'core.html#modeladapter.rows',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.ModelAdapter.tolerance': (
-                'core.html#modeladapter.tolerance',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.NodeTable': (
-                'core.html#nodetable',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.NodeTable.__post_init__': (
-                'core.html#nodetable.__post_init__',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.NodeTable.__repr__': (
-                'core.html#nodetable.__repr__',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.NodeTable._derived': (
-                'core.html#nodetable._derived',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.NodeTable._local_ids': (
-                'core.html#nodetable._local_ids',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.NodeTable.bias': (
-                'core.html#nodetable.bias',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.NodeTable.delta': (
-                'core.html#nodetable.delta',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.NodeTable.depth': (
-                'core.html#nodetable.depth',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.NodeTable.freeze': (
-                'core.html#nodetable.freeze',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.NodeTable.parent': (
-                'core.html#nodetable.parent',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.NodeTable.root_value': (
-                'core.html#nodetable.root_value',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.NodeTable.threshold32': (
-                'core.html#nodetable.threshold32',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.NodeTable.tree': (
-                'core.html#nodetable.tree',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.PreparedRows': (
-                'core.html#preparedrows',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Rows': (
-                'core.html#rows',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.Rows.__new__': (
-                'core.html#rows.__new__',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.SklearnAdapter': (
-                'core.html#sklearnadapter',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.SklearnAdapter.accepts': (
-                'core.html#sklearnadapter.accepts',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.SklearnAdapter.digest': (
-                'core.html#sklearnadapter.digest',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.SklearnAdapter.fingerprint': (
-                'core.html#sklearnadapter.fingerprint',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.SklearnAdapter.inbag': (
-                'core.html#sklearnadapter.inbag',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.SklearnAdapter.offset': (
-                'core.html#sklearnadapter.offset',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.SklearnAdapter.output': (
-                'core.html#sklearnadapter.output',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.SklearnAdapter.read': (
-                'core.html#sklearnadapter.read',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.SklearnAdapter.trees': (
-                'core.html#sklearnadapter.trees',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._Entry': (
-                'core.html#_entry',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._ImportanceFields': (
-                'core.html#_importancefields',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._ImportanceFields._spread_note': (
-                'core.html#_importancefields._spread_note',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._ImportanceFields.importances_mean': (
-                'core.html#_importancefields.importances_mean',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._ImportanceFields.layers': (
-                'core.html#_importancefields.layers',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._abbrev': (
-                'core.html#_abbrev',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._boosting_offset': (
-                'core.html#_boosting_offset',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._child': (
-                'core.html#_child',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._digest_weights': (
-                'core.html#_digest_weights',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._entry': (
-                'core.html#_entry',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._explanation_arrays': (
-                'core.html#_explanation_arrays',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._explanation_from': (
-                'core.html#_explanation_from',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._float_values': (
-                'core.html#_float_values',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._frame_numbers': (
-                'core.html#_frame_numbers',
+            'deepforest_interp.core.__getattr__': (
+                'core.html#__getattr__',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core._frozen': (
                 'core.html#_frozen',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core._group_names': (
-                'core.html#_group_names',
-                'deepforest_interp/core.py',
-            ),
             'deepforest_interp.core._has_labels': (
                 'core.html#_has_labels',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core._install_compile_notice': (
-                'core.html#_install_compile_notice',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._json_info': (
-                'core.html#_json_info',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._json_value': (
-                'core.html#_json_value',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._leaves_match': (
-                'core.html#_leaves_match',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._member': (
-                'core.html#_member',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._meta': (
-                'core.html#_meta',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._names_dtype': (
-                'core.html#_names_dtype',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._node_values': (
-                'core.html#_node_values',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._position': (
-                'core.html#_position',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._read_npz': (
-                'core.html#_read_npz',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._same': (
-                'core.html#_same',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._same_label': (
-                'core.html#_same_label',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._same_shape': (
-                'core.html#_same_shape',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._save_path': (
-                'core.html#_save_path',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._say_compiling': (
-                'core.html#_say_compiling',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._split_labels': (
-                'core.html#_split_labels',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._up': (
-                'core.html#_up',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._walk_args': (
-                'core.html#_walk_args',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._walk_dot': (
-                'core.html#_walk_dot',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._walk_spread': (
-                'core.html#_walk_spread',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._walk_sum': (
-                'core.html#_walk_sum',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._weight_candidates': (
-                'core.html#_weight_candidates',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._weights': (
-                'core.html#_weights',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._word_sum': (
-                'core.html#_word_sum',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core._write_whole': (
-                'core.html#_write_whole',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.accepts_categories': (
-                'core.html#accepts_categories',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.additivity_rows': (
-                'core.html#additivity_rows',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.align_columns': (
-                'core.html#align_columns',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.categorical_message': (
-                'core.html#categorical_message',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.check_X': (
-                'core.html#check_x',
-                'deepforest_interp/core.py',
-            ),
             'deepforest_interp.core.check_array': (
                 'core.html#check_array',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.check_averaging': (
-                'core.html#check_averaging',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.check_bool': (
@@ -1078,24 +736,12 @@ d = {
                 'core.html#check_real',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core.check_training_rows': (
-                'core.html#check_training_rows',
-                'deepforest_interp/core.py',
-            ),
             'deepforest_interp.core.check_verbose': (
                 'core.html#check_verbose',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.check_y': (
                 'core.html#check_y',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.clear_node_tables': (
-                'core.html#clear_node_tables',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.content_digest': (
-                'core.html#content_digest',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.docments_of': (
@@ -1106,14 +752,6 @@ d = {
                 'core.html#encode_target',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core.ensemble_trees': (
-                'core.html#ensemble_trees',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.explanation_of': (
-                'core.html#explanation_of',
-                'deepforest_interp/core.py',
-            ),
             'deepforest_interp.core.feature_names': (
                 'core.html#feature_names',
                 'deepforest_interp/core.py',
@@ -1122,40 +760,8 @@ d = {
                 'core.html#inbag_counts',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core.is_checked': (
-                'core.html#is_checked',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.join_explanations': (
-                'core.html#join_explanations',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.label_codes': (
-                'core.html#label_codes',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.model_adapter': (
-                'core.html#model_adapter',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.model_output': (
-                'core.html#model_output',
-                'deepforest_interp/core.py',
-            ),
             'deepforest_interp.core.model_trees': (
                 'core.html#model_trees',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.node_table': (
-                'core.html#node_table',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.numbers_from_objects': (
-                'core.html#numbers_from_objects',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.numeric_frame': (
-                'core.html#numeric_frame',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.numpy_doc': (
@@ -1166,56 +772,20 @@ d = {
                 'core.html#oob_mask',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core.path_contributions': (
-                'core.html#path_contributions',
+            'deepforest_interp.core.patch_to': (
+                'core.html#patch_to',
                 'deepforest_interp/core.py',
             ),
             'deepforest_interp.core.pipeline_message': (
                 'core.html#pipeline_message',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core.read_trees': (
-                'core.html#read_trees',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.register_adapter': (
-                'core.html#register_adapter',
-                'deepforest_interp/core.py',
-            ),
             'deepforest_interp.core.routes_missing': (
                 'core.html#routes_missing',
                 'deepforest_interp/core.py',
             ),
-            'deepforest_interp.core.row_frame': (
-                'core.html#row_frame',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.stack_layers': (
-                'core.html#stack_layers',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.tree_arrays': (
-                'core.html#tree_arrays',
-                'deepforest_interp/core.py',
-            ),
             'deepforest_interp.core.unsupported_hint': (
                 'core.html#unsupported_hint',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.verify_additivity': (
-                'core.html#verify_additivity',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.walk': (
-                'core.html#walk',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.walk_dot': (
-                'core.html#walk_dot',
-                'deepforest_interp/core.py',
-            ),
-            'deepforest_interp.core.walk_spread': (
-                'core.html#walk_spread',
                 'deepforest_interp/core.py',
             ),
         },
@@ -1897,6 +1467,248 @@ d = {
             'deepforest_interp.experiments.write_timings': (
                 'experiments.html#write_timings',
                 'deepforest_interp/experiments.py',
+            ),
+        },
+        'deepforest_interp.explanation': {
+            'deepforest_interp.explanation.ClassImportance': (
+                'explanation.html#classimportance',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.ClassImportance.__repr__': (
+                'explanation.html#classimportance.__repr__',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.ClassImportance._constructor': (
+                'explanation.html#classimportance._constructor',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.ClassImportance._constructor_sliced': (
+                'explanation.html#classimportance._constructor_sliced',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.ClassImportance._plain_args': (
+                'explanation.html#classimportance._plain_args',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation': (
+                'explanation.html#explanation',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.__getitem__': (
+                'explanation.html#explanation.__getitem__',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.__len__': (
+                'explanation.html#explanation.__len__',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.__post_init__': (
+                'explanation.html#explanation.__post_init__',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.__repr__': (
+                'explanation.html#explanation.__repr__',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation._below': (
+                'explanation.html#explanation._below',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation._check_fields': (
+                'explanation.html#explanation._check_fields',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation._feature_index': (
+                'explanation.html#explanation._feature_index',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation._group_positions': (
+                'explanation.html#explanation._group_positions',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.abs': (
+                'explanation.html#explanation.abs',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.for_output': (
+                'explanation.html#explanation.for_output',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.from_frame': (
+                'explanation.html#explanation.from_frame',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.group': (
+                'explanation.html#explanation.group',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.layers': (
+                'explanation.html#explanation.layers',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.load': (
+                'explanation.html#explanation.load',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.mean': (
+                'explanation.html#explanation.mean',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.output': (
+                'explanation.html#explanation.output',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.output_index': (
+                'explanation.html#explanation.output_index',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.output_space': (
+                'explanation.html#explanation.output_space',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.save': (
+                'explanation.html#explanation.save',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.shape': (
+                'explanation.html#explanation.shape',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.to_frame': (
+                'explanation.html#explanation.to_frame',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Explanation.to_shap': (
+                'explanation.html#explanation.to_shap',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Importance': (
+                'explanation.html#importance',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Importance.__repr__': (
+                'explanation.html#importance.__repr__',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Importance._constructor': (
+                'explanation.html#importance._constructor',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Importance._constructor_expanddim': (
+                'explanation.html#importance._constructor_expanddim',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Importance._plain_args': (
+                'explanation.html#importance._plain_args',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Importance.copy': (
+                'explanation.html#importance.copy',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.Importance.of': (
+                'explanation.html#importance.of',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._ImportanceFields': (
+                'explanation.html#_importancefields',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._ImportanceFields._spread_note': (
+                'explanation.html#_importancefields._spread_note',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._ImportanceFields.importances_mean': (
+                'explanation.html#_importancefields.importances_mean',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._ImportanceFields.layers': (
+                'explanation.html#_importancefields.layers',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._abbrev': (
+                'explanation.html#_abbrev',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._explanation_arrays': (
+                'explanation.html#_explanation_arrays',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._explanation_from': (
+                'explanation.html#_explanation_from',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._float_values': (
+                'explanation.html#_float_values',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._frame_numbers': (
+                'explanation.html#_frame_numbers',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._group_names': (
+                'explanation.html#_group_names',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._json_info': (
+                'explanation.html#_json_info',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._json_value': (
+                'explanation.html#_json_value',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._member': (
+                'explanation.html#_member',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._meta': (
+                'explanation.html#_meta',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._names_dtype': (
+                'explanation.html#_names_dtype',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._position': (
+                'explanation.html#_position',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._read_npz': (
+                'explanation.html#_read_npz',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._same_label': (
+                'explanation.html#_same_label',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._same_shape': (
+                'explanation.html#_same_shape',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._save_path': (
+                'explanation.html#_save_path',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._split_labels': (
+                'explanation.html#_split_labels',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation._write_whole': (
+                'explanation.html#_write_whole',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.join_explanations': (
+                'explanation.html#join_explanations',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.label_codes': (
+                'explanation.html#label_codes',
+                'deepforest_interp/explanation.py',
+            ),
+            'deepforest_interp.explanation.stack_layers': (
+                'explanation.html#stack_layers',
+                'deepforest_interp/explanation.py',
             ),
         },
         'deepforest_interp.explanation_plots': {
@@ -2685,6 +2497,84 @@ d = {
                 'deepforest_interp/joint.py',
             ),
         },
+        'deepforest_interp.nodes': {
+            'deepforest_interp.nodes.NodeTable': (
+                'nodes.html#nodetable',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.NodeTable.__post_init__': (
+                'nodes.html#nodetable.__post_init__',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.NodeTable.__repr__': (
+                'nodes.html#nodetable.__repr__',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.NodeTable._derived': (
+                'nodes.html#nodetable._derived',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.NodeTable._local_ids': (
+                'nodes.html#nodetable._local_ids',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.NodeTable.bias': (
+                'nodes.html#nodetable.bias',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.NodeTable.delta': (
+                'nodes.html#nodetable.delta',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.NodeTable.depth': (
+                'nodes.html#nodetable.depth',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.NodeTable.freeze': (
+                'nodes.html#nodetable.freeze',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.NodeTable.parent': (
+                'nodes.html#nodetable.parent',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.NodeTable.root_value': (
+                'nodes.html#nodetable.root_value',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.NodeTable.threshold32': (
+                'nodes.html#nodetable.threshold32',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.NodeTable.tree': (
+                'nodes.html#nodetable.tree',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes._leaves_match': (
+                'nodes.html#_leaves_match',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes._up': (
+                'nodes.html#_up',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes._weight_candidates': (
+                'nodes.html#_weight_candidates',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.check_training_rows': (
+                'nodes.html#check_training_rows',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.read_trees': (
+                'nodes.html#read_trees',
+                'deepforest_interp/nodes.py',
+            ),
+            'deepforest_interp.nodes.tree_arrays': (
+                'nodes.html#tree_arrays',
+                'deepforest_interp/nodes.py',
+            ),
+        },
         'deepforest_interp.orderings': {
             'deepforest_interp.orderings.ordering_contributions': (
                 'orderings.html#ordering_contributions',
@@ -2767,6 +2657,76 @@ d = {
             'deepforest_interp.pipelines.unwrap_pipeline': (
                 'pipelines.html#unwrap_pipeline',
                 'deepforest_interp/pipelines.py',
+            ),
+        },
+        'deepforest_interp.rows': {
+            'deepforest_interp.rows.Rows': (
+                'rows.html#rows',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows.Rows.__new__': (
+                'rows.html#rows.__new__',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows._category_codes': (
+                'rows.html#_category_codes',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows._check_values': (
+                'rows.html#_check_values',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows._checked_rows': (
+                'rows.html#_checked_rows',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows._dense': (
+                'rows.html#_dense',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows._fitted_names': (
+                'rows.html#_fitted_names',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows._frame_array': (
+                'rows.html#_frame_array',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows._plain_array': (
+                'rows.html#_plain_array',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows.accepts_categories': (
+                'rows.html#accepts_categories',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows.align_columns': (
+                'rows.html#align_columns',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows.categorical_message': (
+                'rows.html#categorical_message',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows.check_X': (
+                'rows.html#check_x',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows.is_checked': (
+                'rows.html#is_checked',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows.numbers_from_objects': (
+                'rows.html#numbers_from_objects',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows.numeric_frame': (
+                'rows.html#numeric_frame',
+                'deepforest_interp/rows.py',
+            ),
+            'deepforest_interp.rows.row_frame': (
+                'rows.html#row_frame',
+                'deepforest_interp/rows.py',
             ),
         },
         'deepforest_interp.single_sample': {
@@ -3239,6 +3199,96 @@ d = {
             'deepforest_interp.tree_shap.tree_shap_recursive': (
                 'tree_shap.html#tree_shap_recursive',
                 'deepforest_interp/tree_shap.py',
+            ),
+        },
+        'deepforest_interp.walkers': {
+            'deepforest_interp.walkers.LazyKernels': (
+                'walkers.html#lazykernels',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers.LazyKernels.__getattr__': (
+                'walkers.html#lazykernels.__getattr__',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers.LazyKernels.__init__': (
+                'walkers.html#lazykernels.__init__',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers.LazyKernels._compile': (
+                'walkers.html#lazykernels._compile',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers.LazyKernels.register': (
+                'walkers.html#lazykernels.register',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers.LazyKernels.serial': (
+                'walkers.html#lazykernels.serial',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers.LazyKernels.threads': (
+                'walkers.html#lazykernels.threads',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers._child': (
+                'walkers.html#_child',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers._install_compile_notice': (
+                'walkers.html#_install_compile_notice',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers._node_values': (
+                'walkers.html#_node_values',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers._say_compiling': (
+                'walkers.html#_say_compiling',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers._walk_args': (
+                'walkers.html#_walk_args',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers._walk_dot': (
+                'walkers.html#_walk_dot',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers._walk_spread': (
+                'walkers.html#_walk_spread',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers._walk_sum': (
+                'walkers.html#_walk_sum',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers._weights': (
+                'walkers.html#_weights',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers.check_averaging': (
+                'walkers.html#check_averaging',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers.explanation_of': (
+                'walkers.html#explanation_of',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers.path_contributions': (
+                'walkers.html#path_contributions',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers.walk': (
+                'walkers.html#walk',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers.walk_dot': (
+                'walkers.html#walk_dot',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers.walk_spread': (
+                'walkers.html#walk_spread',
+                'deepforest_interp/walkers.py',
             ),
         },
     },

@@ -10,19 +10,17 @@ import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
-from deepforest_interp.core import (
-    Explanation,
-    check_X,
-    align_columns,
-    row_frame,
-    NodeTable,
+from .rows import check_X, align_columns, row_frame
+from .explanation import Explanation
+from .nodes import NodeTable
+from deepforest_interp.adapters import (
     node_table,
     ModelAdapter,
     PreparedRows,
     register_adapter,
     content_digest,
-    path_contributions,
 )
+from .walkers import path_contributions
 from .pipelines import raw_rows
 
 # %% auto #0

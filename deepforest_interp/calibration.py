@@ -13,15 +13,21 @@ from sklearn.utils import Bunch
 from sklearn.tree._tree import NODE_DTYPE
 from sklearn.utils.validation import check_is_fitted
 from deepforest_interp.core import (
-    Explanation,
-    check_X,
     check_y,
     check_n_jobs,
     check_bool,
+    pipeline_message,
+    feature_names,
 )
-from .core import Importance, ClassImportance, stack_layers
-from .core import LazyKernels, pipeline_message, feature_names
-from .core import NodeTable, Rows
+from .rows import check_X, Rows
+from deepforest_interp.explanation import (
+    Explanation,
+    Importance,
+    ClassImportance,
+    stack_layers,
+)
+from .nodes import NodeTable
+from .walkers import LazyKernels
 from .importance import encode_target, local_mdi_from_contributions
 from .importance import _spread
 from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
@@ -615,7 +621,8 @@ def deep_forest_steps_data(
     "The numbers of the deep-forest step-through: per layer, tree and row the splits of Algorithm 1, the estimates (Eq. 15-17) and the three calibration maps (Eq. 23-26)."
     from deepforest_interp.tree_contributions import _explorer_rows, _num
     from deepforest_interp.tree_contributions import MAX_EXPLORER_TREES
-    from deepforest_interp.core import check_int, tree_arrays
+    from deepforest_interp.core import check_int
+    from deepforest_interp.nodes import tree_arrays
     from deepforest_interp.estimation import inbag_rows, node_sums, _node_table
 
     _check_cascade(model)

@@ -28,7 +28,8 @@ from sklearn.utils.validation import (
     validate_data,
     _check_sample_weight,
 )
-from .core import MAX_SEED, check_n_jobs, numeric_frame, is_checked
+from .core import MAX_SEED, check_n_jobs
+from .rows import numeric_frame, is_checked
 
 if TYPE_CHECKING:  # annotations only: importing the package must not load matplotlib
     import matplotlib.axes

@@ -6,7 +6,9 @@
 from __future__ import annotations
 import numpy as np
 from sklearn.base import is_classifier
-from .core import Explanation, check_X, check_int, check_n_jobs
+from .core import check_int, check_n_jobs
+from .rows import check_X
+from .explanation import Explanation
 from .core import check_bool
 from .calibration import CALIBRATION_MAPS, _check_cascade, _layer_index
 from .tree_shap import shapley_values

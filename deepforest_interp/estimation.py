@@ -11,16 +11,14 @@ import numpy as np
 from joblib import effective_n_jobs
 from sklearn.utils import Bunch
 from tqdm.std import tqdm  # plain text bars, as notebook 04's fit
-from .core import inbag_counts, NodeTable, check_model, tree_arrays
-from .core import check_int, FOREST_TYPES, LazyKernels
+from .core import inbag_counts, check_model, check_int, FOREST_TYPES
+from .nodes import NodeTable, tree_arrays
+from .walkers import LazyKernels
 from .cascade import _BaseCascadeForest
 
 # as model_nodes: `node_table` below names the per-tree map of Eq. (19) passed to the engine
-from deepforest_interp.core import (
-    node_table as model_nodes,
-    walk as walk_paths,
-    walk_dot,
-)
+from .adapters import node_table as model_nodes
+from .walkers import walk as walk_paths, walk_dot
 
 # the numba kernels of this notebook, compiled on first use (core.LazyKernels)
 _K = LazyKernels(globals())

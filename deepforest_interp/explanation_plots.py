@@ -5,7 +5,8 @@
 # %% ../nbs/02c_explanation_plots.ipynb #p003
 from __future__ import annotations
 import numpy as np
-from .core import Explanation, check_int, label_codes
+from .core import check_int
+from .explanation import Explanation, label_codes
 from deepforest_interp.tree_contributions import (
     plot_contributions,
     describe,

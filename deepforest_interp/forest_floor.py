@@ -10,21 +10,31 @@ import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.neighbors import NearestNeighbors
-from .core import Explanation, FOREST_TYPES, check_model, check_X
 from deepforest_interp.core import (
+    FOREST_TYPES,
+    check_model,
     check_y,
     check_int,
     check_n_jobs,
     check_verbose,
+    inbag_counts,
+    encode_target,
+    check_real,
 )
-from .core import Importance, ClassImportance
-from .core import inbag_counts, label_codes, encode_target
-from .core import check_training_rows, check_real
-from .core import node_table, walk
+from .rows import check_X
+from deepforest_interp.explanation import (
+    Explanation,
+    Importance,
+    ClassImportance,
+    label_codes,
+)
+from .nodes import check_training_rows
+from .adapters import node_table
+from .walkers import walk
 from .tree_shap import shapley_values
 from .pipelines import accepts_pipeline, is_pipeline, check_level
 from .pipelines import raw_rows
-from .core import align_columns, row_frame
+from .rows import align_columns, row_frame
 
 # %% auto #0
 __all__ = [

@@ -5,7 +5,8 @@
 # %% ../nbs/08b_forest_floor_plots.ipynb #p002
 from __future__ import annotations
 import numpy as np
-from .core import Explanation, check_int, label_codes
+from .core import check_int
+from .explanation import Explanation, label_codes
 from .forest_floor import goodness_of_visualization, knn_smooth
 from .forest_floor import feature_colors, contribution_importance
 from .forest_floor import _check_explanation, _feature_index

@@ -18,9 +18,9 @@ from sklearn.utils.validation import (
     validate_data,
     _check_sample_weight,
 )
-from .core import Explanation, check_X, check_y, check_n_jobs, MAX_SEED
-from .core import Rows, is_checked
-from .core import Importance, stack_layers
+from .core import check_y, check_n_jobs, MAX_SEED, patch_to
+from .rows import check_X, Rows, is_checked
+from .explanation import Explanation, Importance, stack_layers
 from .intersection_trees import Interaction, stability_scores
 from .intersection_trees import MAX_INTERSECTION_DEPTH, MAX_N_CHILD
 from .cascade import CascadeForestClassifier
@@ -395,6 +395,7 @@ def _alc_cascade(model, max_layers: int, random_state=None) -> _ALCCascade:
     )
 
 
+# %% ../nbs/07b_alc_hidf.ipynb #c045e-1
 def _hidf_fit_paper(model, X, y, sw):
     "Algorithm 2 on the cascade's fit loop: out-of-fold scored structures of [X, ALC], a search after each, final forests on the best one."
     rng = check_random_state(model.random_state)
@@ -607,143 +608,163 @@ class HiDFClassifier(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    @classmethod
-    def paper(cls, **kwargs) -> HiDFClassifier:
-        "The paper's settings (`PAPER_SETTINGS`, seed 001 Sec. III-B), overridden by `kwargs`."
-        return cls(**{**PAPER_SETTINGS, **kwargs})
 
-    def fit(self, X, y, sample_weight=None):
-        "Grow structures of stable ALC features (pipeline 'cascade': also class vectors) while the out-of-fold accuracy improves."
-        self._validate_params()
-        check_n_jobs(self.n_jobs)
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        X = np.array(X, order='C')  # our own copy: kept for out-of-fold explanations
-        check_classification_targets(y)
-        self.classes_, y_enc = np.unique(y, return_inverse=True)
-        if len(self.classes_) < 2:
-            c = self.classes_[0]
-            c = c.item() if isinstance(c, np.generic) else c
-            raise ValueError(
-                f'y has only one class ({c!r}): a classifier needs at least 2 classes'
-            )
-        sw = (
-            None
-            if sample_weight is None
-            else np.array(
-                _check_sample_weight(sample_weight, X, ensure_non_negative=True)
-            )
+# %% ../nbs/07b_alc_hidf.ipynb #c045-1
+@patch_to(HiDFClassifier)
+@classmethod
+def paper(cls, **kwargs) -> HiDFClassifier:
+    "The paper's settings (`PAPER_SETTINGS`, seed 001 Sec. III-B), overridden by `kwargs`."
+    return cls(**{**PAPER_SETTINGS, **kwargs})
+
+
+# %% ../nbs/07b_alc_hidf.ipynb #c045-2
+@patch_to(HiDFClassifier)
+def fit(self, X, y, sample_weight=None):
+    "Grow structures of stable ALC features (pipeline 'cascade': also class vectors) while the out-of-fold accuracy improves."
+    self._validate_params()
+    check_n_jobs(self.n_jobs)
+    X, y = validate_data(self, X, y, dtype=np.float64)
+    X = np.array(X, order='C')  # our own copy: kept for out-of-fold explanations
+    check_classification_targets(y)
+    self.classes_, y_enc = np.unique(y, return_inverse=True)
+    if len(self.classes_) < 2:
+        c = self.classes_[0]
+        c = c.item() if isinstance(c, np.generic) else c
+        raise ValueError(
+            f'y has only one class ({c!r}): a classifier needs at least 2 classes'
         )
-        if sw is not None and not sw.sum() > 0:
-            raise ValueError('sample_weight must not be all zero')
-        self._names_in = [
-            str(c)
-            for c in getattr(
-                self, 'feature_names_in_', [f'x{j}' for j in range(X.shape[1])]
-            )
-        ]
-        for stale in ('cascade_', 'forests_'):  # a refit with the other pipeline
-            self.__dict__.pop(stale, None)
-        (_hidf_fit_paper if self.pipeline == 'paper' else _hidf_fit_cascade)(
-            self, X, y_enc, sw
+    sw = (
+        None
+        if sample_weight is None
+        else np.array(_check_sample_weight(sample_weight, X, ensure_non_negative=True))
+    )
+    if sw is not None and not sw.sum() > 0:
+        raise ValueError('sample_weight must not be all zero')
+    self._names_in = [
+        str(c)
+        for c in getattr(
+            self, 'feature_names_in_', [f'x{j}' for j in range(X.shape[1])]
         )
-        self.n_interactions_ = [len(L.interactions) for L in self.layers_]
-        self.fitted_pipeline_ = self.pipeline
-        self.stable_interactions_found_ = any(self.n_interactions_)
-        return self
+    ]
+    for stale in ('cascade_', 'forests_'):  # a refit with the other pipeline
+        self.__dict__.pop(stale, None)
+    (_hidf_fit_paper if self.pipeline == 'paper' else _hidf_fit_cascade)(
+        self, X, y_enc, sw
+    )
+    self.n_interactions_ = [len(L.interactions) for L in self.layers_]
+    self.fitted_pipeline_ = self.pipeline
+    self.stable_interactions_found_ = any(self.n_interactions_)
+    return self
 
-    def _finish_names(self, K: int, n_alc: int):
-        names = self._names_in + [nm for L in self.layers_ for nm in L.feature_names]
-        orders = [1] * K + [o for L in self.layers_ for o in L.orders]
-        self.feature_names_out_ = np.asarray(names[: K + n_alc], dtype=object)
-        self.feature_orders_ = np.asarray(orders[: K + n_alc])
 
-    def representation(self, X, layer: int | None = None) -> np.ndarray:
-        "X with the ALC features of the first `layer` layers appended (default: all kept); cascade: without class vectors."
-        check_is_fitted(self)
-        # rows checked by `check_X` for this model are not checked again
-        X = (
-            X.X
-            if is_checked(X, self)
-            else validate_data(self, X, dtype=np.float64, reset=False)
-        )
-        n_max = len(self.layers_)
-        L = (
-            (self.best_layer_ if self.pipeline == 'paper' else n_max)
-            if layer is None
-            else layer
-        )
-        if (
-            isinstance(L, (bool, np.bool_))
-            or not isinstance(L, numbers.Integral)
-            or not 0 <= L <= n_max
-        ):
-            raise ValueError(f'layer must be an integer in [0, {n_max}], got {layer!r}')
-        Z = X
-        for lay in self.layers_[:L]:
-            Z = lay.transform(Z)
-        return Z
+# %% ../nbs/07b_alc_hidf.ipynb #c045-3
+@patch_to(HiDFClassifier)
+def _finish_names(self, K: int, n_alc: int):
+    names = self._names_in + [nm for L in self.layers_ for nm in L.feature_names]
+    orders = [1] * K + [o for L in self.layers_ for o in L.orders]
+    self.feature_names_out_ = np.asarray(names[: K + n_alc], dtype=object)
+    self.feature_orders_ = np.asarray(orders[: K + n_alc])
 
-    def layer_inputs(self, X) -> list:
-        "pipeline='cascade': the input matrix [X, ALC features, previous class vectors] of every kept layer."
-        check_is_fitted(self)
-        if self.pipeline != 'cascade':
-            raise ValueError("layer_inputs needs pipeline='cascade'")
-        if not is_checked(X, self):
-            A = validate_data(self, X, dtype=np.float64, reset=False)
-            X = Rows(
-                np.ascontiguousarray(A), list(self.feature_names_out_[: A.shape[1]])
-            )
-        return self.cascade_.layer_inputs(Rows(X.X, X.names))  # checked: not again
 
-    def predict_proba(self, X) -> np.ndarray:
-        "Class probabilities, (n, n_classes): the mean of the final forests (paper) or of the best layer's forests (cascade)."
-        check_is_fitted(self)
-        if self.fitted_pipeline_ == 'paper':
-            Z = self.representation(X)  # checks that the model is fitted first
-            return _forests_proba(self.forests_, Z, len(self.classes_), self.n_jobs)
-        check_is_fitted(self)
+# %% ../nbs/07b_alc_hidf.ipynb #c045-4
+@patch_to(HiDFClassifier)
+def representation(self, X, layer: int | None = None) -> np.ndarray:
+    "X with the ALC features of the first `layer` layers appended (default: all kept); cascade: without class vectors."
+    check_is_fitted(self)
+    # rows checked by `check_X` for this model are not checked again
+    X = (
+        X.X
+        if is_checked(X, self)
+        else validate_data(self, X, dtype=np.float64, reset=False)
+    )
+    n_max = len(self.layers_)
+    L = (
+        (self.best_layer_ if self.pipeline == 'paper' else n_max)
+        if layer is None
+        else layer
+    )
+    if (
+        isinstance(L, (bool, np.bool_))
+        or not isinstance(L, numbers.Integral)
+        or not 0 <= L <= n_max
+    ):
+        raise ValueError(f'layer must be an integer in [0, {n_max}], got {layer!r}')
+    Z = X
+    for lay in self.layers_[:L]:
+        Z = lay.transform(Z)
+    return Z
+
+
+# %% ../nbs/07b_alc_hidf.ipynb #c045-5
+@patch_to(HiDFClassifier)
+def layer_inputs(self, X) -> list:
+    "pipeline='cascade': the input matrix [X, ALC features, previous class vectors] of every kept layer."
+    check_is_fitted(self)
+    if self.pipeline != 'cascade':
+        raise ValueError("layer_inputs needs pipeline='cascade'")
+    if not is_checked(X, self):
         A = validate_data(self, X, dtype=np.float64, reset=False)
-        # the cascade's best layer: the hiDF's last kept one
-        return self.cascade_.predict_proba(A)
+        X = Rows(np.ascontiguousarray(A), list(self.feature_names_out_[: A.shape[1]]))
+    return self.cascade_.layer_inputs(Rows(X.X, X.names))  # checked: not again
 
-    def predict(self, X) -> np.ndarray:
-        "Predicted class labels."
-        P = self.predict_proba(X)
-        return self.classes_[np.argmax(P, axis=1)]
 
-    def interactions_frame(self) -> pd.DataFrame:
-        "One row per ALC feature of every grown layer: layer, new column, interaction, rule, order, stability, used."
-        check_is_fitted(self)
-        grown = self.layers_ if self.pipeline == 'paper' else self._grown_layers
-        names = list(self._names_in) + [nm for L in grown for nm in L.feature_names]
-        used = len(self.feature_names_out_) - self.n_features_in_
-        rows, i = [], 0
-        for k, lay in enumerate(grown):
-            for nm, I, o in zip(lay.feature_names, lay.interactions, lay.orders):
-                rows.append(
-                    dict(
-                        layer=k + 1,
-                        feature=nm,
-                        interaction=I.label(names),
-                        rule=I.describe(names),
-                        order=int(o),
-                        stability=I.stability,
-                        prevalence=I.prevalence,
-                        used=i < used,
-                    )
+# %% ../nbs/07b_alc_hidf.ipynb #c045-6
+@patch_to(HiDFClassifier)
+def predict_proba(self, X) -> np.ndarray:
+    "Class probabilities, (n, n_classes): the mean of the final forests (paper) or of the best layer's forests (cascade)."
+    check_is_fitted(self)
+    if self.fitted_pipeline_ == 'paper':
+        Z = self.representation(X)  # checks that the model is fitted first
+        return _forests_proba(self.forests_, Z, len(self.classes_), self.n_jobs)
+    check_is_fitted(self)
+    A = validate_data(self, X, dtype=np.float64, reset=False)
+    # the cascade's best layer: the hiDF's last kept one
+    return self.cascade_.predict_proba(A)
+
+
+# %% ../nbs/07b_alc_hidf.ipynb #c045-7
+@patch_to(HiDFClassifier)
+def predict(self, X) -> np.ndarray:
+    "Predicted class labels."
+    P = self.predict_proba(X)
+    return self.classes_[np.argmax(P, axis=1)]
+
+
+# %% ../nbs/07b_alc_hidf.ipynb #c045-8
+@patch_to(HiDFClassifier)
+def interactions_frame(self) -> pd.DataFrame:
+    "One row per ALC feature of every grown layer: layer, new column, interaction, rule, order, stability, used."
+    check_is_fitted(self)
+    grown = self.layers_ if self.pipeline == 'paper' else self._grown_layers
+    names = list(self._names_in) + [nm for L in grown for nm in L.feature_names]
+    used = len(self.feature_names_out_) - self.n_features_in_
+    rows, i = [], 0
+    for k, lay in enumerate(grown):
+        for nm, I, o in zip(lay.feature_names, lay.interactions, lay.orders):
+            rows.append(
+                dict(
+                    layer=k + 1,
+                    feature=nm,
+                    interaction=I.label(names),
+                    rule=I.describe(names),
+                    order=int(o),
+                    stability=I.stability,
+                    prevalence=I.prevalence,
+                    used=i < used,
                 )
-                i += 1
-        cols = [
-            'layer',
-            'feature',
-            'interaction',
-            'rule',
-            'order',
-            'stability',
-            'prevalence',
-            'used',
-        ]
-        return pd.DataFrame(rows, columns=cols)
+            )
+            i += 1
+    cols = [
+        'layer',
+        'feature',
+        'interaction',
+        'rule',
+        'order',
+        'stability',
+        'prevalence',
+        'used',
+    ]
+    return pd.DataFrame(rows, columns=cols)
 
 
 # %% ../nbs/07b_alc_hidf.ipynb #c070
@@ -778,6 +799,7 @@ def _check_hidf(model):
     return model
 
 
+# %% ../nbs/07b_alc_hidf.ipynb #c071-1
 def _specs(model) -> list:
     "(Interaction, weights) of every kept ALC column, in column order."
     kept = (
@@ -788,6 +810,7 @@ def _specs(model) -> list:
     return [(I, L.weights) for L in kept for I in L.interactions]
 
 
+# %% ../nbs/07b_alc_hidf.ipynb #c071-2
 @accepts_pipeline  # additive per original column: grouped exactly
 def hidf_contributions(
     model,  # fitted HiDFClassifier (either pipeline)

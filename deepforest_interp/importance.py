@@ -11,26 +11,32 @@ from sklearn.utils import check_random_state
 from sklearn.inspection import permutation_importance
 from deepforest_interp.core import (
     check_model,
-    check_X,
     check_y,
     check_int,
     check_verbose,
     check_bool,
+    check_n_jobs,
+    oob_mask,
+    model_trees,
+    encode_target,
+    check_array,
+    TREE_TYPES,
+    FOREST_TYPES,
 )
-from .core import Importance, ClassImportance
-from .core import check_n_jobs, tree_arrays, oob_mask
-from .core import model_trees, encode_target, check_training_rows
-from .core import check_array, TREE_TYPES, FOREST_TYPES
+from .rows import check_X
+from .explanation import Importance, ClassImportance
+from .nodes import tree_arrays, check_training_rows
 
 # `feature_names` is also an argument name here
 from .core import feature_names as model_feature_names
-from .core import node_table, walk_dot
+from .adapters import node_table
+from .walkers import walk_dot
 from .tree_contributions import contributions, _is_dask, _dask_rows
 from .tree_contributions import _tree_reduce
 from .pipelines import accepts_pipeline
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .pipelines import unwrap_pipeline, to_raw, pipeline_rows
-from .core import align_columns
+from .rows import align_columns
 from sklearn.utils.validation import check_is_fitted
 from joblib import effective_n_jobs
 

@@ -16,10 +16,20 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
-from .core import check_X, check_y, check_int, check_index, check_array
-from .core import check_verbose
-from .core import tree_arrays, model_trees, TREE_TYPES, FOREST_TYPES
-from .core import MAX_SEED, align_columns, pipeline_message
+from deepforest_interp.core import (
+    check_y,
+    check_int,
+    check_index,
+    check_array,
+    check_verbose,
+    model_trees,
+    TREE_TYPES,
+    FOREST_TYPES,
+    MAX_SEED,
+    pipeline_message,
+)
+from .rows import check_X, align_columns
+from .nodes import tree_arrays
 from sklearn.pipeline import Pipeline
 
 if TYPE_CHECKING:  # annotations only: importing the package must not load matplotlib

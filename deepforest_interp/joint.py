@@ -7,10 +7,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
-from .core import NodeTable, node_table, walk, check_int
-from .core import model_adapter, path_contributions
-from .core import check_n_jobs, LazyKernels, _child, _walk_args
-from .core import _abbrev
+from .core import check_int, check_n_jobs, patch_to
+from .explanation import _abbrev
+from .nodes import NodeTable
+from .adapters import node_table, model_adapter
+from deepforest_interp.walkers import (
+    walk,
+    path_contributions,
+    LazyKernels,
+    _child,
+    _walk_args,
+)
 from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
 
 import scipy.sparse
@@ -107,54 +114,73 @@ class JointContributions:
         for a in (self.bias, self.remainder) + ((self.values,) if self.dense else ()):
             a.setflags(write=False)
 
-    @property
-    def dense(self) -> bool:
-        "True when `values` is a numpy array (False: a scipy.sparse matrix, columns set-major)."
-        return isinstance(self.values, np.ndarray)
 
-    def term(self, j: int) -> np.ndarray:
-        "The term of `sets[j]`: (n,) or (n, C)."
-        if self.dense:
-            return self.values[:, j]
-        C = self.bias.shape[1] if self.bias.ndim == 2 else 1
-        t = self.values[:, j * C : (j + 1) * C].toarray()
-        return t[:, 0] if self.bias.ndim == 1 else t
+# %% ../nbs/03b_joint_contributions.ipynb #j012-1
+@patch_to(JointContributions)
+@property
+def dense(self) -> bool:
+    "True when `values` is a numpy array (False: a scipy.sparse matrix, columns set-major)."
+    return isinstance(self.values, np.ndarray)
 
-    @property
-    def terms(self) -> dict:
-        "{feature set (tuple of names): its term, (n,) or (n, C)}; views of `values` when dense."
-        return {s: self.term(j) for j, s in enumerate(self.sets)}
 
-    @property
-    def output(self) -> np.ndarray:
-        "bias + every term + remainder: the model's output (Eq. J3)."
-        if self.dense:
-            return self.bias + self.values.sum(1) + self.remainder
-        C = self.bias.shape[1] if self.bias.ndim == 2 else 1
-        total = np.column_stack(
-            [np.asarray(self.values[:, c::C].sum(1)).ravel() for c in range(C)]
-        )
-        return (
-            self.bias + (total[:, 0] if self.bias.ndim == 1 else total) + self.remainder
-        )
+# %% ../nbs/03b_joint_contributions.ipynb #j012-2
+@patch_to(JointContributions)
+def term(self, j: int) -> np.ndarray:
+    "The term of `sets[j]`: (n,) or (n, C)."
+    if self.dense:
+        return self.values[:, j]
+    C = self.bias.shape[1] if self.bias.ndim == 2 else 1
+    t = self.values[:, j * C : (j + 1) * C].toarray()
+    return t[:, 0] if self.bias.ndim == 1 else t
 
-    def __len__(self) -> int:
-        return len(self.bias)
 
-    def order(self, k: int) -> dict:
-        "The terms of the sets of exactly `k` features."
-        k = check_int(k, 'k', 1)
-        return {s: self.term(j) for j, s in enumerate(self.sets) if len(s) == k}
+# %% ../nbs/03b_joint_contributions.ipynb #j012-3
+@patch_to(JointContributions)
+@property
+def terms(self) -> dict:
+    "{feature set (tuple of names): its term, (n,) or (n, C)}; views of `values` when dense."
+    return {s: self.term(j) for j, s in enumerate(self.sets)}
 
-    def __repr__(self) -> str:
-        by = pd.Series([len(s) for s in self.sets]).value_counts().sort_index()
-        orders = ', '.join(f'{n} of order {k}' for k, n in by.items()) or 'no split'
-        return (
-            f'JointContributions({len(self)} rows, {len(self.sets)} feature sets: {orders};'
-            f' max_order={self.max_order}'
-            + (f', outputs={_abbrev(self.output_names)}' if self.output_names else '')
-            + (', dense)' if self.dense else ', sparse)')
-        )
+
+# %% ../nbs/03b_joint_contributions.ipynb #j012-4
+@patch_to(JointContributions)
+@property
+def output(self) -> np.ndarray:
+    "bias + every term + remainder: the model's output (Eq. J3)."
+    if self.dense:
+        return self.bias + self.values.sum(1) + self.remainder
+    C = self.bias.shape[1] if self.bias.ndim == 2 else 1
+    total = np.column_stack(
+        [np.asarray(self.values[:, c::C].sum(1)).ravel() for c in range(C)]
+    )
+    return self.bias + (total[:, 0] if self.bias.ndim == 1 else total) + self.remainder
+
+
+# %% ../nbs/03b_joint_contributions.ipynb #j012-5
+@patch_to(JointContributions)
+def __len__(self) -> int:
+    return len(self.bias)
+
+
+# %% ../nbs/03b_joint_contributions.ipynb #j012-6
+@patch_to(JointContributions)
+def order(self, k: int) -> dict:
+    "The terms of the sets of exactly `k` features."
+    k = check_int(k, 'k', 1)
+    return {s: self.term(j) for j, s in enumerate(self.sets) if len(s) == k}
+
+
+# %% ../nbs/03b_joint_contributions.ipynb #j012-7
+@patch_to(JointContributions)
+def __repr__(self) -> str:
+    by = pd.Series([len(s) for s in self.sets]).value_counts().sort_index()
+    orders = ', '.join(f'{n} of order {k}' for k, n in by.items()) or 'no split'
+    return (
+        f'JointContributions({len(self)} rows, {len(self.sets)} feature sets: {orders};'
+        f' max_order={self.max_order}'
+        + (f', outputs={_abbrev(self.output_names)}' if self.output_names else '')
+        + (', dense)' if self.dense else ', sparse)')
+    )
 
 
 # %% ../nbs/03b_joint_contributions.ipynb #j014
@@ -313,6 +339,7 @@ def _set_label(names: tuple) -> str:
     return ' × '.join(f'({f})' if ' × ' in f or f.startswith('(') else f for f in names)
 
 
+# %% ../nbs/03b_joint_contributions.ipynb #j022b-1
 def _strength_frame(sets: list, strength, spread, n_trees: int, averaging: bool):
     "`interaction_strength`'s table: one row per feature set (a tuple of names), strongest first; a boosting model has no spread over its trees, so no `std_trees`."
     cols = {

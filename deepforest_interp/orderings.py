@@ -5,7 +5,9 @@
 # %% ../nbs/02d_orderings.ipynb #o003
 from __future__ import annotations
 import numpy as np
-from .core import NodeTable, check_int, _child
+from .core import check_int
+from .nodes import NodeTable
+from .walkers import _child
 from .tree_shap import row_route
 
 # %% auto #0

@@ -15,8 +15,8 @@ from sklearn import preprocessing as _pp
 from sklearn.preprocessing import FunctionTransformer
 from sklearn.impute import SimpleImputer, MissingIndicator
 from sklearn.feature_selection import SelectorMixin
-from .core import Explanation, align_columns, row_frame, Rows
-from .core import Importance, ClassImportance
+from .rows import align_columns, row_frame, Rows
+from .explanation import Explanation, Importance, ClassImportance
 
 # %% auto #0
 __all__ = [

@@ -17,12 +17,25 @@ import warnings
 with warnings.catch_warnings():
     warnings.simplefilter('ignore')
     from tqdm.auto import tqdm
-from .core import check_X, check_y, check_model, check_int, check_real
-from .core import check_array, check_n_jobs, check_index
-from .core import check_training_rows, tree_arrays, Rows
-from .core import routes_missing, row_frame, pipeline_message
-from .core import oob_mask, model_trees, TREE_TYPES, FOREST_TYPES
-from .core import NodeTable, node_table, walk
+from deepforest_interp.core import (
+    check_y,
+    check_model,
+    check_int,
+    check_real,
+    check_array,
+    check_n_jobs,
+    check_index,
+    routes_missing,
+    pipeline_message,
+    oob_mask,
+    model_trees,
+    TREE_TYPES,
+    FOREST_TYPES,
+)
+from .rows import check_X, Rows, row_frame
+from .nodes import check_training_rows, tree_arrays, NodeTable
+from .adapters import node_table
+from .walkers import walk
 from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
 from .pipelines import check_level
 
@@ -149,7 +162,7 @@ def ssfi_reference(
 def _walk_ssfi(
     nt: NodeTable, X, inv_scale, alpha: float, average: bool, row_w=None, n_jobs=None
 ) -> np.ndarray:
-    "SSFI of float64 rows X (n, K) by the core's walker (Eq. 6-7); `row_w` (M, n) optionally weights each tree per row (then no averaging)."
+    "SSFI of float64 rows X (n, K) by the one walker of notebook 00e (Eq. 6-7); `row_w` (M, n) optionally weights each tree per row (then no averaging)."
     # a step into node t pays the depth factor of its parent's split (roots: never entered)
     table = depth_weight(nt.depth, alpha)[np.maximum(nt.parent, 0)]
     M = nt.n_trees

@@ -11,16 +11,16 @@ from scipy.special import expit
 from sklearn.base import is_classifier
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
-from .core import check_bool
 from deepforest_interp.core import (
+    check_bool,
     check_model,
-    check_X,
     check_y,
-    Importance,
     FOREST_TYPES,
     check_n_jobs,
     check_int,
 )
+from .rows import check_X
+from .explanation import Importance
 from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
 
 # %% auto #0

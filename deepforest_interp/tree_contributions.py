@@ -8,14 +8,22 @@ import functools
 import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
-from .core import Explanation, Ensemble, ensemble_trees, check_X
-from .core import check_model, model_adapter, check_bool
-from .core import ADDITIVITY_RTOL  # noqa: F401 (read here by lesson 02b)
-from .core import explanation_of, path_contributions, check_averaging
-from .core import join_explanations
-from .core import model_output, check_int, check_n_jobs, check_verbose
+from .core import check_model, check_bool
+from .rows import check_X
+from .explanation import Explanation
+from .adapters import Ensemble, ensemble_trees, model_adapter
+from .adapters import ADDITIVITY_RTOL  # noqa: F401 (read here by lesson 02b)
+from .core import check_int, check_n_jobs, check_verbose
+from .explanation import join_explanations
+from .adapters import model_output
+from deepforest_interp.walkers import (
+    explanation_of,
+    path_contributions,
+    check_averaging,
+)
 from sklearn.tree import DecisionTreeClassifier
-from .core import node_table, walk, SklearnAdapter
+from .adapters import node_table, SklearnAdapter
+from .walkers import walk
 from .pipelines import is_pipeline, explain_pipeline, check_level
 from .pipelines import unwrap_pipeline, pipeline_rows
 import deepforest_interp.boosting  # noqa: F401 (registers the HGB, XGBoost, LightGBM adapters)
@@ -71,6 +79,7 @@ def _is_dask(X) -> bool:
     return hasattr(X, '__dask_graph__') and hasattr(X, 'map_blocks')
 
 
+# %% ../nbs/02_tree_contributions.ipynb #c013d-1
 def _feature_names(model, K: int, X=None) -> list:
     "The model's fitted names, else a DataFrame's columns, else x0 .. x{K-1}."
     fitted = getattr(model, 'feature_names_in_', None)
@@ -81,69 +90,12 @@ def _feature_names(model, K: int, X=None) -> list:
     return [f'x{j}' for j in range(K)]
 
 
-# %% ../nbs/02_tree_contributions.ipynb #c013b
-# blocks of rows a progress bar counts (verbose > 0)
+# %% ../nbs/02_tree_contributions.ipynb #c02-blocks-const
+# blocks of rows a progress bar counts (verbose > 0; see the appendix)
 PROGRESS_BLOCKS = 20
-
-
-def _in_blocks(model, X, kw: dict) -> Explanation:
-    "`contributions(model, X, **kw)` block by block of rows under a tqdm bar, the blocks' explanations joined in row order."
-    from tqdm.std import tqdm  # plain text bars, as the other long calls
-
-    n = len(X)
-    edges = np.unique(np.linspace(0, n, min(n, PROGRESS_BLOCKS) + 1).astype(int))
-    take = lambda lo, hi: X.iloc[lo:hi] if hasattr(X, 'iloc') else X[lo:hi]
-    parts = [
-        contributions(model, take(lo, hi), **kw)
-        for lo, hi in tqdm(
-            list(zip(edges[:-1], edges[1:])), desc='contributions', unit='block'
-        )
-    ]
-    return join_explanations(parts)
-
-
-# %% ../nbs/02_tree_contributions.ipynb #c013bk
 # rows per block of a large call (a forest's or tree's): the validated copy of the rows and
-# the walk's temporaries are a block's; only the result is whole
+# the walk's temporaries are a block's; only the result is whole (see the appendix)
 CONTRIB_BLOCK_ROWS = 2**16
-
-
-def _into_blocks(model, X, kw: dict) -> Explanation:
-    "`contributions(model, X, **kw)` of many rows block by block into one preallocated result; a model's first call checks every row, as one call does."
-    nt = node_table(model)
-    check = kw['check_additivity']
-    if check and not getattr(nt, 'verified', False):
-        kw = kw | dict(check_additivity='all')
-    n, step = len(X), CONTRIB_BLOCK_ROWS
-    take = lambda lo: (
-        X.iloc[lo : lo + step] if hasattr(X, 'iloc') else X[lo : lo + step]
-    )
-    # a float array is passed on as `data` (the Explanation's private copy is the only one)
-    keep_X = isinstance(X, np.ndarray) and X.dtype.kind == 'f'
-    out = e = None
-    for lo in range(0, n, step):
-        e = contributions(model, take(lo), **kw)
-        parts = dict(values=e.values, bias=e.bias, std=e.std, data=e.data)
-        if out is None:
-            out = {
-                k: None
-                if a is None or (k == 'data' and keep_X)
-                else np.empty((n,) + a.shape[1:], a.dtype)
-                for k, a in parts.items()
-            }
-        for k, a in parts.items():
-            if out[k] is not None:
-                out[k][lo : lo + len(e)] = a
-    r = Explanation(
-        out['values'],
-        out['bias'],
-        e.feature_names,
-        X if keep_X else out['data'],
-        e.output_names,
-        info=e.info,
-    )
-    r.std = out['std']
-    return r
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c013dt
@@ -244,7 +196,7 @@ def contributions(
             kw = dict(check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype)
             return _into_blocks(model, X, kw | dict(return_std=return_std))
     n_jobs = check_n_jobs(n_jobs)
-    # every family through its adapter (notebook 00): rows, Eq. (4)'s increments
+    # every family through its adapter (notebook 00d): rows, Eq. (4)'s increments
     # walked (Eq. 6), the bias, one additivity check
     return path_contributions(
         model,
@@ -271,6 +223,7 @@ def _summary_frame(a, names, nt) -> pd.DataFrame:
     return pd.DataFrame(a, index=pd.Index(names, name='feature'), columns=cols)
 
 
+# %% ../nbs/02_tree_contributions.ipynb #c020w-1
 def _summary_sums(model, X, batch_size, n_jobs):
     "Sum and sum of |.| of the contributions of X's rows over the rows (K, C), batch by batch, and the row count."
     nt, n = node_table(model), X.shape[0]
@@ -289,6 +242,7 @@ def _summary_sums(model, X, batch_size, n_jobs):
     return s, sa, n
 
 
+# %% ../nbs/02_tree_contributions.ipynb #c020w-2
 def _outputs_of(model):
     "What names the outputs of a model (n_outputs, output_names): its node table for a boosting model, else `ensemble_trees`."
     if boosting_library(model) is not None:
@@ -296,12 +250,14 @@ def _outputs_of(model):
     return ensemble_trees(model)
 
 
+# %% ../nbs/02_tree_contributions.ipynb #c020w-3
 def _boosted_names(model, K: int) -> list:
     "A boosting model's feature names as its explanations show them (a row of zeros explained, unchecked)."
     z = np.zeros((1, K))
     return boosted_contributions(model, z, check_additivity=False).feature_names
 
 
+# %% ../nbs/02_tree_contributions.ipynb #c020w-4
 def _boosted_summary(model, X, batch_size: int, n_jobs, ens) -> Bunch:
     "`contribution_summary` of a boosting model: batch by batch through `boosted_contributions` (checked as one call)."
     n = len(X)
@@ -328,6 +284,7 @@ def _boosted_summary(model, X, batch_size: int, n_jobs, ens) -> Bunch:
     )
 
 
+# %% ../nbs/02_tree_contributions.ipynb #c020w-5
 def contribution_summary(
     model,  # fitted tree / forest / gradient-boosting model (HGB, XGBoost, LightGBM too), or a Pipeline ending in one
     X,  # (n_samples, n_features) array, DataFrame or dask array
@@ -402,141 +359,6 @@ def _pipeline_summary(pipe, X, batch_size: int, n_jobs, level: str, nt) -> Bunch
         mean_abs=_summary_frame(sa / n, e.feature_names, nt),
         n=n,
     )
-
-
-# %% ../nbs/02_tree_contributions.ipynb #c020z
-def _n_features(model) -> int:
-    "Columns a model reads: `n_features_in_`, else its node table's (a native XGBoost / LightGBM Booster)."
-    K = getattr(model, 'n_features_in_', None)
-    return int(K) if K is not None else int(node_table(model).n_features)
-
-
-def _dask_rows(model, X):
-    "Validate a dask array's shape and dtype against `model` (cheap: metadata only); one chunk across the columns."
-    K = int(_n_features(model))
-    if X.ndim != 2 or X.shape[1] != K:
-        raise ValueError(
-            f"X must be a 2-D dask array with {K} columns (the model's features), got"
-            f' shape {X.shape}'
-        )
-    if X.dtype.kind not in 'biuf':
-        raise TypeError(f'X must be numeric, got dtype {X.dtype}')
-    if X.shape[0] == 0:  # as a numpy X with no rows (an unknown length, NaN, passes)
-        raise ValueError('X has no rows (a dask array of shape (0, K))')
-    return X if X.numblocks[1] == 1 else X.rechunk({1: -1})
-
-
-def _dask_block(xb, model, check_additivity, return_std, dtype):
-    "Contributions of one block packed as (rows, K + 1 [+ K], C): values, bias, std."
-    if xb.shape[0] == 0:  # an empty block (e.g. after boolean filtering)
-        K, C = xb.shape[1], node_table(model).n_outputs
-        return np.zeros((0, 2 * K + 1 if return_std else K + 1, C), dtype)
-    e = contributions(
-        model,
-        xb,
-        check_additivity=check_additivity,
-        n_jobs=1,
-        return_std=return_std,
-        dtype=dtype,
-    )
-    v, b = e.values, e.bias
-    if v.ndim == 2:
-        v, b = v[..., None], b[:, None]
-    parts = [v, b[:, None, :].astype(v.dtype)] + (
-        [e.std if e.std.ndim == 3 else e.std[..., None]] if return_std else []
-    )
-    return np.concatenate(parts, axis=1)
-
-
-def _dask_contributions(
-    model, X, *, check_additivity, n_jobs, return_std, dtype
-) -> Explanation:
-    "Lazy contributions of a dask array: blockwise over row blocks, the model shipped once per worker."
-    import dask
-
-    nt = node_table(model)
-    boosted = boosting_library(model) is not None
-    if return_std:
-        check_averaging(nt)
-    X = _dask_rows(model, X)
-    K, C = X.shape[1], nt.n_outputs
-    width = 2 * K + 1 if return_std else K + 1
-    # one key: each worker deserialises the model once
-    dm = dask.delayed(model, pure=True)
-    packed = X.map_blocks(
-        _dask_block,
-        dm,
-        check_additivity,
-        return_std,
-        np.dtype(dtype),
-        dtype=np.dtype(dtype),
-        chunks=(X.chunks[0], (width,), (C,)),
-        new_axis=2,
-        meta=np.empty((0, 0, 0), dtype),
-    )
-    values, bias = packed[:, :K, :], packed[:, K, :]
-    names = _boosted_names(model, K) if boosted else _feature_names(model, K)
-    e = explanation_of(values, bias, nt, names, X)
-    if boosted:  # as `boosted_contributions` says it
-        e.info.update(output='raw score', library=boosting_library(model))
-    if return_std:
-        std = packed[:, K + 1 :, :]
-        e.std = std[..., 0] if e.values.ndim == 2 else std
-        e.info.update(
-            std='sd (ddof=0) over the trees of their own contributions',
-            n_trees=nt.n_trees,
-        )
-    return e
-
-
-def _dask_summary_block(xb, model, n_jobs):
-    "Partial sums of one block: (sum, sum |.|, rows)."
-    if xb.shape[0] == 0:  # an empty block (e.g. after boolean filtering)
-        nt = node_table(model)
-        return (
-            np.zeros((nt.n_features, nt.n_outputs)),
-            np.zeros((nt.n_features, nt.n_outputs)),
-            0,
-        )
-    if boosting_library(model) is not None:  # prepared as the model reads its rows
-        e = boosted_contributions(model, xb, n_jobs=n_jobs)
-        v = e.values.reshape(len(e), len(e.feature_names), -1)
-        return v.sum(0), np.abs(v, out=v).sum(0), v.shape[0]
-    xb = check_X(xb, model, keep_float32=True)[0]
-    v = walk(node_table(model), xb, n_jobs=n_jobs)
-    return v.sum(0), np.abs(v, out=v).sum(0), v.shape[0]
-
-
-def _add_parts(parts):
-    "Sum a list of (sum, sum |.|, rows) partials."
-    s, sa, n = parts[0]
-    for p in parts[1:]:
-        s, sa, n = s + p[0], sa + p[1], n + p[2]
-    return s, sa, n
-
-
-def _tree_reduce(parts, combine, fanin: int = 8):
-    "Combine delayed partials in a tree of `fanin`-way nodes (the scheduler never holds them all at once)."
-    import dask
-
-    while len(parts) > 1:
-        parts = [
-            dask.delayed(combine)(parts[i : i + fanin])
-            for i in range(0, len(parts), fanin)
-        ]
-    return parts[0]
-
-
-def _dask_summary_sums(model, X):
-    "contribution_summary's sums over a dask array, reduced on the cluster."
-    import dask
-
-    X = _dask_rows(model, X)
-    dm = dask.delayed(model, pure=True)
-    parts = [
-        dask.delayed(_dask_summary_block)(b, dm, 1) for b in X.to_delayed().ravel()
-    ]  # one thread per block: dask runs the blocks in parallel
-    return dask.compute(_tree_reduce(parts, _add_parts))[0]
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c0plain
@@ -769,6 +591,7 @@ def _explorer_rows(rows, n: int) -> np.ndarray:
     return idx
 
 
+# %% ../nbs/02_tree_contributions.ipynb #gx02-1
 def _explorer_output(ens: Ensemble, output) -> int:
     "Output column an explorer follows: the only one, else `output` (a class label or index); default the last class."
     C = ens.n_outputs
@@ -788,6 +611,7 @@ def _explorer_output(ens: Ensemble, output) -> int:
     )
 
 
+# %% ../nbs/02_tree_contributions.ipynb #gx02-2
 def _checkpoints(T: int, n: int = 30) -> np.ndarray:
     "Tree counts at which the running forest average is stored: every count up to 30 trees, else ~30 log-spaced ones."
     if T <= n:
@@ -937,3 +761,201 @@ def explore_path(
         'Tree path explorer: bias + increments along the path = the tree\u2019s '
         'output; the average over trees = the forest\u2019s contributions',
     )
+
+
+# %% ../nbs/02_tree_contributions.ipynb #c013b
+def _in_blocks(model, X, kw: dict) -> Explanation:
+    "`contributions(model, X, **kw)` block by block of rows under a tqdm bar, the blocks' explanations joined in row order."
+    from tqdm.std import tqdm  # plain text bars, as the other long calls
+
+    n = len(X)
+    edges = np.unique(np.linspace(0, n, min(n, PROGRESS_BLOCKS) + 1).astype(int))
+    take = lambda lo, hi: X.iloc[lo:hi] if hasattr(X, 'iloc') else X[lo:hi]
+    parts = [
+        contributions(model, take(lo, hi), **kw)
+        for lo, hi in tqdm(
+            list(zip(edges[:-1], edges[1:])), desc='contributions', unit='block'
+        )
+    ]
+    return join_explanations(parts)
+
+
+# %% ../nbs/02_tree_contributions.ipynb #c013bk
+def _into_blocks(model, X, kw: dict) -> Explanation:
+    "`contributions(model, X, **kw)` of many rows block by block into one preallocated result; a model's first call checks every row, as one call does."
+    nt = node_table(model)
+    check = kw['check_additivity']
+    if check and not getattr(nt, 'verified', False):
+        kw = kw | dict(check_additivity='all')
+    n, step = len(X), CONTRIB_BLOCK_ROWS
+    take = lambda lo: (
+        X.iloc[lo : lo + step] if hasattr(X, 'iloc') else X[lo : lo + step]
+    )
+    # a float array is passed on as `data` (the Explanation's private copy is the only one)
+    keep_X = isinstance(X, np.ndarray) and X.dtype.kind == 'f'
+    out = e = None
+    for lo in range(0, n, step):
+        e = contributions(model, take(lo), **kw)
+        parts = dict(values=e.values, bias=e.bias, std=e.std, data=e.data)
+        if out is None:
+            out = {
+                k: None
+                if a is None or (k == 'data' and keep_X)
+                else np.empty((n,) + a.shape[1:], a.dtype)
+                for k, a in parts.items()
+            }
+        for k, a in parts.items():
+            if out[k] is not None:
+                out[k][lo : lo + len(e)] = a
+    r = Explanation(
+        out['values'],
+        out['bias'],
+        e.feature_names,
+        X if keep_X else out['data'],
+        e.output_names,
+        info=e.info,
+    )
+    r.std = out['std']
+    return r
+
+
+# %% ../nbs/02_tree_contributions.ipynb #c020z
+def _n_features(model) -> int:
+    "Columns a model reads: `n_features_in_`, else its node table's (a native XGBoost / LightGBM Booster)."
+    K = getattr(model, 'n_features_in_', None)
+    return int(K) if K is not None else int(node_table(model).n_features)
+
+
+# %% ../nbs/02_tree_contributions.ipynb #c020z-1
+def _dask_rows(model, X):
+    "Validate a dask array's shape and dtype against `model` (cheap: metadata only); one chunk across the columns."
+    K = int(_n_features(model))
+    if X.ndim != 2 or X.shape[1] != K:
+        raise ValueError(
+            f"X must be a 2-D dask array with {K} columns (the model's features), got"
+            f' shape {X.shape}'
+        )
+    if X.dtype.kind not in 'biuf':
+        raise TypeError(f'X must be numeric, got dtype {X.dtype}')
+    if X.shape[0] == 0:  # as a numpy X with no rows (an unknown length, NaN, passes)
+        raise ValueError('X has no rows (a dask array of shape (0, K))')
+    return X if X.numblocks[1] == 1 else X.rechunk({1: -1})
+
+
+# %% ../nbs/02_tree_contributions.ipynb #c020z-2
+def _dask_block(xb, model, check_additivity, return_std, dtype):
+    "Contributions of one block packed as (rows, K + 1 [+ K], C): values, bias, std."
+    if xb.shape[0] == 0:  # an empty block (e.g. after boolean filtering)
+        K, C = xb.shape[1], node_table(model).n_outputs
+        return np.zeros((0, 2 * K + 1 if return_std else K + 1, C), dtype)
+    e = contributions(
+        model,
+        xb,
+        check_additivity=check_additivity,
+        n_jobs=1,
+        return_std=return_std,
+        dtype=dtype,
+    )
+    v, b = e.values, e.bias
+    if v.ndim == 2:
+        v, b = v[..., None], b[:, None]
+    parts = [v, b[:, None, :].astype(v.dtype)] + (
+        [e.std if e.std.ndim == 3 else e.std[..., None]] if return_std else []
+    )
+    return np.concatenate(parts, axis=1)
+
+
+# %% ../nbs/02_tree_contributions.ipynb #c020z-3
+def _dask_contributions(
+    model, X, *, check_additivity, n_jobs, return_std, dtype
+) -> Explanation:
+    "Lazy contributions of a dask array: blockwise over row blocks, the model shipped once per worker."
+    import dask
+
+    nt = node_table(model)
+    boosted = boosting_library(model) is not None
+    if return_std:
+        check_averaging(nt)
+    X = _dask_rows(model, X)
+    K, C = X.shape[1], nt.n_outputs
+    width = 2 * K + 1 if return_std else K + 1
+    # one key: each worker deserialises the model once
+    dm = dask.delayed(model, pure=True)
+    packed = X.map_blocks(
+        _dask_block,
+        dm,
+        check_additivity,
+        return_std,
+        np.dtype(dtype),
+        dtype=np.dtype(dtype),
+        chunks=(X.chunks[0], (width,), (C,)),
+        new_axis=2,
+        meta=np.empty((0, 0, 0), dtype),
+    )
+    values, bias = packed[:, :K, :], packed[:, K, :]
+    names = _boosted_names(model, K) if boosted else _feature_names(model, K)
+    e = explanation_of(values, bias, nt, names, X)
+    if boosted:  # as `boosted_contributions` says it
+        e.info.update(output='raw score', library=boosting_library(model))
+    if return_std:
+        std = packed[:, K + 1 :, :]
+        e.std = std[..., 0] if e.values.ndim == 2 else std
+        e.info.update(
+            std='sd (ddof=0) over the trees of their own contributions',
+            n_trees=nt.n_trees,
+        )
+    return e
+
+
+# %% ../nbs/02_tree_contributions.ipynb #c020z-4
+def _dask_summary_block(xb, model, n_jobs):
+    "Partial sums of one block: (sum, sum |.|, rows)."
+    if xb.shape[0] == 0:  # an empty block (e.g. after boolean filtering)
+        nt = node_table(model)
+        return (
+            np.zeros((nt.n_features, nt.n_outputs)),
+            np.zeros((nt.n_features, nt.n_outputs)),
+            0,
+        )
+    if boosting_library(model) is not None:  # prepared as the model reads its rows
+        e = boosted_contributions(model, xb, n_jobs=n_jobs)
+        v = e.values.reshape(len(e), len(e.feature_names), -1)
+        return v.sum(0), np.abs(v, out=v).sum(0), v.shape[0]
+    xb = check_X(xb, model, keep_float32=True)[0]
+    v = walk(node_table(model), xb, n_jobs=n_jobs)
+    return v.sum(0), np.abs(v, out=v).sum(0), v.shape[0]
+
+
+# %% ../nbs/02_tree_contributions.ipynb #c020z-5
+def _add_parts(parts):
+    "Sum a list of (sum, sum |.|, rows) partials."
+    s, sa, n = parts[0]
+    for p in parts[1:]:
+        s, sa, n = s + p[0], sa + p[1], n + p[2]
+    return s, sa, n
+
+
+# %% ../nbs/02_tree_contributions.ipynb #c020z-6
+def _tree_reduce(parts, combine, fanin: int = 8):
+    "Combine delayed partials in a tree of `fanin`-way nodes (the scheduler never holds them all at once)."
+    import dask
+
+    while len(parts) > 1:
+        parts = [
+            dask.delayed(combine)(parts[i : i + fanin])
+            for i in range(0, len(parts), fanin)
+        ]
+    return parts[0]
+
+
+# %% ../nbs/02_tree_contributions.ipynb #c020z-7
+def _dask_summary_sums(model, X):
+    "contribution_summary's sums over a dask array, reduced on the cluster."
+    import dask
+
+    X = _dask_rows(model, X)
+    dm = dask.delayed(model, pure=True)
+    parts = [
+        dask.delayed(_dask_summary_block)(b, dm, 1) for b in X.to_delayed().ravel()
+    ]  # one thread per block: dask runs the blocks in parallel
+    return dask.compute(_tree_reduce(parts, _add_parts))[0]

@@ -10,14 +10,12 @@ from joblib import effective_n_jobs
 from dataclasses import dataclass
 import numpy as np
 import pandas as pd
-from deepforest_interp.core import (
-    Explanation,
-    NodeTable,
-    LazyKernels,
-    check_int,
-)
-from .core import node_table, model_adapter, verify_additivity
-from .core import check_n_jobs, walk, MAX_DENSE_BYTES, _child
+from .core import check_int, check_n_jobs
+from .rows import MAX_DENSE_BYTES
+from .explanation import Explanation
+from .nodes import NodeTable
+from .adapters import node_table, model_adapter, verify_additivity
+from .walkers import LazyKernels, walk, _child
 from .pipelines import is_pipeline, unwrap_pipeline, pipeline_rows
 from .pipelines import check_level, raw_rows
 from .tree_contributions import ATTRIBUTIONS, check_dtype

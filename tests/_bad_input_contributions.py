@@ -155,7 +155,8 @@ import matplotlib
 
 matplotlib.use('Agg')
 from sklearn.ensemble import RandomForestRegressor as _RFR
-from deepforest_interp.core import node_table, walk
+from deepforest_interp.adapters import node_table
+from deepforest_interp.walkers import walk
 from deepforest_interp.forest_floor import oob_contributions, heldout_contributions
 
 _rfo = _RFR(n_estimators=25, random_state=0).fit(X, y)

@@ -9,14 +9,14 @@ from _bad_input_common import Bad, Edge
 from deepforest_interp.core import (
     check_int,
     check_n_jobs,
-    check_X,
     check_y,
-    tree_arrays,
-    Explanation,
     check_model,
     inbag_counts,
     oob_mask,
 )
+from deepforest_interp.rows import check_X
+from deepforest_interp.explanation import Explanation
+from deepforest_interp.nodes import tree_arrays
 
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(40, 3))
@@ -174,10 +174,10 @@ from deepforest_interp.core import (
     check_real,
     check_index,
     encode_target,
-    check_training_rows,
     model_trees,
     feature_names,
 )
+from deepforest_interp.nodes import check_training_rows
 
 _yr = X[:, 0] + 0.3 * X[:, 1]
 _tiny = _RFR(n_estimators=3, random_state=0).fit(X, _yr * 1e-7)

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 from sklearn.ensemble import RandomForestClassifier
 from _bad_input_common import Bad, Edge
-from deepforest_interp.core import tree_arrays
+from deepforest_interp.nodes import tree_arrays
 from deepforest_interp.cascade import (
     CascadeForestClassifier,
     CascadeForestRegressor,

@@ -4,7 +4,7 @@ import copy, io, os, pathlib, tempfile
 import numpy as np
 import pandas as pd
 from _bad_input_common import Bad, Edge
-from deepforest_interp.core import Explanation
+from deepforest_interp.explanation import Explanation
 from deepforest_interp.df21 import from_df21, load_export
 
 DIR = pathlib.Path(tempfile.mkdtemp(prefix='dfi-bad-files-'))

@@ -13,7 +13,7 @@ from sklearn.ensemble import (
 )
 from sklearn.exceptions import NotFittedError
 from _bad_input_common import Bad, Edge
-from deepforest_interp.core import Explanation
+from deepforest_interp.explanation import Explanation
 from deepforest_interp.forest_floor import (
     oob_contributions,
     heldout_contributions,

@@ -12,7 +12,7 @@ from sklearn.ensemble import (
     RandomForestRegressor,
 )
 from _bad_input_common import Bad, Edge
-from deepforest_interp.core import model_output
+from deepforest_interp.adapters import model_output
 from deepforest_interp.joint import (
     joint_contributions,
     interaction_strength,

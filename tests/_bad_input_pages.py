@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from sklearn.ensemble import RandomForestRegressor
 from _bad_input_common import Bad, Edge
-from deepforest_interp.core import Explanation
+from deepforest_interp.explanation import Explanation
 from deepforest_interp.cascade import CascadeForestClassifier, CascadeForestRegressor
 from deepforest_interp.calibration import explore_deep_forest
 from deepforest_interp.forest_floor import (

@@ -169,7 +169,7 @@ def test_hgb_bad_input():
         contributions(m, np.where(X > 1, np.inf, X))
     with pytest.raises(TypeError, match='not numbers'):
         contributions(m, np.array([['a', 'b', 'c']]))
-    from deepforest_interp.core import walk
+    from deepforest_interp.walkers import walk
 
     with pytest.raises(TypeError, match='NodeTable'):
         walk(m, X)

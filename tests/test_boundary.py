@@ -17,7 +17,7 @@ from sklearn.ensemble import (
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 import deepforest_interp as dfi
-from deepforest_interp.core import Importance
+from deepforest_interp.explanation import Importance
 from deepforest_interp.pipelines import unwrap_pipeline
 
 pytestmark = pytest.mark.filterwarnings(
@@ -393,14 +393,14 @@ def test_a_numeric_row_as_a_series():
 
 
 def _count_checks(monkeypatch, call):
-    "How many times `core.check_X` checks rows during `call()` (patched in every module that imported it); `Rows` passed down, which it returns at once, are not counted."
+    "How many times `rows.check_X` checks rows during `call()` (patched in every module that imported it); `Rows` passed down, which it returns at once, are not counted."
     import importlib, pkgutil
-    from deepforest_interp import core
+    from deepforest_interp import rows
 
-    calls, orig = [], core.check_X
+    calls, orig = [], rows.check_X
 
     def counted(*a, **k):
-        if not core.is_checked(a[0], a[1] if len(a) > 1 else k.get('model')):
+        if not rows.is_checked(a[0], a[1] if len(a) > 1 else k.get('model')):
             calls.append(1)
         return orig(*a, **k)
 
@@ -438,7 +438,7 @@ def test_inputs_are_checked_once_per_call(monkeypatch):
 
 def test_checked_rows_are_passed_down_not_rechecked():
     "A `Rows` from `check_X` is returned as it is for its model; for another model its array is checked again."
-    from deepforest_interp.core import Rows, check_X
+    from deepforest_interp.rows import Rows, check_X
 
     rf = RandomForestClassifier(n_estimators=3, random_state=0).fit(NUM, y)
     rows = check_X(NUM, rf)
@@ -594,7 +594,7 @@ def test_hidf_refuses_a_pipeline_switched_after_fit():
 
 
 def _rows_case():
-    from deepforest_interp.core import check_X
+    from deepforest_interp.rows import check_X
 
     rng = np.random.default_rng(0)
     Xd = pd.DataFrame(rng.normal(size=(200, 4)), columns=list('abcd'))
@@ -649,7 +649,7 @@ def test_ssfi_array_scale_follows_a_row_series_like_a_frame():
 
 
 def test_pipeline_edges_give_clear_answers():
-    from deepforest_interp.core import check_X
+    from deepforest_interp.rows import check_X
 
     with pytest.raises(TypeError, match='pipe\\[-1\\]'):
         dfi.ssfi_loo(PIPE, X, y, rows=[0], progress=False)

@@ -20,7 +20,8 @@ from deepforest_interp.estimation import (
     node_sums,
 )
 from deepforest_interp.importance import encode_target
-from deepforest_interp.core import tree_arrays, inbag_counts
+from deepforest_interp.core import inbag_counts
+from deepforest_interp.nodes import tree_arrays
 
 HSET = settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -13,7 +13,7 @@ from sklearn.ensemble import (
 )
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from deepforest_interp.tree_contributions import contributions, contributions_reference
-from deepforest_interp.core import model_output
+from deepforest_interp.adapters import model_output
 
 shap = pytest.importorskip('shap')
 from treeinterpreter import treeinterpreter as ti
@@ -136,7 +136,8 @@ def test_fixed_case_stump():
 
 def test_row_weights_oob_like():
     "The walker with row weights equals a per-tree masked sum."
-    from deepforest_interp.core import read_trees, walk
+    from deepforest_interp.nodes import read_trees
+    from deepforest_interp.walkers import walk
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(80, 3))
@@ -156,7 +157,8 @@ def test_row_weights_oob_like():
 
 def test_walk_lanes_zero_weights_nan_stumps_and_threads():
     "The two-lane walk: rows and trees of weight 0 skipped, NaN routed, single-node trees, any row count; same bits on 1 or 2 threads."
-    from deepforest_interp.core import node_table, walk
+    from deepforest_interp.adapters import node_table
+    from deepforest_interp.walkers import walk
 
     rng = np.random.default_rng(3)
     X = rng.normal(size=(301, 4))
@@ -245,8 +247,8 @@ def test_nan_refused_where_the_model_cannot_route_it():
 
 def test_node_table_cache():
     "node_table caches per fitted model, is read again after a refit or warm-start growth, and is read-only."
-    from deepforest_interp.core import node_table, read_trees, clear_node_tables
-    from deepforest_interp.core import ensemble_trees
+    from deepforest_interp.nodes import read_trees
+    from deepforest_interp.adapters import node_table, clear_node_tables, ensemble_trees
 
     rng = np.random.default_rng(1)
     X = rng.normal(size=(80, 3))
@@ -281,7 +283,8 @@ def test_node_table_cache():
 
 def test_walk_checks_before_the_kernel():
     "The public walker validates shapes and finiteness, so no input reaches numba unchecked."
-    from deepforest_interp.core import node_table, walk, walk_dot
+    from deepforest_interp.adapters import node_table
+    from deepforest_interp.walkers import walk, walk_dot
 
     rng = np.random.default_rng(2)
     X = rng.normal(size=(40, 4))

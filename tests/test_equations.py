@@ -13,7 +13,8 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
-from deepforest_interp.core import inbag_counts, model_output
+from deepforest_interp.core import inbag_counts
+from deepforest_interp.adapters import model_output
 from deepforest_interp.tree_contributions import contributions
 from deepforest_interp.importance import (
     mdi,
@@ -32,7 +33,7 @@ from deepforest_interp.calibration import (
 from deepforest_interp.cascade import CascadeForestClassifier, CascadeForestRegressor
 from deepforest_interp.calibration import cascade_pass
 from deepforest_interp.estimation import inbag_rows, estimated_increments, node_sums
-from deepforest_interp.core import tree_arrays
+from deepforest_interp.nodes import tree_arrays
 from deepforest_interp.forest_floor import (
     oob_contributions,
     heldout_contributions,

@@ -16,7 +16,7 @@ from sklearn.ensemble import (
 from sklearn.tree import DecisionTreeRegressor
 from deepforest_interp import explore_path, explore_deep_forest, explore_forest_floor
 from deepforest_interp.tree_contributions import contributions, tree_path_data, Explorer
-from deepforest_interp.core import model_output
+from deepforest_interp.adapters import model_output
 from deepforest_interp.calibration import (
     deep_forest_contributions,
     deep_forest_steps_data,

@@ -14,7 +14,8 @@ from sklearn.ensemble import (
     RandomForestClassifier,
     ExtraTreesClassifier,
 )
-from deepforest_interp.core import Explanation, inbag_counts
+from deepforest_interp.core import inbag_counts
+from deepforest_interp.explanation import Explanation
 from deepforest_interp.forest_floor import (
     oob_contributions,
     heldout_contributions,

@@ -11,7 +11,7 @@ from sklearn.ensemble import (
     RandomForestClassifier,
 )
 from sklearn.tree import DecisionTreeRegressor
-from deepforest_interp.core import model_output
+from deepforest_interp.adapters import model_output
 from deepforest_interp.boosting import boosting_library, _prepare_rows, _raw_output
 from deepforest_interp.tree_contributions import contributions, contribution_summary
 from deepforest_interp.joint import joint_contributions, interaction_strength

@@ -25,7 +25,8 @@ from sklearn.ensemble import (
 )
 from sklearn.tree import DecisionTreeRegressor
 import deepforest_interp as dfi
-from deepforest_interp.core import Explanation, check_X
+from deepforest_interp.rows import check_X
+from deepforest_interp.explanation import Explanation
 from deepforest_interp.pipelines import unwrap_pipeline
 from deepforest_interp.importance import mdi, mdi_covariance, mdi_oob
 

@@ -12,7 +12,7 @@ from sklearn.ensemble import (
     GradientBoostingRegressor,
 )
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from deepforest_interp.core import Importance
+from deepforest_interp.explanation import Importance
 from deepforest_interp.tree_contributions import (
     contributions,
     contributions_reference,
@@ -171,7 +171,8 @@ def test_plot_importances_draws_error_bars():
 
 
 def test_walk_dot_against_per_tree_contributions():
-    from deepforest_interp.core import node_table, walk_dot
+    from deepforest_interp.adapters import node_table
+    from deepforest_interp.walkers import walk_dot
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 4))

@@ -15,7 +15,8 @@ from sklearn.ensemble import (
     GradientBoostingRegressor,
 )
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from deepforest_interp.core import oob_mask, tree_arrays
+from deepforest_interp.core import oob_mask
+from deepforest_interp.nodes import tree_arrays
 from deepforest_interp.single_sample import (
     ssfi,
     ssfi_reference,

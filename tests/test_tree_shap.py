@@ -15,7 +15,7 @@ from sklearn.ensemble import (
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from deepforest_interp import contributions, shapley_interactions, shapley_values
-from deepforest_interp.core import node_table
+from deepforest_interp.adapters import node_table
 from deepforest_interp.tree_shap import (
     _prepare,
     interventional_value,

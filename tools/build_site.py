@@ -3,8 +3,7 @@
 1. Stage the notebooks into _cache/site_src/ in teaching order: index, the concept notebooks 00-09, the experiment
    notebooks (the executed copy in _out/ from `make reproduce` when present, else the stored one), the derivation index.
    Staging drops `#| hide` / `#| default_exp` cells, strips the other `#|` directive lines, collapses exercise
-   solutions (code cells whose first line is `# Solution`) behind a "Show solution" toggle and their checkers (first
-   line `# Checkers`) behind "Show checkers", and puts a link to the
+   solutions (code cells whose first line is `# Solution`) behind a "Show solution" toggle, and puts a link to the
    derivation index under the title of each notebook that implements equations.
 2. `sphinx-build` with site/conf.py into _site/.
 3. Copy MathJax 2.7 from the PyPI wheel `jupyter-server-mathjax` into _site/_static/mathjax (no CDN).
@@ -22,9 +21,6 @@ BUILD = (
 DIRECTIVE = re.compile(r'^\s*#\s*\|\s*([\w-]+)\s*:?\s*(.*)$')
 DROP = {'hide', 'default_exp'}
 SOLUTION = re.compile(r'^\s*# Solution\s*$')
-CHECKERS = re.compile(
-    r'^\s*# Checkers\b'
-)  # an exercise section's checkers: they compute the answers
 DERIV_NOTE = (
     '<div class="derivation-note">\n\nWhere each equation of this notebook is implemented and where it is '
     'checked: see the [derivation index](derivations.ipynb).\n\n</div>'
@@ -41,14 +37,12 @@ def pages():
     concept = [
         s
         for s in stems
-        if re.match(r'0\d', s)
-        and 'experiments' not in s
-        and s not in ('00_core', '00x_exercises')
+        if re.match(r'0\d', s) and 'experiments' not in s and not s.startswith('00')
     ]
     exper = [s for s in stems if 'experiments' in s]
-    first = [
-        s for s in ('derivations', '00_core', '00x_exercises') if s in stems
-    ]  # the index first; core and the exercise checkers are appendices
+    first = [s for s in ['derivations'] if s in stems] + [
+        s for s in stems if s.startswith('00')
+    ]  # the index first; the core notebooks (00, 00a-00e) are the appendix
     rest = first + [s for s in stems if s not in concept + exper + first + ['index']]
     return [
         ('Concepts: one derivation per notebook', concept),
@@ -265,14 +259,6 @@ def stage_notebook(src: Path, dst: Path, note: bool):
                         'code_prompt_hide': 'Hide solution',
                     },
                 }
-            elif CHECKERS.match(body.split('\n', 1)[0]):
-                md = {
-                    'tags': ['hide-input'],
-                    'mystnb': {
-                        'code_prompt_show': 'Show checkers',
-                        'code_prompt_hide': 'Hide checkers',
-                    },
-                }
             elif 'echo' in names and re.search(r'#\s*\|\s*echo:\s*false', text):
                 md = {'tags': ['remove-input']}
             elif experiment:  # an experiment page reads as a lesson: results first, protocol code folded
@@ -376,16 +362,14 @@ def _fill_derivations(dst: Path):
             and 'show_derivation_index()' in c['source']
         ):
             sys.path.insert(0, str(ROOT / 'tools'))
-            from derivations import beyond_seeds_markdown, derivation_index_markdown
+            from derivations import derivation_index_markdown
 
             c['outputs'] = [
                 {
                     'output_type': 'display_data',
                     'metadata': {},
                     'data': {
-                        'text/markdown': derivation_index_markdown()
-                        + '\n'
-                        + beyond_seeds_markdown(),
+                        'text/markdown': derivation_index_markdown(),
                         'text/plain': '<index>',
                     },
                 }
@@ -397,7 +381,7 @@ def _fill_derivations(dst: Path):
 
 CHECK_TAG = re.compile(r'(?m)^[ \t]*#[ \t]*check:')
 PUBLIC_DEF = re.compile(r'(?m)^(?:def|class)\s+([A-Za-z]\w*)')
-TAG_N = re.compile(r'\\tag\{\s*(\d+|[A-Z][A-Za-z]?\d*)\s*\}')
+TAG_N = re.compile(r'\\tag\{\s*(\d+)\s*\}')
 
 
 def _anchored(cells: list) -> list:

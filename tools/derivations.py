@@ -224,7 +224,7 @@ ITEMS = [
         '003',
         'LIdef',
         r'(Eq. 4) local increment $L$: node prediction minus parent prediction',
-        'deepforest_interp.core.NodeTable.delta',
+        'deepforest_interp.nodes.NodeTable.delta',
     ),
     (
         '003',
@@ -260,7 +260,7 @@ ITEMS = [
         '003',
         'Eq. 9',
         r'ensemble prediction $\hat y_i$ = mean of the tree predictions',
-        'deepforest_interp.core.model_output',
+        'deepforest_interp.adapters.model_output',
     ),
     (
         '003',
@@ -358,6 +358,11 @@ ITEMS = [
 
 MODULE_SEED = {
     'core': '000',
+    'rows': '000',
+    'explanation': '000',
+    'nodes': '000',
+    'adapters': '000',
+    'walkers': '000',
     'datasets': '000',
     'tree_contributions': '000',
     'importance': '000',
