@@ -2,7 +2,9 @@
 protocol of notebook 14 (at most 4,000 training rows, a new stratified subsample per repetition; at most 5,000 test
 rows): hiDF = `HiDFClassifier.paper()` (Sec. III-B: 500-tree random forests, B = 10, gRIT depth 5, at most 10 layers)
 whose final random forest has as many trees as our gcForest predicts with per layer, against that gcForest, on the
-same rows of every repetition, computed by one code version.
+same rows of every repetition, computed by one code version. The tree budget is equal per final layer only: gcForest
+predicts with 6,000 trees per kept layer. `--methods "gcForest (one layer; equal whole-model budget)"` adds gcForest cut
+to one layer, 6,000 trees in all, as hiDF.
 
     nice -n 5 python bench/hidf_paper_settings.py [--data Adult,Bank] [--reps 5] [--methods ...]
 
@@ -42,6 +44,10 @@ MAX_TRAIN, MAX_TEST = 4000, 5000  # notebook 14's subsampled protocol
 GCF_FORESTS, GCF_FOLDS, GCF_TREES = 4, 3, 500  # Zhou and Feng's gcForest
 BUDGET = GCF_FORESTS * GCF_FOLDS * GCF_TREES  # trees gcForest predicts with per layer
 METHODS = ['hiDF (paper settings)', 'gcForest (equal budget)']
+# the equal WHOLE-MODEL budget: gcForest cut to its first layer predicts with 4 x 3 x 500 = 6,000 trees, as many as hiDF
+# predicts with in all (its front layers keep no trees); the per-layer budget above lets gcForest predict with one
+# 6,000-tree set per kept layer
+ONE_LAYER = 'gcForest (one layer; equal whole-model budget)'
 
 
 def get_data(name, rep, max_train=MAX_TRAIN, max_test=MAX_TEST):
@@ -75,7 +81,16 @@ def make_model(method, rep):
             random_state=rep,
             n_jobs=1,
         )
-    raise ValueError(f'unknown method {method!r}; known: {METHODS}')
+    if method == ONE_LAYER:
+        return CascadeForestClassifier(
+            n_forests=GCF_FORESTS,
+            n_estimators=GCF_TREES,
+            n_folds=GCF_FOLDS,
+            max_layers=1,
+            random_state=rep,
+            n_jobs=1,
+        )
+    raise ValueError(f'unknown method {method!r}; known: {METHODS + [ONE_LAYER]}')
 
 
 def repetition(data, method, rep, max_train, max_test):

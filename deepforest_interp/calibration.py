@@ -393,7 +393,7 @@ def deep_forest_contributions(
     n_jobs: int | None = None,  # threads (forests of a layer run in parallel)
     level: str = 'raw',  # a Pipeline ending in a cascade: 'raw' input columns or the cascade's 'transformed' ones
     verbose: int = 0,  # tqdm progress over the trees when > 0 (a first call on a big model takes a while)
-):
+) -> Explanation:  # values (n, K, C) for a classifier, in probability (`bias + values.sum(1)` = the layer's predict_proba), or (n, K) for a regressor; bias (n, C) or (n,); n rows, K original features, C classes; with all_layers=True, `layers` maps every layer 0..layer to its Explanation
     "Contributions of the original features to a deep forest's output (paper Algorithm 1, Eq. 27-30)."
     _check_cascade(model)
     _method(calibration)

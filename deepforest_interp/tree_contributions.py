@@ -136,7 +136,7 @@ def contributions(
     # 'path': Saabas' path contributions (Eq. 2-6); 'shapley': exact TreeSHAP, the
     # Shapley values of the path-dependent game (lesson 02b, `shapley_values`)
     method: str = 'path',
-) -> Explanation:  # values (n, K) or (n, K, C), bias (n,) or (n, C)
+) -> Explanation:  # values (n, K) or (n, K, C), bias (n,) or (n, C): n rows of X, K explained features (a Pipeline's raw columns by default), C classes or outputs (absent for one output). Units: probability for trees and forests of classifiers (`predict_proba`); log-odds for boosted classifiers (their raw score; binary: one column, classes_[1]); the target's units for regressors
     "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6); `method='shapley'`: exact Shapley values (lesson 02b)."
     if check_additivity not in (True, False, 'all'):
         raise ValueError(

@@ -150,7 +150,21 @@ def test_help_lists_every_parameter_and_the_return():
             assert f'\n{p}' in doc, (name, p)
     doc = dfi.contributions.__doc__
     assert 'check_additivity : bool | str, default True\n    raise if' in doc
-    assert doc.rstrip().endswith('values (n, K) or (n, K, C), bias (n,) or (n, C)')
+    ret = doc.split('Returns\n-------\n', 1)[1]
+    assert ret.startswith(
+        'Explanation\n    values (n, K) or (n, K, C), bias (n,) or (n, C)'
+    )
+    # the symbols are defined and the units named
+    for words in (
+        'n rows of X',
+        'K explained features',
+        'C classes',
+        'probability',
+        'log-odds',
+    ):
+        assert words in ret, words
+    ret = dfi.deep_forest_contributions.__doc__.split('Returns\n-------\n', 1)[1]
+    assert ret.startswith('Explanation\n    values (n, K, C)') and 'probability' in ret
 
 
 def test_the_additivity_check_asks_the_model_until_it_has_seen_what_varies(monkeypatch):

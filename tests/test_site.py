@@ -321,3 +321,55 @@ def test_store_outputs_drops_run_specific_outputs(tmp_path):
     src.write_text(json.dumps(nb))
     dst.unlink()
     assert store_outputs.store(src, dst) and not dst.exists()
+
+
+def test_results_claims_table_fits_and_titles_read_plainly():
+    "The results page's claims table has five columns (verdict before statistic, nothing lost); titles: no backticks, hiDF kept."
+    sys.path.insert(0, str(ROOT / 'tools'))
+    from build_site import fit_claims_table, page_title, pages
+
+    md = (
+        'intro\n\n| seed | claim | where | paper | ours | statistic | verdict |\n|---|---|---|---|---|---|---|\n'
+        '| 000 | a claim | Table 3 | 0.82 | 0.78 \\| 0.80 | p = 0.1 | partly: no significant difference |\n'
+        '| 001 | b | Sec. 2 | x | y | p = 0.01 | reproduced |\n\nafter\n'
+    )
+    out = fit_claims_table(md)
+    assert '| claim | paper | ours | verdict | statistic |' in out
+    assert (
+        '| a claim <br>*seed 000, Table 3* | 0.82 | 0.78 \\| 0.80 | **partly**: no significant difference | p = 0.1 |'
+        in out
+    )
+    assert '| b <br>*seed 001, Sec. 2* | x | y | **reproduced** | p = 0.01 |' in out
+    assert out.startswith('intro') and out.rstrip().endswith('after')
+    assert '<div class="claims-table">' in out and out.count('| 00') == 0
+    assert (
+        page_title('07b_alc_hidf', 'hiDF: ALC features') == '07b · hiDF: ALC features'
+    )
+    assert (
+        page_title('11_x', 'Experiment: MDI on `sim`') == '11 · Experiment: MDI on sim'
+    )
+    assert page_title('02_x', 'tree contributions') == '02 · Tree contributions'
+    concept = pages()[0][1]
+    order = [s.split('_')[0] for s in concept]
+    assert order.index('02d') < order.index('02c') and order.index('03c') < order.index(
+        '03b'
+    )
+
+
+def test_student_path_follows_the_sidebar():
+    "The landing page's student path visits the concept pages in the sidebar's order, from its first page."
+    import ast, re
+
+    sys.path.insert(0, str(ROOT / 'tools'))
+    from build_site import pages
+
+    src = ''.join(
+        ''.join(c['source'])
+        for c in json.loads((ROOT / 'nbs' / 'index.ipynb').read_text())['cells']
+    )
+    path = ast.literal_eval(re.search(r'FIRST = (\[.*?\])', src, re.S).group(1))
+    path += ast.literal_eval(re.search(r'THEN = (\[.*?\])', src, re.S).group(1))
+    sidebar = [s.split('_')[0] for s in pages()[0][1]]
+    assert path[0] == sidebar[0], (path[0], sidebar[0])
+    pos = [sidebar.index(p) for p in path]
+    assert pos == sorted(pos), (path, sidebar)

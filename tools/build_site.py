@@ -29,16 +29,32 @@ DISPLAY_MATH = re.compile(r'[ \t]*\n?[ \t]*\$\$(.+?)\$\$[ \t]*\n?', re.S)
 REMOVE_MIME = ('application/vnd.jupyter.widget-view+json',)
 
 
+# The concept pages in the order of the landing page's student path (nbs/index.ipynb): 02d (what an explanation means)
+# before 02c (its plots), and 03c (MDI+, a debiased MDI) before 03b (joint contributions, which lead to interactions)
+TEACHING_ORDER = ['02', '02b', '02d', '02c', '03', '03c', '03b']
+
+
+def teaching_key(stem: str):
+    "Sort key of a concept page: its number, with the pages of TEACHING_ORDER in that order among themselves."
+    num = stem.split('_', 1)[0]
+    if num in TEACHING_ORDER:
+        return (TEACHING_ORDER[0], TEACHING_ORDER.index(num), stem)
+    return (num, 0, stem)
+
+
 def pages():
     "(section caption, [notebook stems]) in teaching order."
     stems = sorted(
         p.stem for p in NBS.glob('*.ipynb') if not p.name.startswith(('_', '.'))
     )
-    concept = [
-        s
-        for s in stems
-        if re.match(r'0\d', s) and 'experiments' not in s and not s.startswith('00')
-    ]
+    concept = sorted(
+        (
+            s
+            for s in stems
+            if re.match(r'0\d', s) and 'experiments' not in s and not s.startswith('00')
+        ),
+        key=teaching_key,
+    )
     exper = [s for s in stems if 'experiments' in s]
     first = [s for s in ['derivations'] if s in stems] + [
         s for s in stems if s.startswith('00')
@@ -57,8 +73,11 @@ FIGURES = ROOT / 'figures'
 
 def page_title(stem: str, title: str) -> str:
     "The numbered, capitalised title of a page in the sidebar and on the page: '02 · Tree feature contributions'."
-    title = title.strip()
-    title = title[:1].upper() + title[1:]
+    # no literal backticks in the sidebar; a name spelled with a small first letter (hiDF, gRIT) keeps it
+    title = title.strip().replace('`', '')
+    first = title.split(' ', 1)[0].rstrip(':,')
+    if first.islower():
+        title = title[:1].upper() + title[1:]
     num = re.match(r'(\d\d[a-z]?)_', stem)
     return f'{num.group(1)} · {title}' if num else title
 
@@ -475,13 +494,45 @@ def stage():
     (SRC / 'index.ipynb').write_text(json.dumps(idx, indent=1, ensure_ascii=False))
 
 
+CLAIMS_HEAD = '| seed | claim | where | paper | ours | statistic | verdict |'
+
+
+def fit_claims_table(md: str) -> str:
+    """The claims table of results.md in five columns that fit the page's column: seed and place go under the claim, the
+    verdict comes before the statistic, and cells wrap (`div.claims-table`, a fixed layout in course.css)."""
+    lines, out, i = md.split('\n'), [], 0
+    while i < len(lines):
+        if lines[i].strip() != CLAIMS_HEAD:
+            out.append(lines[i])
+            i += 1
+            continue
+        out += [
+            '<div class="claims-table">',
+            '',
+            '| claim | paper | ours | verdict | statistic |',
+            '|---|---|---|---|---|',
+        ]
+        i += 2  # the header and its rule
+        while i < len(lines) and lines[i].startswith('|'):
+            cells = [c.strip() for c in re.split(r'(?<!\\)\|', lines[i].strip())[1:-1]]
+            seed, claim, where, paper, ours, stat, verdict = cells
+            word, _, why = verdict.partition(':')
+            verdict = f'**{word}**' + (f': {why.strip()}' if why else '')
+            out.append(
+                f'| {claim} <br>*seed {seed}, {where}* | {paper} | {ours} | {verdict} | {stat} |'
+            )
+            i += 1
+        out += ['', '</div>']
+    return '\n'.join(out)
+
+
 def stage_results():
     "figures/results.md as a page of the site (its figures copied next to it); a note says where it comes from."
     md = (FIGURES / 'results.md').read_text(encoding='utf-8')
     for png in set(re.findall(r'\]\(([\w.-]+\.png)\)', md)):
         if (FIGURES / png).exists():
             shutil.copy2(FIGURES / png, SRC / png)
-    body = re.sub(r'^#\s+.*\n', '', md, count=1)
+    body = fit_claims_table(re.sub(r'^#\s+.*\n', '', md, count=1))
     (SRC / f'{RESULTS}.md').write_text(
         '# Claims and results: every verdict with its statistic\n\n'
         '<div class="derivation-note">\n\nThis page is `figures/results.md` of the repository, written by the experiment '
