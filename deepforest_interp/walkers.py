@@ -605,7 +605,15 @@ def explanation_of(
         values, bias = values[..., 0], bias[:, 0]  # one class stays 3-D
     elif out_names is None:
         out_names = [f'y{c}' for c in range(nt.n_outputs)]
-    return Explanation(values, bias, names, data, out_names, info=dict(info or {}))
+    info = dict(info or {})
+    if nt.kind == 'raw' and not {'output', 'output_space'} & set(info):
+        # boosting sums raw scores (scikit-learn's GradientBoosting too): log-odds for one class's score
+        info['output_space'] = (
+            'raw score (log-odds)'
+            if out_names is not None and nt.n_outputs == 1
+            else 'raw score'
+        )
+    return Explanation(values, bias, names, data, out_names, info=info)
 
 
 # %% ../nbs/00e_walkers.ipynb #c020z15

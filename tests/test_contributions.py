@@ -310,3 +310,21 @@ def test_walk_checks_before_the_kernel():
         walk_dot(flat, X32, np.ones((40, 1)), np.ones((2, 40)))
     with pytest.raises(ValueError, match='Y must have shape'):
         walk_dot(flat, X32, np.ones((40, 2)), np.ones(40))
+
+
+def test_sklearn_gradient_boosting_is_labelled_log_odds():
+    import deepforest_interp as dfi
+
+    "scikit-learn's GradientBoostingClassifier sums raw scores: its explanation says log-odds, not probability."
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    X, y = dfi.load_breast_cancer()
+    m = GradientBoostingClassifier(n_estimators=5, random_state=0).fit(X, y)
+    e = dfi.contributions(m, X.iloc[:5])
+    assert e.output_space == 'raw score (log-odds)'
+    np.testing.assert_allclose(
+        e.output[:, 0], m.decision_function(X.iloc[:5]), rtol=1e-9
+    )
+    from deepforest_interp.tree_contributions import describe
+
+    assert 'log-odds' in describe(e)['value_label']
