@@ -26,7 +26,11 @@ from deepforest_interp.joint import joint_contributions, interaction_strength
 from deepforest_interp.forest_floor import oob_contributions
 from deepforest_interp.importance import mdi, mdi_oob, ufi
 from deepforest_interp.cascade import CascadeForestClassifier, CascadeForestRegressor
-from deepforest_interp.calibration import deep_forest_contributions
+from deepforest_interp.calibration import (
+    deep_forest_contributions,
+    deep_forest_explain,
+    deep_forest_mdi,
+)
 from deepforest_interp.cascade_shapley import deep_forest_shapley
 
 xgb = pytest.importorskip('xgboost')
@@ -298,14 +302,13 @@ def _cascade(kind):
         ex, data, _ = load_export(
             pathlib.Path(__file__).parent / 'data/df21/wine_cascade.npz'
         )
-        return from_df21(ex, data['X_train'], data['y_train']), np.asarray(
-            data['X_train'], float
-        )
+        Xt, yt = np.asarray(data['X_train'], float), data['y_train']
+        return from_df21(ex, Xt, yt), Xt, yt
     if kind == 'classifier':
-        return CascadeForestClassifier(**_CKW).fit(
-            _Xc, (_Xc[:, 0] * 3).astype(int)
-        ), _Xc
-    return CascadeForestRegressor(**_CKW).fit(_Xc, _Xc[:, 0] * 2 + _Xc[:, 1]), _Xc
+        yt = (_Xc[:, 0] * 3).astype(int)
+        return CascadeForestClassifier(**_CKW).fit(_Xc, yt), _Xc, yt
+    yt = _Xc[:, 0] * 2 + _Xc[:, 1]
+    return CascadeForestRegressor(**_CKW).fit(_Xc, yt), _Xc, yt
 
 
 def _cascade_output(m, Xr, layer):
@@ -314,14 +317,28 @@ def _cascade_output(m, Xr, layer):
     return np.asarray(m.predict(Xr, layer=layer), float).reshape(len(Xr), -1)
 
 
+# explainer -> (call(model, X, y, layer), numbers)
 CASCADE_EXPLAINERS = {
-    'deep_forest_contributions': lambda m, Xr, l: deep_forest_contributions(
-        m, Xr[:10], layer=l
+    'deep_forest_contributions': (
+        lambda m, Xr, yr, l: deep_forest_contributions(m, Xr[:10], layer=l),
+        _arr,
     ),
-    'deep_forest_contributions_oof': lambda m, Xr, l: deep_forest_contributions(
-        m, Xr, layer=l, oof=True
+    'deep_forest_contributions_oof': (
+        lambda m, Xr, yr, l: deep_forest_contributions(m, Xr, layer=l, oof=True),
+        _arr,
     ),
-    'deep_forest_shapley': lambda m, Xr, l: deep_forest_shapley(m, Xr[:10], layer=l),
+    'deep_forest_shapley': (
+        lambda m, Xr, yr, l: deep_forest_shapley(m, Xr[:10], layer=l),
+        _arr,
+    ),
+    'deep_forest_mdi': (
+        lambda m, Xr, yr, l: deep_forest_mdi(m, Xr, yr, layer=l),
+        lambda i: i.to_numpy(),
+    ),
+    'deep_forest_explain': (
+        lambda m, Xr, yr, l: deep_forest_explain(m, Xr[:10], layer=l),
+        lambda b: np.concatenate([_arr(b.train), _arr(b.new), b.mdi.to_numpy()]),
+    ),
 }
 
 
@@ -331,18 +348,21 @@ CASCADE_EXPLAINERS = {
 )  # the layer whose tree is edited: the first or the last
 @pytest.mark.parametrize('kind', ['classifier', 'regressor', 'df21'])
 def test_cascade_edit_in_place(kind, edited, explainer):
-    fitted, Xr = _cascade(kind)
+    fitted, Xr, yr = _cascade(kind)
     m = copy.deepcopy(fitted)
     L = m.n_layers_ - 1  # the last layer explained: reads every layer below it
-    call = CASCADE_EXPLAINERS[explainer]
-    first = _arr(call(m, Xr, L))
+    call, numbers = CASCADE_EXPLAINERS[explainer]
+    first = numbers(call(m, Xr, yr, L))
     fm = next(f for f in m.layers_[edited][0] if hasattr(f, 'estimators_'))
     _tree_edit(fm.estimators_[0], thr=False)  # leaf values of one fold forest's tree
-    got = call(m, Xr, L)
-    fresh = call(copy.deepcopy(m), Xr, L)
-    np.testing.assert_allclose(_arr(got), _arr(fresh), rtol=1e-12, atol=1e-12)
-    assert not np.allclose(first, _arr(got), rtol=1e-9, atol=0)  # the edit is seen
-    if explainer != 'deep_forest_contributions_oof':  # new rows: the layer's own output
+    got = call(m, Xr, yr, L)
+    fresh = call(copy.deepcopy(m), Xr, yr, L)
+    np.testing.assert_allclose(numbers(got), numbers(fresh), rtol=1e-12, atol=1e-12)
+    assert not np.allclose(first, numbers(got), rtol=1e-9, atol=0)  # the edit is seen
+    if explainer in (
+        'deep_forest_contributions',
+        'deep_forest_shapley',
+    ):  # new rows: the layer's own output
         out = _cascade_output(m, Xr[:10], L)
         np.testing.assert_allclose(
             np.asarray(got.output).reshape(out.shape), out, rtol=1e-9, atol=1e-9
