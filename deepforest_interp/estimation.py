@@ -291,7 +291,7 @@ def _fold_tree(nt: NodeTable, m: int, colmap, C: int) -> NodeTable:
     return nodes
 
 
-# model -> (token, digest, {key: value}); a refit (a new token) or a tree edited in place
+# model -> (token, {key: value}, digest); a refit (a new token) or a tree edited in place
 # (a new digest) drops the entry
 _CACHES = weakref.WeakKeyDictionary()
 _CACHE_LOCK = threading.Lock()
@@ -315,10 +315,10 @@ def _model_cache(model, token) -> dict:
     dg = _layers_digest(token)
     with _CACHE_LOCK:
         entry = _CACHES.get(model)
-        if entry is None or entry[0] is not token or entry[1] != dg:
-            entry = (token, dg, {'table bytes': 0})
+        if entry is None or entry[0] is not token or entry[2] != dg:
+            entry = (token, {'table bytes': 0}, dg)
             _CACHES[model] = entry
-        return entry[2]
+        return entry[1]
 
 
 def _read_only(*arrays):
