@@ -424,3 +424,18 @@ def test_subtree_cut_path_dependent_explained():
     np.testing.assert_allclose(
         np.asarray(e.output, float), m.predict(X), rtol=1e-9, atol=1e-9
     )
+
+
+def test_cascade_with_cut_tree_pickles():
+    "A cascade pickles its trees packed; a tree that is no longer stored depth-first (a subtree cut in place) is stored whole, with its node record's field names."
+    import pickle
+
+    fitted, Xr, _ = _cascade('classifier')
+    m = copy.deepcopy(fitted)
+    _tree_edit(m.layers_[0][0][0].estimators_[0], thr=False, cut=True)
+    back = pickle.loads(pickle.dumps(m))
+    np.testing.assert_array_equal(back.predict_proba(Xr), m.predict_proba(Xr))
+    e = deep_forest_contributions(back, Xr[:10])
+    np.testing.assert_allclose(
+        _arr(e), _arr(deep_forest_contributions(m, Xr[:10])), rtol=1e-12, atol=1e-12
+    )
