@@ -310,9 +310,13 @@ def _layers_digest(layers) -> bytes:
     return content_digest([a for s in states for a in (s['nodes'], s['values'])])
 
 
-def _model_cache(model, token) -> dict:
+def _model_cache(
+    model,
+    token,  # the fitted layers: a new object (a refit) empties the store
+    trees=None,  # the nested [layer][forest][fold] fitted forests the results read (default: token)
+) -> dict:
     "The store of Algorithm 1's results kept for a fitted `model`; emptied when `token` (its fitted layers) changes or one of their trees is edited in place (its content digest changes)."
-    dg = _layers_digest(token)
+    dg = _layers_digest(token if trees is None else trees)
     with _CACHE_LOCK:
         entry = _CACHES.get(model)
         if entry is None or entry[0] is not token or entry[2] != dg:

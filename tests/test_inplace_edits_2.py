@@ -439,3 +439,35 @@ def test_cascade_with_cut_tree_pickles():
     np.testing.assert_allclose(
         _arr(e), _arr(deep_forest_contributions(m, Xr[:10])), rtol=1e-12, atol=1e-12
     )
+
+
+@pytest.mark.parametrize('pipeline', ['paper', 'cascade'])
+def test_hidf_edit_in_place(pipeline):
+    "hiDF keeps its trees in `forests_` (paper) or `cascade_.layers_` (cascade): an edited tree is read again."
+    from deepforest_interp.hidf import HiDFClassifier, hidf_contributions
+
+    Xh = rng.normal(size=(160, 4))
+    yh = ((Xh[:, 0] > 0) ^ (Xh[:, 1] > 0)).astype(int)
+    kw = dict(
+        n_estimators=6, n_bootstrap=2, n_estimators_bootstrap=4, intersection_depth=2
+    )
+    m = HiDFClassifier(max_layers=2, random_state=0, pipeline=pipeline, **kw).fit(
+        Xh, yh
+    )
+    hidf_contributions(m, Xh[:20])
+    forest = (
+        m.forests_[0]
+        if pipeline == 'paper'
+        else next(f for f in m.cascade_.layers_[0][0] if hasattr(f, 'estimators_'))
+    )
+    _tree_edit(forest.estimators_[0], thr=False)
+    got = hidf_contributions(m, Xh[:20])
+    np.testing.assert_allclose(
+        _arr(got),
+        _arr(hidf_contributions(copy.deepcopy(m), Xh[:20])),
+        rtol=1e-12,
+        atol=1e-12,
+    )
+    np.testing.assert_allclose(
+        np.asarray(got.output), m.predict_proba(Xh[:20]), rtol=1e-9, atol=1e-9
+    )
