@@ -1164,6 +1164,10 @@ d = {
                 'cascade_estimation.html#_keep_table',
                 'deepforest_interp/estimation.py',
             ),
+            'deepforest_interp.estimation._layers_digest': (
+                'cascade_estimation.html#_layers_digest',
+                'deepforest_interp/estimation.py',
+            ),
             'deepforest_interp.estimation._leaf_dot': (
                 'cascade_estimation.html#_leaf_dot',
                 'deepforest_interp/estimation.py',

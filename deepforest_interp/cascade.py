@@ -815,14 +815,16 @@ def _subtree_sums(
 
 # %% ../nbs/04_cascade_forest.ipynb #c032h
 def _zip(a: np.ndarray) -> tuple:
-    "(dtype, shape, zlib bytes) of an array; integers in the narrowest type that holds them (byte-exact when read back with `_unzip`)."
+    "(dtype, shape, zlib bytes) of an array; integers in the narrowest type that holds them, a record array's dtype with its field names (byte-exact when read back with `_unzip`)."
     a = np.ascontiguousarray(a)
     if a.dtype.kind in 'iu' and a.size:
         for dt in (np.int8, np.int16, np.int32):
             if np.iinfo(dt).min <= a.min() and a.max() <= np.iinfo(dt).max:
                 a = a.astype(dt)
                 break
-    return a.dtype.str, a.shape, zlib.compress(a.tobytes(), 1)
+    # a record's `dtype.str` ('|V64') would lose its fields: the dtype itself then
+    spec = a.dtype if a.dtype.names else a.dtype.str
+    return spec, a.shape, zlib.compress(a.tobytes(), 1)
 
 
 # %% ../nbs/04_cascade_forest.ipynb #c032i

@@ -17,7 +17,7 @@ from .walkers import LazyKernels
 from .cascade import _BaseCascadeForest
 
 # as model_nodes: `node_table` below names the per-tree map of Eq. (19) passed to the engine
-from .adapters import node_table as model_nodes
+from .adapters import node_table as model_nodes, content_digest
 from .walkers import walk as walk_paths, walk_dot
 
 # the numba kernels of this notebook, compiled on first use (core.LazyKernels)
@@ -291,17 +291,36 @@ def _fold_tree(nt: NodeTable, m: int, colmap, C: int) -> NodeTable:
     return nodes
 
 
-# model -> (token, {key: value}); a refit (a new token) drops the entry
+# model -> (token, {key: value}, digest); a refit (a new token) or a tree edited in place
+# (a new digest) drops the entry
 _CACHES = weakref.WeakKeyDictionary()
 _CACHE_LOCK = threading.Lock()
 
 
-def _model_cache(model, token) -> dict:
-    "The store of Algorithm 1's results kept for a fitted `model`; emptied when `token` (its fitted layers) changes."
+def _layers_digest(layers) -> bytes:
+    "`content_digest` of the node records and values of every tree in a cascade's `layers_` (views, no copy)."
+    states = [
+        t.tree_.__getstate__()
+        for layer in layers
+        for forests in layer
+        for fm in forests
+        for t in getattr(fm, 'estimators_', ())
+        if hasattr(t, 'tree_')
+    ]
+    return content_digest([a for s in states for a in (s['nodes'], s['values'])])
+
+
+def _model_cache(
+    model,
+    token,  # the fitted layers: a new object (a refit) empties the store
+    trees=None,  # the nested [layer][forest][fold] fitted forests the results read (default: token)
+) -> dict:
+    "The store of Algorithm 1's results kept for a fitted `model`; emptied when `token` (its fitted layers) changes or one of their trees is edited in place (its content digest changes)."
+    dg = _layers_digest(token if trees is None else trees)
     with _CACHE_LOCK:
         entry = _CACHES.get(model)
-        if entry is None or entry[0] is not token:
-            entry = (token, {'table bytes': 0})
+        if entry is None or entry[0] is not token or entry[2] != dg:
+            entry = (token, {'table bytes': 0}, dg)
             _CACHES[model] = entry
         return entry[1]
 

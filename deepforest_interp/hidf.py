@@ -850,7 +850,7 @@ def hidf_contributions(
             C,
             model.layer_inputs(X),
             new_layers='all' if all_layers else 'last',
-            cache=_model_cache(model, model.layers_),
+            cache=_model_cache(model, model.layers_, model.cascade_.layers_),
             tag=calibration,
             verbose=verbose,
         )

@@ -232,7 +232,7 @@ prange = range  # numba.prange once the kernels compile
 # %% ../nbs/02b_tree_shap.ipynb #s033
 @_K.register
 def _shap_prep(roots, left, right, cover, player, order, parent, zm, prev, pz, qm):
-    "Per node: pre-order, parent, merged cover fraction zm of its edge, previous edge on the same player, path probability pz; per tree: Q (nodes of Eq. S6)."
+    "Per node: pre-order, parent, merged cover fraction zm of its edge, previous edge on the same player, path probability pz; per tree: Q (nodes of Eq. S6), -1 for a tree with nodes its root does not reach."
     M, N = roots.shape[0], left.shape[0]
     stack = np.empty(N + 1, np.int64)
     uniq = np.zeros(N, np.int64)
@@ -248,6 +248,10 @@ def _shap_prep(roots, left, right, cover, player, order, parent, zm, prev, pz, q
                 stack[sp], stack[sp + 1] = right[nd], left[nd]
                 sp += 2
                 parent[left[nd]], parent[right[nd]] = nd, nd
+        # nodes no path reaches (a subtree cut in place): flagged, never read
+        if k != hi:
+            qm[m] = -1
+            continue
         parent[r], zm[r], prev[r], pz[r], dmax = -1, 1.0, -1, 1.0, 0
         for k in range(r + 1, hi):
             c = order[k]
@@ -556,6 +560,13 @@ def path_shapley(
 ) -> tuple[np.ndarray, np.ndarray]:  # values (n, P, C), expected value (C,)
     "Path-dependent TreeSHAP of every row on the node table: one pass down and one up per tree and row (Eq. S5-S7)."
     tab = shap_tables(nt, players) if tables is None else tables
+    # the engine walks every node of a tree: unreachable ones have no path
+    if (tab.qm < 0).any():
+        raise ValueError(
+            f'model: tree {int(np.flatnonzero(tab.qm < 0)[0])} holds nodes that no path from'
+            ' its root reaches (a subtree cut to a leaf in place?); path-dependent TreeSHAP'
+            ' walks every node of a tree: refit, or explain with background='
+        )
     Xr, route = _route(nt, X)
     TT, WW = _gl_tables(int(tab.qm.max(initial=1)))
     out = np.zeros((Xr.shape[0], tab.n_players, nt.n_outputs))
@@ -836,6 +847,13 @@ def interaction_shapley(
 ]:  # interaction values (n, P, P, C), expected value (C,)
     "Path-dependent Shapley interaction values of every row, main effects on the diagonal (Eq. S9)."
     tab = shap_tables(nt, players) if tables is None else tables
+    # the engine walks every node of a tree: unreachable ones have no path
+    if (tab.qm < 0).any():
+        raise ValueError(
+            f'model: tree {int(np.flatnonzero(tab.qm < 0)[0])} holds nodes that no path from'
+            ' its root reaches (a subtree cut to a leaf in place?); path-dependent TreeSHAP'
+            ' walks every node of a tree: refit, or explain with background='
+        )
     Xr, route = _route(nt, X)
     qm = tab.qm + 1  # one degree more than Eq. (S5): the product of two h's
     TT, WW = _gl_tables(int(qm.max(initial=1)))
