@@ -219,3 +219,23 @@ def test_generated_modules_are_formatted(mod):
     assert _without_nbdev_scaffolding(r.stdout) == _without_nbdev_scaffolding(src), (
         f'deepforest_interp/{mod} is not what ruff makes of it: run `make format`'
     )
+
+
+def test_stored_outputs_hold_no_machine_paths():
+    "Stored outputs never show a machine path (a kernel's temp file, a checkout or a virtualenv): they are not reproducible."
+    import json
+    import re
+
+    bad = re.compile(r'/tmp/ipykernel_|/work/|/home/|/root/|site-packages/')
+    found = []
+    for p in sorted((Path(__file__).resolve().parents[1] / 'nbs').glob('*.ipynb')):
+        for c in json.loads(p.read_text())['cells']:
+            for o in c.get('outputs', []):
+                text = ''.join(o.get('text', '')) + ''.join(
+                    ''.join(v) if isinstance(v, list) else str(v)
+                    for k, v in o.get('data', {}).items()
+                    if k.startswith('text/')
+                )
+                if bad.search(text):
+                    found.append(f'{p.name} cell {c.get("id")}')
+    assert not found, found
