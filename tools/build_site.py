@@ -267,7 +267,7 @@ def stage_notebook(src: Path, dst: Path, note: bool):
             if not body.strip() and not c.get('outputs'):
                 continue
             c['source'] = body
-            if names & {'export', 'exports'}:
+            if names & {'export', 'exports', 'exporti'}:
                 c['_export'] = True
             md = {}
             if SOLUTION.match(body.split('\n', 1)[0]):
@@ -381,14 +381,16 @@ def _fill_derivations(dst: Path):
             and 'show_derivation_index()' in c['source']
         ):
             sys.path.insert(0, str(ROOT / 'tools'))
-            from derivations import derivation_index_markdown
+            from derivations import beyond_seeds_markdown, derivation_index_markdown
 
             c['outputs'] = [
                 {
                     'output_type': 'display_data',
                     'metadata': {},
                     'data': {
-                        'text/markdown': derivation_index_markdown(),
+                        'text/markdown': derivation_index_markdown()
+                        + '\n'
+                        + beyond_seeds_markdown(),
                         'text/plain': '<index>',
                     },
                 }
@@ -400,7 +402,7 @@ def _fill_derivations(dst: Path):
 
 CHECK_TAG = re.compile(r'(?m)^[ \t]*#[ \t]*check:')
 PUBLIC_DEF = re.compile(r'(?m)^(?:def|class)\s+([A-Za-z]\w*)')
-TAG_N = re.compile(r'\\tag\{\s*(\d+)\s*\}')
+TAG_N = re.compile(r'\\tag\{\s*(\d+|[A-Z][A-Za-z]?\d*)\s*\}')
 
 
 def _anchored(cells: list) -> list:
