@@ -370,6 +370,14 @@ d = {
                 'calibration.html#_method',
                 'deepforest_interp/calibration.py',
             ),
+            'deepforest_interp.calibration._prepare_after_fit': (
+                'calibration.html#_prepare_after_fit',
+                'deepforest_interp/calibration.py',
+            ),
+            'deepforest_interp.calibration._prepared': (
+                'calibration.html#_prepared',
+                'deepforest_interp/calibration.py',
+            ),
             'deepforest_interp.calibration._table_budget': (
                 'calibration.html#_table_budget',
                 'deepforest_interp/calibration.py',
@@ -1132,6 +1140,10 @@ d = {
                 'cascade_estimation.html#algorithm1layer.from_cascade',
                 'deepforest_interp/estimation.py',
             ),
+            'deepforest_interp.estimation._NewRowTables': (
+                'cascade_estimation.html#_newrowtables',
+                'deepforest_interp/estimation.py',
+            ),
             'deepforest_interp.estimation._bootstrap_counts': (
                 'cascade_estimation.html#_bootstrap_counts',
                 'deepforest_interp/estimation.py',
@@ -1142,6 +1154,10 @@ d = {
             ),
             'deepforest_interp.estimation._eq16': (
                 'cascade_estimation.html#_eq16',
+                'deepforest_interp/estimation.py',
+            ),
+            'deepforest_interp.estimation._explain_new_rows': (
+                'cascade_estimation.html#_explain_new_rows',
                 'deepforest_interp/estimation.py',
             ),
             'deepforest_interp.estimation._fold_tree': (
@@ -1156,12 +1172,20 @@ d = {
                 'cascade_estimation.html#_gather_add',
                 'deepforest_interp/estimation.py',
             ),
+            'deepforest_interp.estimation._gather_leaf_rows': (
+                'cascade_estimation.html#_gather_leaf_rows',
+                'deepforest_interp/estimation.py',
+            ),
             'deepforest_interp.estimation._inbag': (
                 'cascade_estimation.html#_inbag',
                 'deepforest_interp/estimation.py',
             ),
             'deepforest_interp.estimation._keep_table': (
                 'cascade_estimation.html#_keep_table',
+                'deepforest_interp/estimation.py',
+            ),
+            'deepforest_interp.estimation._layer_input_of': (
+                'cascade_estimation.html#_layer_input_of',
                 'deepforest_interp/estimation.py',
             ),
             'deepforest_interp.estimation._layers_digest': (
@@ -1176,6 +1200,14 @@ d = {
                 'cascade_estimation.html#_model_cache',
                 'deepforest_interp/estimation.py',
             ),
+            'deepforest_interp.estimation._new_row_tables': (
+                'cascade_estimation.html#_new_row_tables',
+                'deepforest_interp/estimation.py',
+            ),
+            'deepforest_interp.estimation._node_outputs': (
+                'cascade_estimation.html#_node_outputs',
+                'deepforest_interp/estimation.py',
+            ),
             'deepforest_interp.estimation._node_table': (
                 'cascade_estimation.html#_node_table',
                 'deepforest_interp/estimation.py',
@@ -1186,6 +1218,14 @@ d = {
             ),
             'deepforest_interp.estimation._split_sums': (
                 'cascade_estimation.html#_split_sums',
+                'deepforest_interp/estimation.py',
+            ),
+            'deepforest_interp.estimation._sum_leaf_values': (
+                'cascade_estimation.html#_sum_leaf_values',
+                'deepforest_interp/estimation.py',
+            ),
+            'deepforest_interp.estimation._words_sum': (
+                'cascade_estimation.html#_words_sum',
                 'deepforest_interp/estimation.py',
             ),
             'deepforest_interp.estimation.algorithm1_pass': (
@@ -3242,6 +3282,10 @@ d = {
                 'walkers.html#_install_compile_notice',
                 'deepforest_interp/walkers.py',
             ),
+            'deepforest_interp.walkers._leaf_loops': (
+                'walkers.html#_leaf_loops',
+                'deepforest_interp/walkers.py',
+            ),
             'deepforest_interp.walkers._node_values': (
                 'walkers.html#_node_values',
                 'deepforest_interp/walkers.py',
@@ -3256,6 +3300,14 @@ d = {
             ),
             'deepforest_interp.walkers._walk_dot': (
                 'walkers.html#_walk_dot',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers._walk_leaves': (
+                'walkers.html#_walk_leaves',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers._walk_leaves_lanes': (
+                'walkers.html#_walk_leaves_lanes',
                 'deepforest_interp/walkers.py',
             ),
             'deepforest_interp.walkers._walk_spread': (
@@ -3288,6 +3340,10 @@ d = {
             ),
             'deepforest_interp.walkers.walk_dot': (
                 'walkers.html#walk_dot',
+                'deepforest_interp/walkers.py',
+            ),
+            'deepforest_interp.walkers.walk_leaves': (
+                'walkers.html#walk_leaves',
                 'deepforest_interp/walkers.py',
             ),
             'deepforest_interp.walkers.walk_spread': (

@@ -31,9 +31,10 @@ from .walkers import LazyKernels
 from .importance import encode_target, local_mdi_from_contributions
 from .importance import _spread
 from .estimation import Algorithm1Layer, algorithm1_pass, _model_cache
+from .estimation import _new_row_tables, _explain_new_rows
 from .estimation import estimated_increments
 from .cascade import CascadeForestClassifier, CascadeForestRegressor
-from .cascade import _BaseCascadeForest
+from .cascade import _BaseCascadeForest, _AFTER_FIT
 from .pipelines import accepts_pipeline, is_pipeline, check_level
 from .pipelines import unwrap_pipeline, pipeline_rows, to_raw
 from .core import check_verbose
@@ -48,6 +49,7 @@ __all__ = [
     'CALIBRATION_MAPS',
     'CALIBRATIONS',
     'TABLE_CACHE_BYTES',
+    'TABLE_CACHE_FLOOR',
     'multiplicative_calibration',
     'additive_calibration',
     'partial_additive_calibration',
@@ -285,9 +287,10 @@ def _compiled_table(method: int):
     return lambda nodes, S, K, C: calibrated_table(nodes, S, K, C, method)
 
 
-# per model: bytes of leaf tables kept for repeated calls; None = the model's own tree
-# bytes
+# per model: bytes of leaf tables kept for repeated calls; None = the larger of the model's
+# own tree bytes and TABLE_CACHE_FLOOR (digits' default cascade: 180 MiB of tables)
 TABLE_CACHE_BYTES = None
+TABLE_CACHE_FLOOR = 512 * 2**20
 
 
 def _tree_bytes(forests) -> int:
@@ -302,7 +305,7 @@ def _tree_bytes(forests) -> int:
 
 def _table_budget(model, cache) -> int:
     if 'budget' not in cache:
-        cache['budget'] = _tree_bytes(model.layers_)
+        cache['budget'] = max(_tree_bytes(model.layers_), TABLE_CACHE_FLOOR)
     return cache['budget'] if TABLE_CACHE_BYTES is None else int(TABLE_CACHE_BYTES)
 
 
@@ -332,11 +335,24 @@ def cascade_pass(
     verbose = check_verbose(verbose)
     if new_layers not in ('all', 'last'):
         raise ValueError(f"new_layers must be 'all' or 'last', got {new_layers!r}")
+    cache = _model_cache(model, model.layers_)
+    if X is not None and new_layers == 'last' and tree_dot is None:
+        # the tables every call reads, packed once (prepared by `fit` or now): new rows at
+        # the cost of a prediction (appendix)
+        st = _prepared(model, method, L, cache, n_jobs, verbose)
+        if st is not None:
+            res = [Bunch(**cache[('train', method, l)]) for l in range(L)]
+            res.append(
+                Bunch(
+                    **cache.get(('train', method, L), dict(train=None, train_bias=None))
+                )
+            )
+            res[-1].update(_explain_new_rows(model, check_X(X, model), st, n_jobs))
+            return res
     new = None
     if X is not None:
         # one forward pass (tqdm over the layers) of the rows checked here (or by the caller)
         new = model.layer_inputs(check_X(X, model), L, verbose=verbose)
-    cache = _model_cache(model, model.layers_)
     layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
     return algorithm1_pass(
         layers,
@@ -351,6 +367,34 @@ def cascade_pass(
         verbose=verbose,
         tree_dot=tree_dot,
     )
+
+
+# %% ../nbs/06_calibration.ipynb #c020q0
+def _prepared(model, method: int, L: int, cache: dict, n_jobs, verbose):
+    "The packed tables of layer L (`estimation._new_row_tables`), after Algorithm 1 on the training rows below L and L's leaf tables if they are not kept yet; None when they exceed the budget."
+    budget = _table_budget(model, cache)
+    st = _new_row_tables(model, method, L, cache, _compiled_table(method), budget)
+    if st is not None or cache.get(('prepared', method, L)):
+        return st
+    layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
+    # the pass without new rows
+    no_rows = [np.zeros((0, a.train_input.shape[1]), np.float32) for a in layers]
+    algorithm1_pass(
+        layers,
+        _compiled_table(method),
+        model.n_outputs_,
+        no_rows,
+        new_layers='last',
+        cache=cache,
+        tag=method,
+        table_budget=budget,
+        n_jobs=n_jobs,
+        verbose=verbose,
+    )
+    cache[('prepared', method, L)] = (
+        True  # tried: a layer over the budget is not tried again
+    )
+    return _new_row_tables(model, method, L, cache, _compiled_table(method), budget)
 
 
 # %% ../nbs/06_calibration.ipynb #c019
@@ -812,20 +856,19 @@ def prepare_explanations(
     method = _method(calibration)
     L = _layer_index(model, layer)
     n_jobs = check_n_jobs(n_jobs)
-    cache = _model_cache(model, model.layers_)
-    layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
-    # the pass without new rows
-    no_rows = [np.zeros((0, a.train_input.shape[1]), np.float32) for a in layers]
-    algorithm1_pass(
-        layers,
-        _compiled_table(method),
-        model.n_outputs_,
-        no_rows,
-        new_layers='last',
-        cache=cache,
-        tag=method,
-        table_budget=_table_budget(model, cache),
-        n_jobs=n_jobs,
-        verbose=verbose,
-    )
+    verbose = check_verbose(verbose)
+    _prepared(model, method, L, _model_cache(model, model.layers_), n_jobs, verbose)
     return model
+
+
+# %% ../nbs/06_calibration.ipynb #c020q1
+def _prepare_after_fit(model):
+    "What `fit(prepare_explanations=True)` runs last: `prepare_explanations` with the defaults, for the cascades this notebook explains."
+    if isinstance(model, (CascadeForestClassifier, CascadeForestRegressor)) and (
+        type(model)._layer_input is _BaseCascadeForest._layer_input
+    ):
+        prepare_explanations(model, n_jobs=model.n_jobs)
+
+
+if _prepare_after_fit.__name__ not in {h.__name__ for h in _AFTER_FIT}:
+    _AFTER_FIT.append(_prepare_after_fit)  # once, however often the module is run

@@ -94,6 +94,11 @@ def _sum_in_order(parts, shape) -> np.ndarray:
     return out
 
 
+# functions `fit` calls last, with the fitted cascade, when `prepare_explanations=True`: the
+# explainers of later notebooks register their warm-up here (notebook 06: `prepare_explanations`)
+_AFTER_FIT = []
+
+
 class _BaseCascadeForest(BaseEstimator):
     "Shared machinery of the cascade forests: cross-fitted layers, early stopping, layer-wise prediction (seed 000 Sec. 3.3)."
 
@@ -118,6 +123,7 @@ class _BaseCascadeForest(BaseEstimator):
         'random_state': ['random_state'],
         'n_jobs': [numbers.Integral, None],
         'verbose': ['verbose'],
+        'prepare_explanations': ['boolean'],
     }
 
     # one signature for both estimators (scikit-learn reads the parameters from it)
@@ -135,6 +141,7 @@ class _BaseCascadeForest(BaseEstimator):
         random_state=None,
         n_jobs=None,
         verbose=0,
+        prepare_explanations=True,
     ):
         self.n_forests = n_forests
         self.n_estimators = n_estimators
@@ -148,6 +155,7 @@ class _BaseCascadeForest(BaseEstimator):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.prepare_explanations = prepare_explanations
 
     _forest_types = ()  # (RandomForest*, ExtraTrees*), set by the subclasses
     # declared by `from_fitted_layers` for layers fitted elsewhere (`fit` leaves them None):
@@ -337,6 +345,9 @@ class _BaseCascadeForest(BaseEstimator):
         )
         del self.layers_[best + 1 :], self.oof_outputs_[best + 1 :]
         del self.folds_[best + 1 :]
+        if self.prepare_explanations:  # what later notebooks register (notebook 06)
+            for hook in _AFTER_FIT:
+                hook(self)
         return self
 
     @classmethod
@@ -581,6 +592,12 @@ _PARAMS_DOC = """
         bit-identical fits and predictions.
     verbose : int, default=0
         Show a tqdm progress bar over the layers when > 0.
+    prepare_explanations : bool, default=True
+        End `fit` with what every explanation of new rows shares (`prepare_explanations` of
+        notebook 06: Algorithm 1 on the training rows below the best layer, and that layer's
+        leaf tables, within the cache's budget), so that the first `deep_forest_contributions`
+        call costs about what a prediction costs. It is not pickled: after loading a model,
+        call `prepare_explanations(model)` once (or the first explanation pays for it).
 
     Attributes
     ----------

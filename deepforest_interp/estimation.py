@@ -4,7 +4,7 @@
 
 # %% ../nbs/05_cascade_estimation.ipynb #c002
 from __future__ import annotations
-import numbers, threading, weakref
+import hashlib, numbers, threading, weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 import numpy as np
@@ -14,11 +14,14 @@ from tqdm.std import tqdm  # plain text bars, as notebook 04's fit
 from .core import inbag_counts, check_model, check_int, FOREST_TYPES
 from .nodes import NodeTable, tree_arrays
 from .walkers import LazyKernels
+from sklearn.base import is_classifier
 from .cascade import _BaseCascadeForest
+from .cascade import CascadeForestClassifier, CascadeForestRegressor
 
 # as model_nodes: `node_table` below names the per-tree map of Eq. (19) passed to the engine
 from .adapters import node_table as model_nodes, content_digest
-from .walkers import walk as walk_paths, walk_dot
+from .walkers import walk as walk_paths, walk_dot, walk_leaves
+from .walkers import _leaf_loops
 
 # the numba kernels of this notebook, compiled on first use (core.LazyKernels)
 _K = LazyKernels(globals())
@@ -249,6 +252,41 @@ def _leaf_dot(out, leafpos, W, table2, C):
             out[d // C] += table2[lf, d] * W[r, d % C]
 
 
+# %% ../nbs/05_cascade_estimation.ipynb #c009k2
+@_K.register
+def _gather_leaf_rows(leaf, pos, table2, tree_w, out2):
+    "out2[r] += sum over trees m of tree_w[m] * table2[pos[leaf[r, m]]] (leaf: (n, M) node ids, pos: node -> row of table2); four trees at a time, so that each row of out2 is read and written once per four tables."
+    n, M = leaf.shape
+    D = table2.shape[1]
+    M4 = M - M % 4
+    for m in range(0, M4, 4):
+        w0, w1, w2, w3 = tree_w[m], tree_w[m + 1], tree_w[m + 2], tree_w[m + 3]
+        for r in range(n):
+            p0, p1 = pos[leaf[r, m]], pos[leaf[r, m + 1]]
+            p2, p3 = pos[leaf[r, m + 2]], pos[leaf[r, m + 3]]
+            for d in range(D):
+                out2[r, d] += (
+                    (w0 * table2[p0, d] + w1 * table2[p1, d]) + w2 * table2[p2, d]
+                ) + w3 * table2[p3, d]
+    for m in range(M4, M):  # the last M % 4 trees one by one
+        w = tree_w[m]
+        for r in range(n):
+            p = pos[leaf[r, m]]
+            for d in range(D):
+                out2[r, d] += w * table2[p, d]
+
+
+@_K.register
+def _sum_leaf_values(leaf, values, out):
+    "out[r] += values[leaf[r, m]] for m = 0, 1, ... in order: per entry the additions `_sum_in_order` makes (notebook 04), bit for bit."
+    n, M = leaf.shape
+    for r in range(n):
+        for m in range(M):
+            lf = leaf[r, m]
+            for c in range(values.shape[1]):
+                out[r, c] += values[lf, c]
+
+
 # %% ../nbs/05_cascade_estimation.ipynb #c009s
 @_K.register
 def _split_sums(parent, feature, leaf, rows, w, Pb, K, C, S):
@@ -280,6 +318,19 @@ def _split_sums(parent, feature, leaf, rows, w, Pb, K, C, S):
                     S[p, g, d] += S[t, g, d]
 
 
+# %% ../nbs/05_cascade_estimation.ipynb #c009n0
+@_K.register
+def _words_sum(a, b, state):
+    "Add the 64-bit words of `a`, then of `b`, to the running digest state = (sum, position): each word, its high bits folded into its low ones (a float's change sits in its high bits), times an odd weight scrambled from its position (mod 2^64; scrambled, so that no pattern of changes cancels the way it would under weights linear in the position): one changed word changes the sum, several almost surely."
+    s, k = state[0], state[1]
+    for x in (a, b):
+        for i in range(x.size):
+            k += np.uint64(0x9E3779B97F4A7C15)
+            w = (k ^ (k >> np.uint64(31))) * np.uint64(0xBF58476D1CE4E5B9)
+            s += (x[i] ^ (x[i] >> np.uint64(29))) * (w | np.uint64(1))
+    state[0], state[1] = s, k
+
+
 # %% ../nbs/05_cascade_estimation.ipynb #c009n
 def _fold_tree(nt: NodeTable, m: int, colmap, C: int) -> NodeTable:
     "Tree m of a fold forest's NodeTable alone, its class columns spread to all C outputs (a fold that missed a class)."
@@ -298,7 +349,7 @@ _CACHE_LOCK = threading.Lock()
 
 
 def _layers_digest(layers) -> bytes:
-    "`content_digest` of the node records and values of every tree in a cascade's `layers_` (views, no copy)."
+    "A digest of the node records and values of every tree in a cascade's `layers_`, read in place (no copy): the compiled `_words_sum` over each tree's two arrays as 64-bit words, with their sizes; `content_digest` when an array is not whole words."
     states = [
         t.tree_.__getstate__()
         for layer in layers
@@ -307,7 +358,16 @@ def _layers_digest(layers) -> bytes:
         for t in getattr(fm, 'estimators_', ())
         if hasattr(t, 'tree_')
     ]
-    return content_digest([a for s in states for a in (s['nodes'], s['values'])])
+    parts = [(s['nodes'], s['values']) for s in states]
+    if not all(a.flags.c_contiguous and a.nbytes % 8 == 0 for p in parts for a in p):
+        return content_digest([a for p in parts for a in p])
+    state, kernel = np.zeros(2, np.uint64), _K._words_sum
+    for nodes, values in parts:  # one call per tree: ~2 us
+        kernel(np.frombuffer(nodes, np.uint64), np.frombuffer(values, np.uint64), state)
+    sizes = np.array([a.nbytes for p in parts for a in p], np.int64)
+    h = hashlib.blake2b(sizes.tobytes(), digest_size=16)
+    h.update(state[:1].tobytes())
+    return h.digest()
 
 
 def _model_cache(
@@ -751,3 +811,168 @@ def algorithm1_pass(
             prev = res.train
             out.append(res)
     return out
+
+
+# %% ../nbs/05_cascade_estimation.ipynb #c009x1
+@dataclass
+class _NewRowTables:
+    "What explaining new rows at layer L reads, packed once per fitted model (`_new_row_tables`)."
+
+    # forward[l][f][j] = (NodeTable, (N, C) every node's output, M) of layers 0..L-1; None:
+    # the model builds its layers' inputs itself (its own `layer_inputs` runs)
+    forward: list | None
+    # explained[f][j] = (NodeTable, pos (N,) node -> row of `table`, table (leaves, K*C),
+    # tree weights (M,) = 1 / (M J), bias (C,)) of every fold forest of layer L
+    explained: list
+    L: int  # the explained layer
+    K: int  # original features
+    C: int  # outputs
+
+
+# %% ../nbs/05_cascade_estimation.ipynb #c009x2
+# methods whose arithmetic `_explain_new_rows` repeats: a cascade overriding one of them runs its own forward pass
+_FORWARD = (
+    'layer_inputs',
+    '_layer_input',
+    '_forward',
+    '_fold_mean',
+    '_forest_predict',
+    '_tree_output',
+)
+
+
+def _node_outputs(fm, nt: NodeTable, C: int) -> np.ndarray:
+    "(N, C) what `_tree_output` returns for a row in each node of the fold forest `fm` (scikit-learn's stored values; a class the fold missed: 0)."
+    out = np.zeros((nt.n_nodes, C))
+    for m, t in enumerate(fm.estimators_):
+        v = t.tree_.value[:, 0, :]  # predict_proba / predict read these rows
+        cols = slice(None) if v.shape[1] == C else t.classes_.astype(np.intp)
+        out[nt.roots[m] : nt.roots[m] + len(v), cols] = v
+    return out
+
+
+def _new_row_tables(model, tag, L: int, cache: dict, node_table, budget: int):
+    "Pack the forward pass below layer L and layer L's leaf tables (kept in `cache`); None when a table of L is not kept."
+    key = ('new rows', tag, L)
+    if key in cache:
+        return cache[key]
+    K, C = model.n_features_in_, model.n_outputs_
+    own = CascadeForestClassifier if is_classifier(model) else CascadeForestRegressor
+    forward = None  # a DF21 cascade bins its layers' inputs: its own forward pass runs
+    if all(getattr(type(model), a) is getattr(own, a) for a in _FORWARD):
+        forward = []
+        for l in range(L):
+            lay = []
+            for forests in model.layers_[l]:
+                folds = []
+                for fm in forests:
+                    nt = model_nodes(fm, cache=False)
+                    folds.append((nt, _node_outputs(fm, nt, C), len(fm.estimators_)))
+                lay.append(folds)
+            forward.append(lay)
+    explained, extra = [], 0
+    for f, forests in enumerate(model.layers_[L]):
+        J, folds = len(forests), []
+        for j, fm in enumerate(forests):
+            nt, M = model_nodes(fm, cache=False), len(fm.estimators_)
+            colmap = (
+                slice(None)
+                if getattr(fm, 'n_classes_', 1) == C
+                else fm.classes_.astype(np.intp)
+            )
+            pos = np.full(nt.n_nodes, -1, np.int64)
+            parts, keys, off, bias = [], [], 0, np.zeros(C)
+            for m, tree in enumerate(fm.estimators_):
+                k = ('table', tag, L, f, j, m)
+                hit = cache.get(k)
+                if hit is None:
+                    if (
+                        tree.tree_.feature.max() >= K
+                    ):  # splits on a previous output: not kept
+                        return None
+                    nodes = _fold_tree(nt, m, colmap, C)  # Algorithm 1 line 7 alone
+                    table = node_table(nodes, None, K, C)
+                    leaves = np.flatnonzero(nodes.left < 0)
+                    lp = np.zeros(nodes.n_nodes, np.int32)
+                    lp[leaves] = np.arange(len(leaves))
+                    hit = (
+                        lp,
+                        table.reshape(nodes.n_nodes, K * C)[leaves],
+                        nodes.value[0].copy(),
+                    )
+                    extra += hit[1].nbytes
+                    k = None
+                lp, tab, root = hit
+                r0 = nt.roots[m]
+                leaves = np.flatnonzero(nt.left[r0 : r0 + len(lp)] < 0)
+                pos[r0 + leaves] = off + lp[leaves]
+                parts.append(tab)
+                keys.append((k, lp, root))
+                off += len(tab)
+                bias += root
+            if cache['table bytes'] + extra > budget:
+                return None
+            table = np.concatenate(parts)
+            _read_only(table)
+            o = 0
+            for (k, lp, root), tab in zip(
+                keys, parts
+            ):  # the cache's tables: views of `table`
+                if k is not None:
+                    cache[k] = (lp, table[o : o + len(tab)], root)
+                o += len(tab)
+            folds.append((nt, pos, table, np.full(M, 1.0 / (M * J)), bias / (M * J)))
+        explained.append(folds)
+    st = _NewRowTables(forward, explained, L, K, C)
+    for lay in [
+        *(forward or ()),
+        explained,
+    ]:  # the walks' derived arrays, now, not in a call
+        for folds in lay:
+            for entry in folds:
+                _leaf_loops(entry[0]), entry[0].threshold32
+    with _CACHE_LOCK:
+        cache['table bytes'] += extra
+        cache[key] = st
+    return st
+
+
+# %% ../nbs/05_cascade_estimation.ipynb #c009x4
+def _layer_input_of(model, X, st: _NewRowTables, n_jobs=None) -> np.ndarray:
+    "Layer L's input on the rows X (as `model.layer_inputs(X, L)[L]`, bit for bit): the packed forward pass, compiled walks summed in the cascade's order."
+    Xv = model._validate_X(X)  # rows `check_X` checked are not checked again
+    if st.forward is None:  # the model's own forward pass (DF21: binned)
+        return model.layer_inputs(X, st.L)[-1]
+    n, out = len(Xv), None
+    for l, lay in enumerate(st.forward):
+        Z32 = np.ascontiguousarray(model._layer_input(Xv, l, out), np.float32)
+        out = np.empty((n, len(lay), st.C))
+        for f, folds in enumerate(lay):
+            acc = np.zeros((n, st.C))
+            for (
+                nt,
+                values,
+                M,
+            ) in folds:  # summed as `_forest_predict` / `_fold_mean` sum
+                s = np.zeros((n, st.C))
+                _K._sum_leaf_values(walk_leaves(nt, Z32, n_jobs=n_jobs), values, s)
+                acc += s / M
+            out[:, f] = acc / len(folds)
+    return model._layer_input(Xv, st.L, out)
+
+
+# %% ../nbs/05_cascade_estimation.ipynb #c009x3
+def _explain_new_rows(model, X, st: _NewRowTables, n_jobs=None) -> Bunch:
+    "Contributions (n, F, K, C) and bias (n, F, C) of new rows at the layer `st` packs (Eq. 28-30): the forward pass, then one walk down every tree of L and its leaf-table rows gathered."
+    Z32 = np.ascontiguousarray(_layer_input_of(model, X, st, n_jobs), np.float32)
+    n, K, C, F = len(Z32), st.K, st.C, len(st.explained)
+    new, bias = np.zeros((n, F, K * C)), np.zeros((F, C))
+    for f, folds in enumerate(st.explained):
+        part = np.zeros((n, K * C))
+        for nt, pos, table, tw, b in folds:
+            _K._gather_leaf_rows(
+                walk_leaves(nt, Z32, n_jobs=n_jobs), pos, table, tw, part
+            )
+            bias[f] += b
+        new[:, f] = part
+    return Bunch(new=new.reshape(n, F, K, C), new_bias=np.repeat(bias[None], n, 0))

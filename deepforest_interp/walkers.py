@@ -4,7 +4,7 @@
 
 # %% ../nbs/00e_walkers.ipynb #walkers-imports
 from __future__ import annotations
-import os, sys, threading
+import os, sys, threading, weakref
 from contextlib import contextmanager
 import numpy as np
 from joblib import effective_n_jobs
@@ -25,6 +25,7 @@ __all__ = [
     'walk',
     'walk_spread',
     'walk_dot',
+    'walk_leaves',
     'explanation_of',
     'check_averaging',
     'path_contributions',
@@ -587,6 +588,138 @@ def walk_dot(
     with _K.threads(check_n_jobs(n_jobs)):
         w_row = np.arange(M) if rw.shape[0] == M else np.zeros(M, np.int64)
         _K._walk_dot(Xr, *args, nt.delta, rw, w_row, Y, out)
+    return out
+
+
+# %% ../nbs/00e_walkers.ipynb #c020x3
+@_K.register(parallel=True)
+def _walk_leaves(
+    X,
+    roots,
+    left,
+    right,
+    feature,
+    threshold,
+    missing_left,
+    zero_missing,
+    cat_row,
+    cat_bits,
+    out,
+    block,
+):
+    "out[i, m] = the leaf (global node id) row i reaches in tree m: scikit-learn's `apply` for every tree at once."
+    n, M = X.shape[0], roots.shape[0]
+    for b in prange((n + block - 1) // block):  # parallel over blocks of rows ...
+        lo, hi = b * block, min(n, (b + 1) * block)
+        for m in range(M):  # ... tree-major inside a block: the tree stays in cache
+            for i in range(lo, hi):
+                nd = roots[m]
+                while left[nd] >= 0:
+                    nd = _child(
+                        X[i, feature[nd]],
+                        nd,
+                        left,
+                        right,
+                        threshold,
+                        missing_left,
+                        zero_missing,
+                        cat_row,
+                        cat_bits,
+                    )
+                out[i, m] = nd
+
+
+# %% ../nbs/00e_walkers.ipynb #c020x3a
+@_K.register(parallel=True)
+def _walk_leaves_lanes(
+    X, roots, depth, left, right, feature, threshold, missing_left, out, block
+):
+    "`_walk_leaves` for numeric splits only, four rows at a time: leaves point to themselves, so the four paths step together (at most the tree's depth) and their loads overlap; `_child`'s rule for numbers and missing values."
+    n, M = X.shape[0], roots.shape[0]
+    for b in prange((n + block - 1) // block):
+        lo, hi = b * block, min(n, (b + 1) * block)
+        for m in range(M):  # tree-major inside a block
+            i = lo
+            while i < hi:
+                k = min(4, hi - i)  # lanes in use (the last group may be short)
+                a0 = a1 = a2 = a3 = roots[m]
+                for _ in range(depth[m]):
+                    x0 = X[i, feature[a0]]
+                    x1 = X[i + 1, feature[a1]] if k > 1 else 0.0
+                    x2 = X[i + 2, feature[a2]] if k > 2 else 0.0
+                    x3 = X[i + 3, feature[a3]] if k > 3 else 0.0
+                    c0 = left[a0] if x0 <= threshold[a0] else right[a0]
+                    c1 = left[a1] if x1 <= threshold[a1] else right[a1]
+                    c2 = left[a2] if x2 <= threshold[a2] else right[a2]
+                    c3 = left[a3] if x3 <= threshold[a3] else right[a3]
+                    if x0 != x0:  # missing: where the node sends it
+                        c0 = left[a0] if missing_left[a0] != 0 else right[a0]
+                    if x1 != x1:
+                        c1 = left[a1] if missing_left[a1] != 0 else right[a1]
+                    if x2 != x2:
+                        c2 = left[a2] if missing_left[a2] != 0 else right[a2]
+                    if x3 != x3:
+                        c3 = left[a3] if missing_left[a3] != 0 else right[a3]
+                    if c0 == a0 and c1 == a1 and c2 == a2 and c3 == a3:
+                        break  # all four at their leaves
+                    a0, a1, a2, a3 = c0, c1, c2, c3
+                out[i, m] = a0
+                if k > 1:
+                    out[i + 1, m] = a1
+                if k > 2:
+                    out[i + 2, m] = a2
+                if k > 3:
+                    out[i + 3, m] = a3
+                i += k
+
+
+# %% ../nbs/00e_walkers.ipynb #c020x3b
+_LOOPS = weakref.WeakKeyDictionary()  # frozen NodeTable -> its `_leaf_loops`
+
+
+def _leaf_loops(nt: NodeTable) -> tuple:
+    "left and right with every leaf pointing to itself, split column 0 at leaves, every tree's depth: what `_walk_leaves_lanes` reads (kept for a frozen table, whose arrays cannot change)."
+    hit = _LOOPS.get(nt)
+    if hit is not None:
+        return hit
+    idx, leaf = np.arange(nt.n_nodes, dtype=np.int32), nt.left < 0
+    loops = (
+        np.where(leaf, idx, nt.left).astype(np.int32),
+        np.where(leaf, idx, nt.right).astype(np.int32),
+        np.where(leaf, 0, nt.feature).astype(np.int32),
+        np.maximum.reduceat(nt.depth, nt.roots).astype(np.int64),
+    )
+    if getattr(nt, '_frozen', False):
+        _LOOPS[nt] = loops
+    return loops
+
+
+# %% ../nbs/00e_walkers.ipynb #c020x4
+def walk_leaves(
+    nt: NodeTable,  # the model's trees (`node_table(model)`)
+    X: np.ndarray,  # (n, K) rows; NaN routed as the model routes it
+    n_jobs: int | None = None,  # threads (joblib convention), over the rows
+) -> (
+    np.ndarray
+):  # (n, n_trees) int64: global node ids (tree m's own id + `nt.roots[m]`)
+    "The leaf every row reaches in every tree, as scikit-learn's `apply` per tree (compiled, no table gathered)."
+    Xr, args = _walk_args(nt, X)
+    roots, _, *route = args  # the leaf does not depend on the output columns
+    out = np.empty((Xr.shape[0], nt.n_trees), np.int64)
+    n_jobs = check_n_jobs(n_jobs)
+    n = len(Xr)
+    with _K.threads(1 if n <= BLOCK_ROWS else n_jobs) as nt_:
+        # blocks of equal size, a multiple of the threads (as `walk`)
+        rounds = max(1, -(-n // (BLOCK_ROWS * nt_)))
+        block = max(1, -(-n // (rounds * nt_)))
+        if nt.cat_row is None and nt.zero_missing is None:  # numbers only: four lanes
+            left, right, feature, depth = _leaf_loops(nt)
+            name = '_walk_leaves_lanes'
+            args = (roots, depth, left, right, feature, route[3], route[4])
+        else:  # category sets or zero-as-missing: `_child`'s whole rule
+            name, args = '_walk_leaves', (roots, *route)
+        kernel = getattr(_K, name) if nt_ > 1 else _K.serial(name)
+        kernel(Xr, *args, out, block)
     return out
 
 

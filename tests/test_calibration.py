@@ -302,6 +302,7 @@ def test_prepare_explanations(seed, C, cal, last):
     "prepare_explanations fills what a first call shares; the first call after it adds nothing and is bit-identical."
     from deepforest_interp.estimation import _CACHES
     from deepforest_interp.calibration import prepare_explanations, _tree_bytes
+    from deepforest_interp.calibration import TABLE_CACHE_FLOOR
 
     m, X, y, Xn = _fit(seed, 70, 3, C, 4, 'per_layer')
     layer = None if last else 0
@@ -315,22 +316,38 @@ def test_prepare_explanations(seed, C, cal, last):
     np.testing.assert_array_equal(e.values, cold.values)
     np.testing.assert_array_equal(e.bias, cold.bias)
     assert {k for k in _CACHES[m][1] if isinstance(k, tuple)} == keys
-    assert _CACHES[m][1]['table bytes'] <= _tree_bytes(m.layers_)
+    assert _CACHES[m][1]['table bytes'] <= max(
+        _tree_bytes(m.layers_), TABLE_CACHE_FLOOR
+    )
     with pytest.raises(ValueError, match='unknown calibration'):
         prepare_explanations(m, calibration='bogus')
     with pytest.raises(TypeError, match='CascadeForest'):
         prepare_explanations(object())
 
 
-def test_table_cache_within_the_model_size():
-    "The leaf tables kept per model never exceed the bytes of the model's own trees (TABLE_CACHE_BYTES=None)."
+def test_table_cache_within_the_budget():
+    "The leaf tables kept per model never exceed the budget: the larger of the model's own tree bytes and TABLE_CACHE_FLOOR (TABLE_CACHE_BYTES=None), or TABLE_CACHE_BYTES."
+    import deepforest_interp.calibration as cal
     from deepforest_interp.estimation import _CACHES
-    from deepforest_interp.calibration import _tree_bytes
+    from deepforest_interp.calibration import _tree_bytes, TABLE_CACHE_FLOOR
 
     m, X, y, Xn = _fit(7, 80, 4, 3, None, 'per_layer')
     deep_forest_contributions(m, Xn, all_layers=True, verbose=0)
     cache = _CACHES[m][1]
-    assert cache['table bytes'] <= _tree_bytes(m.layers_)
+    assert cache['table bytes'] <= max(_tree_bytes(m.layers_), TABLE_CACHE_FLOOR)
+    old, cal.TABLE_CACHE_BYTES = (
+        cal.TABLE_CACHE_BYTES,
+        5000,
+    )  # a tight budget is kept too
+    try:
+        _CACHES.pop(m)
+        tight = deep_forest_contributions(m, Xn)
+        assert _CACHES[m][1]['table bytes'] <= 5000
+    finally:
+        cal.TABLE_CACHE_BYTES = old
+    np.testing.assert_allclose(
+        tight.values, deep_forest_contributions(m, Xn).values, rtol=0, atol=1e-12
+    )
     if m.n_layers_ > 1:
         assert (
             cache['table bytes'] > 0

@@ -127,8 +127,10 @@ def test_progress_bars_change_nothing_but_stderr(capsys):
     ):
         dfi.contributions(PIPE, FRAME, check_additivity='yes')
     X = FRAME[['age', 'income']].to_numpy(float)
+    # not prepared by fit: the first call runs Algorithm 1 on the training rows (a prepared
+    # cascade's call is a forward pass and a gather: nothing to show)
     casc = dfi.CascadeForestClassifier(
-        n_estimators=5, max_layers=2, random_state=0
+        n_estimators=5, max_layers=2, random_state=0, prepare_explanations=False
     ).fit(X, Y)
     dfi.deep_forest_contributions(casc, X[:10], verbose=1)
     err = capsys.readouterr().err
