@@ -131,7 +131,10 @@ for case in cases:
     deep_forest_contributions(fresh, Xnew)
     t_fresh = time.perf_counter() - t
     del fresh
-    as_fit = lambda: (_CACHES.pop(df, None), _prepare_after_fit(df))  # what fit runs last
+    as_fit = lambda: (
+        _CACHES.pop(df, None),
+        _prepare_after_fit(df),
+    )  # what fit runs last
     unprepared = lambda: _CACHES.pop(df, None)
     tp, tc, tw, tu, tq = [], [], [], [], []
     load0 = os.getloadavg()
@@ -146,7 +149,7 @@ for case in cases:
     cp, cc, cw, cu = (statistics.median(CPU[id(v)]) for v in (tp, tc, tw, tu))
     print(
         f'[{case}] median of {reps}: predict_proba {mp:.3f}s | cold (first call after fit) {mc:.3f}s = '
-        f'{verdict(mc / mp, 2.5)} | warm {mw:.3f}s = {verdict(mw / mp, 1.5)} | a fresh fit\'s first call '
+        f"{verdict(mc / mp, 2.5)} | warm {mw:.3f}s = {verdict(mw / mp, 1.5)} | a fresh fit's first call "
         f'{t_fresh:.3f}s = {t_fresh / mp:.2f}x | load average {load0[0]:.2f} -> {os.getloadavg()[0]:.2f}',
         flush=True,
     )
@@ -169,8 +172,8 @@ for case in cases:
     )
     size = len(pickle.dumps(df))
     print(
-        f"[{case}] cache: leaf tables {cache['table bytes'] / MiB:.1f} MiB (budget {_cal._table_budget(df, cache) / MiB:.0f} MiB; "
-        f'the trees\' node arrays {_tree_bytes(df.layers_) / MiB:.1f} MiB), training rows\' arrays {train_bytes / MiB:.1f} MiB; '
+        f'[{case}] cache: leaf tables {cache["table bytes"] / MiB:.1f} MiB (budget {_cal._table_budget(df, cache) / MiB:.0f} MiB; '
+        f"the trees' node arrays {_tree_bytes(df.layers_) / MiB:.1f} MiB), training rows' arrays {train_bytes / MiB:.1f} MiB; "
         f'model pickle {size / MiB:.1f} MiB (the cache is not pickled)',
         flush=True,
     )

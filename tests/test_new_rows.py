@@ -91,7 +91,9 @@ def test_packed_tables_equal_the_engine(seed, C, calibration, nan, scheme, last)
     np.testing.assert_allclose(fast.values, slow.values, rtol=0, atol=1e-12 * scale)
     np.testing.assert_allclose(fast.bias, slow.bias, rtol=0, atol=1e-12 * scale)
     out = m.predict_proba(Xn, layer=layer) if C else m.predict(Xn, layer=layer)
-    if calibration is not None or L == 0:  # estimation alone is not additive past layer 0
+    if (
+        calibration is not None or L == 0
+    ):  # estimation alone is not additive past layer 0
         np.testing.assert_allclose(fast.output, out, rtol=0, atol=1e-9)
     assert np.isfinite(fast.values).all()
 

@@ -12,8 +12,9 @@
   each of the three kinds must be on the site, and a screenshot of each goes to _site/_screens/explorer-<kind>.png.
 
 The site is served on 127.0.0.1 by a throw-away http.server (file:// would block MathJax's web fonts). Chromium is
-Debian's /usr/bin/chromium (override with CHROMIUM=...), driven through Python playwright. Screenshots of four pages
-(home, equations, a figure, the derivation index) go to _site/_screens/.
+Debian's /usr/bin/chromium (override with CHROMIUM=...), driven through Python playwright. Screenshots of five pages
+(home, equations, a figure, the derivation index, an experiment) and of lesson 02c's three plots (waterfall, summary,
+dependence) go to _site/_screens/.
 """
 
 import functools, http.server, os, re, socketserver, sys, tempfile, threading, time
@@ -33,12 +34,22 @@ FLAGS = [
     '--disable-component-update',
     '--disable-sync',
 ]
+# (page, what to scroll to (None: the top), which match, the screenshot's name)
 SCREENS = [
-    ('index.html', None),
-    ('06_calibration.html', 'div.math'),
-    ('08_forest_floor.html', '.cell_output img'),
-    ('derivations.html', 'table'),
-    ('10_experiments_deep_forest.html', '.cell_output img'),
+    ('index.html', None, 0, 'index.png'),
+    ('06_calibration.html', 'div.math', 0, '06_calibration.png'),
+    ('08_forest_floor.html', '.cell_output img', 0, '08_forest_floor.png'),
+    ('derivations.html', 'table', 0, 'derivations.png'),
+    (
+        '10_experiments_deep_forest.html',
+        '.cell_output img',
+        0,
+        '10_experiments_deep_forest.png',
+    ),
+    # the plots a shap user reaches for, as the course shows them (lesson 02c)
+    ('02c_explanation_plots.html', '.cell_output img', 0, '02c_waterfall.png'),
+    ('02c_explanation_plots.html', '.cell_output img', 1, '02c_summary.png'),
+    ('02c_explanation_plots.html', '.cell_output img', 2, '02c_dependence.png'),
 ]
 
 PAGE_JS = r"""
@@ -489,14 +500,12 @@ def main() -> int:
                 problems += check_explorers(page, page_name, explorers)
                 problems += check_widths(page, page_name)
                 problems += [f'{where}: {f}' for f in failed if 'favicon' not in f]
-                for name, sel in SCREENS:
+                for name, sel, k, shot in SCREENS:
                     if name == page_name:
-                        if sel and page.locator(sel).count():
-                            page.locator(sel).first.scroll_into_view_if_needed()
+                        if sel and page.locator(sel).count() > k:
+                            page.locator(sel).nth(k).scroll_into_view_if_needed()
                             page.evaluate('window.scrollBy(0, -250)')
-                        page.screenshot(
-                            path=str(SITE / '_screens' / name.replace('.html', '.png'))
-                        )
+                        page.screenshot(path=str(SITE / '_screens' / shot))
                 page.close()
             ctx.close()
     finally:
