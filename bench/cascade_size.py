@@ -59,7 +59,9 @@ for seed in seeds:
     if full:
         X_tr, y_tr = X, y
     t = time.perf_counter()
-    model = CascadeForestClassifier(random_state=seed).fit(X_tr, y_tr)
+    model = CascadeForestClassifier(random_state=seed, prepare_explanations=False).fit(
+        X_tr, y_tr
+    )
     fit = time.perf_counter() - t
     trees = [
         t

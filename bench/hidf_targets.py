@@ -92,7 +92,9 @@ class _Stacked:
 
     def __init__(self, rep):
         self.hidf = HiDFClassifier(random_state=rep, n_jobs=1)
-        self.cascade = CascadeForestClassifier(random_state=rep, n_jobs=1)
+        self.cascade = CascadeForestClassifier(
+            random_state=rep, n_jobs=1, prepare_explanations=False
+        )
 
     def fit(self, X, y):
         self.hidf.fit(X, y)
