@@ -8,10 +8,11 @@ not see, are counted), cross-checked by `resource.getrusage(...).ru_maxrss`. Rep
 set before it, minus the same for the model's own `predict` (the plain predict), against
 * the result: the `values` array the call returns (500,000 x 30 float64 = 114 MiB; float32: 57 MiB) -- target <= 1.5x;
 * the whole Explanation (values + bias + data) for reference.
-Calls: `predict`, `contributions(..., dtype=float64)`, `contributions(..., dtype=float32)`, `contribution_summary`
+Calls: `predict`, `contributions(..., dtype=float64)`, `contributions(..., dtype=float32)`, the same two with
+`copy=False` (`f64view`, `f32view`: `e.data` is a read-only view of X, not the Explanation's own copy), `contribution_summary`
 (whose result is a few KiB: there the whole peak above predict is reported). The first call on a model (additivity check
 on every row) is the one measured: the numba kernels are compiled on 1,000 rows first.
-Run: .venv/bin/python bench/summary_memory.py [--rows N] [--families rf,hgb,xgb,lgbm] [--calls predict,f64,f32,summary]
+Run: .venv/bin/python bench/summary_memory.py [--rows N] [--families rf,hgb,xgb,lgbm] [--calls predict,f64,f32,f64view,f32view,summary]
 [--lib DIR: import deepforest_interp from DIR, e.g. a copy of the package before a change]
 """
 
@@ -69,6 +70,8 @@ def child(family, call, n):
         'predict': lambda: m.predict(X),
         'f64': lambda: contributions(m, X, dtype=np.float64),
         'f32': lambda: contributions(m, X, dtype=np.float32),
+        'f64view': lambda: contributions(m, X, dtype=np.float64, copy=False),
+        'f32view': lambda: contributions(m, X, dtype=np.float32, copy=False),
         'summary': lambda: contribution_summary(m, X),
     }[call]
     # compile the kernels, then forget the model's table: the measured call is a first call
@@ -112,9 +115,11 @@ def child(family, call, n):
         else sum(
             a.nbytes
             for a in (out.values, out.bias, out.data)
-            if isinstance(a, np.ndarray) and a is not X
+            if isinstance(a, np.ndarray) and not np.shares_memory(a, X)
         ),
-        data_is_X=bool(call not in ('predict', 'summary') and out.data is X),
+        data_is_X=bool(
+            call not in ('predict', 'summary') and np.shares_memory(out.data, X)
+        ),
     )
     print('RESULT ' + json.dumps(res), flush=True)
 
@@ -122,7 +127,7 @@ def child(family, call, n):
 def main():
     n = arg('--rows', 500_000)
     fams = arg('--families', 'rf,hgb,xgb,lgbm').split(',')
-    calls = arg('--calls', 'predict,f64,f32,summary').split(',')
+    calls = arg('--calls', 'predict,f64,f32,f64view,f32view,summary').split(',')
     print(f'{n:,} x 30 float64 rows; load average {os.getloadavg()[0]:.2f}', flush=True)
     for fam in fams:
         got = {}

@@ -110,6 +110,8 @@ def check_dtype(dtype) -> None:
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c014
+# `contributions(copy=_VIEW)`: internal, the caller sets the result's data to a view of X
+_VIEW = object()
 # attributions other than the path's, name -> explainer(model, X, *, check_additivity,
 # n_jobs, dtype, level): 'shapley' is registered by lesson 02b (`shapley_values`)
 ATTRIBUTIONS = {}
@@ -136,6 +138,11 @@ def contributions(
     # 'path': Saabas' path contributions (Eq. 2-6); 'shapley': exact TreeSHAP, the
     # Shapley values of the path-dependent game (lesson 02b, `shapley_values`)
     method: str = 'path',
+    # False: `e.data` is a read-only view of X when X is a float NumPy array and the
+    # model is not a Pipeline (no second copy of the rows: at scale the result is
+    # `values` alone); an edit of X in place then shows in `e.data`. True: the
+    # Explanation's own read-only copy
+    copy: bool = True,
 ) -> Explanation:  # values (n, K) or (n, K, C), bias (n,) or (n, C): n rows of X, K explained features (a Pipeline's raw columns by default), C classes or outputs (absent for one output). Units: probability for trees and forests of classifiers (`predict_proba`); log-odds for boosted classifiers (their raw score; binary: one column, classes_[1]); the target's units for regressors
     "Saabas/Palczewska feature contributions of a tree ensemble: `bias + values.sum(1) == output` (paper Eq. 2-6); `method='shapley'`: exact Shapley values (lesson 02b)."
     if check_additivity not in (True, False, 'all'):
@@ -144,7 +151,32 @@ def contributions(
         )
     verbose = check_verbose(verbose)
     check_dtype(dtype)
-    if method != 'path':
+    if copy is not _VIEW:
+        check_bool(copy, 'copy')
+    if (
+        copy is False
+        and isinstance(X, np.ndarray)
+        and X.ndim == 2
+        and X.dtype.kind == 'f'
+        and not is_pipeline(model)
+    ):
+        # the rows explained are X itself: no private copy is made, `data` views X
+        e = contributions(
+            model,
+            X,
+            check_additivity=check_additivity,
+            n_jobs=n_jobs,
+            return_std=return_std,
+            dtype=dtype,
+            level=level,
+            verbose=verbose,
+            method=method,
+            copy=_VIEW,  # the result's data is set here, not copied below
+        )
+        view = X.view()
+        view.flags.writeable = False
+        e.data = view
+        return e
         if not isinstance(method, str) or method not in ATTRIBUTIONS:
             raise ValueError(
                 f"method must be 'path' or one of {sorted(ATTRIBUTIONS)}, got {method!r}"
@@ -194,7 +226,9 @@ def contributions(
     if isinstance(X, (np.ndarray, pd.DataFrame)) and X.ndim == 2:
         if len(X) > CONTRIB_BLOCK_ROWS:  # the temporaries stay a block's
             kw = dict(check_additivity=check_additivity, n_jobs=n_jobs, dtype=dtype)
-            return _into_blocks(model, X, kw | dict(return_std=return_std))
+            return _into_blocks(
+                model, X, kw | dict(return_std=return_std), copy is _VIEW
+            )
     n_jobs = check_n_jobs(n_jobs)
     # every family through its adapter (notebook 00d): rows, Eq. (4)'s increments
     # walked (Eq. 6), the bias, one additivity check
@@ -781,8 +815,8 @@ def _in_blocks(model, X, kw: dict) -> Explanation:
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c013bk
-def _into_blocks(model, X, kw: dict) -> Explanation:
-    "`contributions(model, X, **kw)` of many rows block by block into one preallocated result; a model's first call checks every row, as one call does."
+def _into_blocks(model, X, kw: dict, view: bool = False) -> Explanation:
+    "`contributions(model, X, **kw)` of many rows block by block into one preallocated result; a model's first call checks every row, as one call does (`view`: the result's data is left to the caller, `contributions(copy=False)`)."
     nt = node_table(model)
     check = kw['check_additivity']
     if check and not getattr(nt, 'verified', False):
@@ -811,7 +845,7 @@ def _into_blocks(model, X, kw: dict) -> Explanation:
         out['values'],
         out['bias'],
         e.feature_names,
-        X if keep_X else out['data'],
+        None if keep_X and view else X if keep_X else out['data'],
         e.output_names,
         info=e.info,
     )

@@ -316,3 +316,34 @@ def test_boosting_summary_dask_dtype_and_blocks(monkeypatch):
     np.testing.assert_array_equal(eb.values, e.values)
     np.testing.assert_array_equal(eb.std, e.std)
     np.testing.assert_array_equal(eb.data, e.data)
+
+
+def test_copy_false_views_the_rows():
+    "contributions(copy=False): e.data is a read-only view of a float X (no second copy), the numbers are the same."
+    import deepforest_interp.tree_contributions as tc
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(300, 4))
+    y = X[:, 0] + X[:, 1] * X[:, 2]
+    rf = RandomForestRegressor(n_estimators=6, max_depth=5, random_state=0).fit(X, y)
+    for Xi in (X, X.astype(np.float32)):
+        e, v = contributions(rf, Xi), contributions(rf, Xi, copy=False)
+        np.testing.assert_array_equal(v.values, e.values)
+        assert np.shares_memory(v.data, Xi) and not np.shares_memory(e.data, Xi)
+        assert (
+            not v.data.flags.writeable and Xi.flags.writeable
+        )  # the caller's X stays writable
+    old = tc.CONTRIB_BLOCK_ROWS
+    tc.CONTRIB_BLOCK_ROWS = 64  # the block path: the result's data is X, never copied
+    try:
+        v = contributions(rf, X, copy=False)
+        assert np.shares_memory(v.data, X)
+        np.testing.assert_array_equal(v.values, contributions(rf, X).values)
+    finally:
+        tc.CONTRIB_BLOCK_ROWS = old
+    frame = pd.DataFrame(X, columns=list('abcd'))  # converted: its own array, no view
+    assert contributions(rf.fit(frame, y), frame, copy=False).feature_names == list(
+        'abcd'
+    )
+    with pytest.raises(TypeError, match='copy must be a bool'):
+        contributions(rf, X, copy='no')
