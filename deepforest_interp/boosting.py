@@ -829,7 +829,7 @@ def boosted_contributions(
 # %% ../nbs/01c_boosting.ipynb #b029k
 # rows per block of a large call: the prepared rows, the model's own output and the
 # walk's temporaries are a block's; only the result is whole
-BOOST_BLOCK_ROWS = 2**16
+BOOST_BLOCK_ROWS = 2**14
 
 
 def _boosted_blocks(model, X, check_additivity, n_jobs, dtype) -> Explanation:

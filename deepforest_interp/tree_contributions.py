@@ -95,7 +95,7 @@ def _feature_names(model, K: int, X=None) -> list:
 PROGRESS_BLOCKS = 20
 # rows per block of a large call (a forest's or tree's): the validated copy of the rows and
 # the walk's temporaries are a block's; only the result is whole (see the appendix)
-CONTRIB_BLOCK_ROWS = 2**16
+CONTRIB_BLOCK_ROWS = 2**14
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c013dt
