@@ -963,16 +963,24 @@ def _layer_input_of(model, X, st: _NewRowTables, n_jobs=None) -> np.ndarray:
 
 # %% ../nbs/05_cascade_estimation.ipynb #c009x3
 def _explain_new_rows(model, X, st: _NewRowTables, n_jobs=None) -> Bunch:
-    "Contributions (n, F, K, C) and bias (n, F, C) of new rows at the layer `st` packs (Eq. 28-30): the forward pass, then one walk down every tree of L and its leaf-table rows gathered."
+    "Contributions (n, F, K, C) and bias (n, F, C) of new rows at the layer `st` packs (Eq. 28-30): the forward pass, then one walk down every tree of L and its leaf-table rows gathered (the forests of L in parallel threads with `n_jobs`)."
     Z32 = np.ascontiguousarray(_layer_input_of(model, X, st, n_jobs), np.float32)
     n, K, C, F = len(Z32), st.K, st.C, len(st.explained)
     new, bias = np.zeros((n, F, K * C)), np.zeros((F, C))
-    for f, folds in enumerate(st.explained):
+    threads = min(F, effective_n_jobs(n_jobs))
+
+    def forest(f):  # the compiled kernels release the GIL: forests run side by side
         part = np.zeros((n, K * C))
-        for nt, pos, table, tw, b in folds:
-            _K._gather_leaf_rows(
-                walk_leaves(nt, Z32, n_jobs=n_jobs), pos, table, tw, part
-            )
+        for nt, pos, table, tw, b in st.explained[f]:
+            leaves = walk_leaves(nt, Z32, n_jobs=1 if threads > 1 else n_jobs)
+            _K._gather_leaf_rows(leaves, pos, table, tw, part)
             bias[f] += b
         new[:, f] = part
+
+    if threads > 1:
+        with ThreadPoolExecutor(threads) as ex:
+            list(ex.map(forest, range(F)))
+    else:
+        for f in range(F):
+            forest(f)
     return Bunch(new=new.reshape(n, F, K, C), new_bias=np.repeat(bias[None], n, 0))

@@ -177,6 +177,7 @@ def contributions(
         view.flags.writeable = False
         e.data = view
         return e
+    if method != 'path':
         if not isinstance(method, str) or method not in ATTRIBUTIONS:
             raise ValueError(
                 f"method must be 'path' or one of {sorted(ATTRIBUTIONS)}, got {method!r}"

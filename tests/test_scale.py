@@ -347,3 +347,20 @@ def test_copy_false_views_the_rows():
     )
     with pytest.raises(TypeError, match='copy must be a bool'):
         contributions(rf, X, copy='no')
+
+
+def test_copy_false_keeps_the_attribution():
+    "copy=False changes where e.data lives, never which attribution is computed."
+    from deepforest_interp.tree_shap import shapley_values
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(80, 4))
+    rf = RandomForestRegressor(n_estimators=5, max_depth=4, random_state=0).fit(
+        X, X[:, 0] * X[:, 1]
+    )
+    want = shapley_values(rf, X).values
+    for copy in (True, False):
+        got = contributions(rf, X, method='shapley', copy=copy)
+        np.testing.assert_array_equal(got.values, want)
+    with pytest.raises(ValueError, match='method must be'):
+        contributions(rf, X, method='saabas', copy=False)
