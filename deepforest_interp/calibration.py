@@ -867,7 +867,8 @@ def _prepare_after_fit(model):
     if isinstance(model, (CascadeForestClassifier, CascadeForestRegressor)) and (
         type(model)._layer_input is _BaseCascadeForest._layer_input
     ):
-        prepare_explanations(model, n_jobs=model.n_jobs)
+        # a verbose fit shows Algorithm 1's bar over the trees too
+        prepare_explanations(model, n_jobs=model.n_jobs, verbose=model.verbose)
 
 
 if _prepare_after_fit.__name__ not in {h.__name__ for h in _AFTER_FIT}:
