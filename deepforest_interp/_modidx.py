@@ -1674,6 +1674,10 @@ d = {
                 'explanation.html#_abbrev',
                 'deepforest_interp/explanation.py',
             ),
+            'deepforest_interp.explanation._all_finite': (
+                'explanation.html#_all_finite',
+                'deepforest_interp/explanation.py',
+            ),
             'deepforest_interp.explanation._explanation_arrays': (
                 'explanation.html#_explanation_arrays',
                 'deepforest_interp/explanation.py',

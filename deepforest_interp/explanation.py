@@ -78,6 +78,16 @@ def _float_values(a):
     return a if a.dtype in (np.float32, np.float64) else a.astype(float)
 
 
+# %% ../nbs/00b_explanation.ipynb #c005-0f
+def _all_finite(a: np.ndarray, chunk: int = 2**20) -> bool:
+    "No NaN or inf in `a`, checked a chunk of elements at a time (no boolean array the size of `a`: a large explanation's check costs a chunk's memory)."
+    flat = a.reshape(-1)  # a view of a contiguous array; a copy of a strided one
+    return all(
+        bool(np.isfinite(flat[lo : lo + chunk]).all())
+        for lo in range(0, flat.size, chunk)
+    )
+
+
 # %% ../nbs/00b_explanation.ipynb #c005-1
 def _same_shape(a: tuple, b: tuple) -> bool:
     "Shapes equal, an unknown (NaN) length of a lazy dask array matching an unknown one."
@@ -122,7 +132,7 @@ def _check_fields(self):
         'bias',
     ):  # outputs never hold NaN or inf (dask stays lazy)
         a = getattr(self, part)
-        if isinstance(a, np.ndarray) and not np.isfinite(a).all():
+        if isinstance(a, np.ndarray) and not _all_finite(a):
             raise ValueError(f'{part} must be finite: it holds NaN or inf')
     n, K = self.values.shape[:2]
     if not _same_shape(self.bias.shape, (n,) + self.values.shape[2:]):

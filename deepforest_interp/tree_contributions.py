@@ -93,9 +93,13 @@ def _feature_names(model, K: int, X=None) -> list:
 # %% ../nbs/02_tree_contributions.ipynb #c02-blocks-const
 # blocks of rows a progress bar counts (verbose > 0; see the appendix)
 PROGRESS_BLOCKS = 20
-# rows per block of a large call (a forest's or tree's): the validated copy of the rows and
-# the walk's temporaries are a block's; only the result is whole (see the appendix)
+# a call on more rows than this runs in blocks (a forest's or tree's): the validated copy
+# of the rows and the walk's temporaries are a block's; only the result is whole (see the
+# appendix)
 CONTRIB_BLOCK_ROWS = 2**14
+# a block's temporaries (its rows' copy, values and data, 8 (C + 2) K bytes a row) stay
+# within about this many bytes, in blocks of 2,048 rows or more (at most CONTRIB_BLOCK_ROWS)
+CONTRIB_BLOCK_BYTES = 2**22
 
 
 # %% ../nbs/02_tree_contributions.ipynb #c013dt
@@ -822,7 +826,10 @@ def _into_blocks(model, X, kw: dict, view: bool = False) -> Explanation:
     check = kw['check_additivity']
     if check and not getattr(nt, 'verified', False):
         kw = kw | dict(check_additivity='all')
-    n, step = len(X), CONTRIB_BLOCK_ROWS
+    width = (
+        8 * nt.n_features * (nt.n_outputs + 2)
+    )  # a row's bytes in a block's temporaries
+    n, step = len(X), min(CONTRIB_BLOCK_ROWS, max(2048, CONTRIB_BLOCK_BYTES // width))
     take = lambda lo: (
         X.iloc[lo : lo + step] if hasattr(X, 'iloc') else X[lo : lo + step]
     )
