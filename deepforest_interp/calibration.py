@@ -374,7 +374,10 @@ def _prepared(model, method: int, L: int, cache: dict, n_jobs, verbose):
     "The packed tables of layer L (`estimation._new_row_tables`), after Algorithm 1 on the training rows below L and L's leaf tables if they are not kept yet; None when they exceed the budget."
     budget = _table_budget(model, cache)
     st = _new_row_tables(model, method, L, cache, _compiled_table(method), budget)
-    if st is not None or cache.get(('prepared', method, L)):
+    # the training rows below L are kept too (a layer whose trees never split on a previous
+    # output gets its tables without them)
+    below = all(('train', method, l) in cache for l in range(L))
+    if (st is not None and below) or cache.get(('prepared', method, L)):
         return st
     layers = [Algorithm1Layer.from_cascade(model, l) for l in range(L + 1)]
     # the pass without new rows
@@ -443,6 +446,8 @@ def deep_forest_contributions(
     _method(calibration)
     _layer_index(model, layer)
     check_n_jobs(n_jobs)
+    check_bool(oof, 'oof')
+    check_bool(all_layers, 'all_layers')
     rows = check_X(X, model)
     X, names = rows
     if oof and not model.is_training_data(X):

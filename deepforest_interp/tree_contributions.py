@@ -142,8 +142,8 @@ def contributions(
     # 'path': Saabas' path contributions (Eq. 2-6); 'shapley': exact TreeSHAP, the
     # Shapley values of the path-dependent game (lesson 02b, `shapley_values`)
     method: str = 'path',
-    # False: `e.data` is a read-only view of X when X is a float NumPy array and the
-    # model is not a Pipeline (no second copy of the rows: at scale the result is
+    # False: `e.data` is a read-only view of X when X is a float32 / float64 NumPy array
+    # and the model is not a Pipeline (no second copy of the rows: at scale the result is
     # `values` alone); an edit of X in place then shows in `e.data`. True: the
     # Explanation's own read-only copy
     copy: bool = True,
@@ -158,10 +158,11 @@ def contributions(
     if copy is not _VIEW:
         check_bool(copy, 'copy')
     if (
-        copy is False
+        copy is not _VIEW
+        and not copy
         and isinstance(X, np.ndarray)
         and X.ndim == 2
-        and X.dtype.kind == 'f'
+        and X.dtype in (np.float32, np.float64)  # other dtypes are converted: a copy
         and not is_pipeline(model)
     ):
         # the rows explained are X itself: no private copy is made, `data` views X

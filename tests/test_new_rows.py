@@ -188,3 +188,41 @@ def test_walk_leaves_with_category_sets():
     leaves = walk_leaves(nt, X)
     got = nt.offset[0] + (nt.value[leaves, 0] * nt.tree_weight).sum(1)
     np.testing.assert_allclose(got, hgb.predict(X), rtol=0, atol=1e-9)
+
+
+def test_a_layer_that_never_splits_on_a_previous_output():
+    "Its tables need no training rows, but the layers below are still prepared: no KeyError, the engine's numbers."
+    r = np.random.default_rng(115)
+    X = r.normal(size=(30, 5))
+    y = X.sum(1) + r.normal(size=30)
+    m = CascadeForestRegressor(
+        n_estimators=1, max_depth=1, n_forests=1, max_layers=2, random_state=2
+    ).fit(X, y)
+    assert m.n_layers_ == 2
+    assert all(
+        t.tree_.feature.max() < 5 for fm in m.layers_[1][0] for t in fm.estimators_
+    )
+    for calibration in ('partial', None):
+        fast = deep_forest_contributions(m, X[:3], calibration=calibration)
+        slow = _slow(m, X[:3], calibration=calibration)
+        np.testing.assert_allclose(fast.values, slow.values, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(fast.output, m.predict(X[:3]), rtol=0, atol=1e-9)
+
+
+def test_flags_are_checked():
+    X, y, Xn, _ = _data(4, 60, 3, 2, False)
+    m = CascadeForestClassifier(n_estimators=3, max_layers=2, random_state=0).fit(X, y)
+    for name in ('oof', 'all_layers'):
+        with pytest.raises(TypeError, match=name):
+            deep_forest_contributions(m, Xn, **{name: 'no'})
+
+
+def test_copy_flag_spellings_and_dtypes():
+    from deepforest_interp.tree_contributions import contributions
+
+    X, y, _, _ = _data(6, 80, 3, 0, False)
+    rf = ExtraTreesRegressor(n_estimators=4, random_state=0).fit(X, y)
+    assert np.shares_memory(contributions(rf, X, copy=np.False_).data, X)
+    X16 = X.astype(np.float16)  # converted to float64 either way: its own array
+    e16 = contributions(rf, X16, copy=False)
+    assert e16.data.dtype == np.float64 and not np.shares_memory(e16.data, X16)
