@@ -533,6 +533,9 @@ def _forest_pass(
         else np.zeros((J, max(len(fm.estimators_) for fm in layer.forests[f]), K))
     )
     W = None if W is None else np.ascontiguousarray(W, dtype=float)
+    sums_buf = (
+        None  # the node sums' memory, reused tree after tree (`_split_sums` fills it)
+    )
     for j, (tr, va) in enumerate(layer.folds):
         fm = layer.forests[f][j]
         # (M, len(va)): weight x M of tree m for held-out row i; None: every tree 1
@@ -617,7 +620,12 @@ def _forest_pass(
                         leaf = t.apply(Ztr[rows])
                     # node sums of the forests split on only; Eq. (16) reads no other
                     # forest's sums, so the rest is left unset
-                    S = np.empty((nodes.n_nodes, len(Pb), K * C))
+                    # one buffer for the pass, grown when a tree needs more: a fresh
+                    # array per tree costs its page faults (a third of the kernel's time)
+                    need = nodes.n_nodes * len(Pb) * K * C
+                    if sums_buf is None or sums_buf.size < need:
+                        sums_buf = np.empty(need)
+                    S = sums_buf[:need].reshape(nodes.n_nodes, len(Pb), K * C)
                     _K._split_sums(
                         nodes.parent, nodes.feature, leaf, rows, w, Pb, K, C, S
                     )
