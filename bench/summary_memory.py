@@ -12,11 +12,12 @@ Calls: `predict`, `contributions(..., dtype=float64)`, `contributions(..., dtype
 `copy=False` (`f64view`, `f32view`: `e.data` is a read-only view of X, not the Explanation's own copy), `contribution_summary`
 (whose result is a few KiB: there the whole peak above predict is reported). The first call on a model (additivity check
 on every row) is the one measured: the numba kernels are compiled on 1,000 rows first.
-Last run (2026-11-28, load 1.5-1.8, blocks of 2**14 rows), peak above predict / values:
-  float64, default copy:  RF 1.44x, HGB 2.04x, XGBoost 2.09x, LightGBM 2.05x (= the Explanation's own arrays, values + its
+Last run (2026-11-28, load 1.9-2.2; blocks of about 4 MiB of temporaries, Explanation's finiteness check by chunks),
+peak above predict / values:
+  float64, default copy:  RF 1.48x, HGB 2.04x, XGBoost 2.09x, LightGBM 2.06x (= the Explanation's own arrays, values + its
                           private copy of the rows, 1.00-1.03x)
-  float64, copy=False:    RF 0.56x, HGB 1.17x, XGBoost 1.24x, LightGBM 1.17x  (target <= 1.5x: met)
-  float32, copy=False:    RF 0.11x, HGB 1.54x, XGBoost 1.57x, LightGBM 1.30x  (a fixed ~30 MiB beyond 57 MiB of values)
+  float64, copy=False:    RF 0.48x, HGB 1.04x, XGBoost 1.09x, LightGBM 1.06x  (target <= 1.5x: met)
+  float32, copy=False:    RF -0.07x, HGB 1.05x, XGBoost 1.16x, LightGBM 1.10x (target <= 1.5x: met)
   (RF's own predict peaks 73 MiB above its start, the others 3-7 MiB: "above predict" subtracts it.)
 Run: .venv/bin/python bench/summary_memory.py [--rows N] [--families rf,hgb,xgb,lgbm] [--calls predict,f64,f32,f64view,f32view,summary]
 [--lib DIR: import deepforest_interp from DIR, e.g. a copy of the package before a change]

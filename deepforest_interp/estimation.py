@@ -533,9 +533,8 @@ def _forest_pass(
         else np.zeros((J, max(len(fm.estimators_) for fm in layer.forests[f]), K))
     )
     W = None if W is None else np.ascontiguousarray(W, dtype=float)
-    sums_buf = (
-        None  # the node sums' memory, reused tree after tree (`_split_sums` fills it)
-    )
+    # the node sums' memory, reused tree after tree (`_split_sums` fills it)
+    sums_buf = None
     for j, (tr, va) in enumerate(layer.folds):
         fm = layer.forests[f][j]
         # (M, len(va)): weight x M of tree m for held-out row i; None: every tree 1
