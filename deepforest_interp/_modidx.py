@@ -1196,6 +1196,10 @@ d = {
                 'cascade_estimation.html#_leaf_dot',
                 'deepforest_interp/estimation.py',
             ),
+            'deepforest_interp.estimation._leaf_table': (
+                'cascade_estimation.html#_leaf_table',
+                'deepforest_interp/estimation.py',
+            ),
             'deepforest_interp.estimation._model_cache': (
                 'cascade_estimation.html#_model_cache',
                 'deepforest_interp/estimation.py',

@@ -429,6 +429,16 @@ class Algorithm1Layer:
         )
 
 
+# %% ../nbs/05_cascade_estimation.ipynb #c009f0
+def _leaf_table(nodes: NodeTable, table: np.ndarray, K: int, C: int) -> tuple:
+    "What the store keeps of one tree's Algorithm 1 table (n_nodes, K, C): (node -> row of its leaf rows (0 off leaves), the leaf rows (n_leaves, K*C), the root's value (C,))."
+    leaves = np.flatnonzero(nodes.left < 0)
+    pos = np.zeros(nodes.n_nodes, np.int32)
+    pos[leaves] = np.arange(len(leaves))
+    rows = np.ascontiguousarray(table.reshape(nodes.n_nodes, K * C)[leaves])
+    return pos, rows, nodes.value[0].copy()
+
+
 # %% ../nbs/05_cascade_estimation.ipynb #c009f
 def _keep_table(cache, key, hit, budget):
     "Store a leaf table (read-only) in `cache` while the tables stay within `budget` bytes."
@@ -629,15 +639,7 @@ def _forest_pass(
                         nodes.parent, nodes.feature, leaf, rows, w, Pb, K, C, S
                     )
                     S = S.reshape(nodes.n_nodes, -1, K, C)
-                table = node_table(nodes, S, K, C)
-                leaves = np.flatnonzero(nodes.left < 0)
-                pos = np.zeros(nodes.n_nodes, np.int32)
-                pos[leaves] = np.arange(len(leaves))
-                hit = (
-                    pos,
-                    np.ascontiguousarray(table.reshape(nodes.n_nodes, K * C)[leaves]),
-                    nodes.value[0].copy(),
-                )
+                hit = _leaf_table(nodes, node_table(nodes, S, K, C), K, C)
                 if keep and cache is not None:
                     _keep_table(cache, key, hit, budget)
             pos, tab, root = hit
@@ -898,15 +900,7 @@ def _new_row_tables(model, tag, L: int, cache: dict, node_table, budget: int):
                     ):  # splits on a previous output: not kept
                         return None
                     nodes = _fold_tree(nt, m, colmap, C)  # Algorithm 1 line 7 alone
-                    table = node_table(nodes, None, K, C)
-                    leaves = np.flatnonzero(nodes.left < 0)
-                    lp = np.zeros(nodes.n_nodes, np.int32)
-                    lp[leaves] = np.arange(len(leaves))
-                    hit = (
-                        lp,
-                        table.reshape(nodes.n_nodes, K * C)[leaves],
-                        nodes.value[0].copy(),
-                    )
+                    hit = _leaf_table(nodes, node_table(nodes, None, K, C), K, C)
                     extra += hit[1].nbytes
                     k = None
                 lp, tab, root = hit
